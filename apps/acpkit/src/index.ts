@@ -1,0 +1,4 @@
+/**
+ * Public surface of @acpkit/cli. Every export here is public API: named exports only.
+ */
+export {};

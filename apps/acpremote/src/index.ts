@@ -1,0 +1,4 @@
+/**
+ * Public surface of @acpkit/acpremote. Every export here is public API: named exports only.
+ */
+export {};
