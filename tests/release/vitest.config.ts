@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    name: 'release',
+    include: ['test/**/*.test.ts'],
+    restoreMocks: true,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
