@@ -1,0 +1,8 @@
+// Runs `runMirror` (the `acpremote mirror` stdio bridge) towards the URL given as the only argument. stdout
+// carries JSON-RPC only; the exit code is the one runMirror resolves with.
+import process from 'node:process';
+import { runMirror } from '@acpkit/remote';
+
+const url = process.argv[2];
+if (!url) throw new Error('usage: mirror-host.ts <ws-url>');
+process.exitCode = await runMirror(url, {});

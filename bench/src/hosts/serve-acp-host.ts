@@ -1,0 +1,7 @@
+// Runs `serveAcp` with an in-process echo agent: one SDK agent app per connection (the factory form).
+import { serveAcp } from '@acpkit/remote';
+import { createEchoAgentApp } from '../fixtures/echo-agent-app.js';
+import { announceReady } from './host-ipc.js';
+
+const server = await serveAcp(() => createEchoAgentApp(), { port: 0 });
+announceReady(server.url, () => server.close());

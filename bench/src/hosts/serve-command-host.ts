@@ -1,0 +1,11 @@
+// Runs `serveCommand` (the `acpremote expose` relay) for the command given after `--`, on a free port.
+import process from 'node:process';
+import { serveCommand } from '@acpkit/remote';
+import { announceReady } from './host-ipc.js';
+
+const separator = process.argv.indexOf('--');
+const command = separator === -1 ? [] : process.argv.slice(separator + 1);
+if (command.length === 0) throw new Error('usage: serve-command-host.ts -- <command> [args...]');
+
+const server = await serveCommand(command, { port: 0, stderr: 'inherit' });
+announceReady(server.url, () => server.close());

@@ -1,0 +1,66 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import type { HostReport } from './host-ipc.js';
+
+const benchRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/** A running host process (a server under test or a raw baseline server). */
+export interface RunningHost {
+  readonly url: string;
+  readonly child: ChildProcess;
+  /** Heap and RSS of the host after two full garbage collections. */
+  memory(): Promise<Extract<HostReport, { type: 'memory' }>>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts `src/hosts/<name>.ts` under tsx with an IPC channel and waits until it listens.
+ *
+ * @example
+ * ```ts
+ * const host = await startHost('raw-ws-echo-host');
+ * ```
+ */
+export async function startHost(name: string, args: readonly string[] = []): Promise<RunningHost> {
+  const child = fork(fileURLToPath(new URL(`./${name}.ts`, import.meta.url)), args, {
+    cwd: benchRoot,
+    execArgv: ['--import', 'tsx', '--expose-gc'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const onMessage = (report: HostReport) => {
+      if (report.type === 'ready') {
+        child.off('exit', onExit);
+        resolve(report.url);
+      }
+    };
+    const onExit = (code: number | null) =>
+      reject(new Error(`host ${name} exited with ${code} before it was ready`));
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+  return {
+    url,
+    child,
+    memory() {
+      return new Promise((resolve) => {
+        const onMessage = (report: HostReport) => {
+          if (report.type !== 'memory') return;
+          child.off('message', onMessage);
+          resolve(report);
+        };
+        child.on('message', onMessage);
+        child.send({ type: 'memory' });
+      });
+    },
+    async close() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.disconnect();
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

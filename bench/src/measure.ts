@@ -1,0 +1,101 @@
+// Measurements on one open path, each bounded by a slice duration so paths can be interleaved A B C A B C.
+import type { RpcClient } from './rpc-client.js';
+
+/** JSON params shaped like an ACP `session/update` agent message chunk, padded so the request is `bytes` long. */
+export function echoParams(bytes: number): string {
+  const skeleton = (text: string) =>
+    `{"sessionId":"bench-session","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"${text}"}}}`;
+  // The request envelope around the params: {"jsonrpc":"2.0","id":NNNNNN,"method":"_acpkit/bench_echo","params":…}
+  const envelope = 64;
+  const padding = Math.max(0, bytes - envelope - skeleton('').length);
+  return skeleton('x'.repeat(padding));
+}
+
+const now = () => process.hrtime.bigint();
+
+/**
+ * Round trips with exactly one request in flight, for `sliceMs`; returns each round trip in microseconds.
+ *
+ * @example
+ * ```ts
+ * const samples = await measureRoundTrips(client, echoParams(360), 500);
+ * ```
+ */
+export function measureRoundTrips(client: RpcClient, params: string, sliceMs: number): Promise<number[]> {
+  const samples: number[] = [];
+  const deadline = now() + BigInt(sliceMs) * 1_000_000n;
+  const done = new Promise<number[]>((resolve) => {
+    const next = () => {
+      const started = now();
+      client.send(params, () => {
+        const finished = now();
+        samples.push(Number(finished - started) / 1_000);
+        if (finished < deadline) next();
+        else resolve(samples);
+      });
+    };
+    next();
+  });
+  return Promise.race([done, client.failed]);
+}
+
+/** Result of a pipelined slice. */
+export interface Pipelined {
+  messages: number;
+  seconds: number;
+  bytesPerMessage: number;
+}
+
+/**
+ * Keeps `window` requests in flight for `sliceMs`, then drains; counts replies per second (the drain is counted,
+ * so the rate is messages over the whole time including the tail).
+ *
+ * @example
+ * ```ts
+ * const { messages, seconds } = await measurePipelined(client, echoParams(360), 64, 500);
+ * ```
+ */
+export function measurePipelined(
+  client: RpcClient,
+  params: string,
+  window: number,
+  sliceMs: number,
+): Promise<Pipelined> {
+  const started = now();
+  const deadline = started + BigInt(sliceMs) * 1_000_000n;
+  let completed = 0;
+  let sent = 0;
+  const bytesPerMessage = Buffer.byteLength(params) + 64;
+  const done = new Promise<Pipelined>((resolve) => {
+    let stopping = false;
+    const onReply = () => {
+      completed += 1;
+      if (!stopping && now() >= deadline) stopping = true;
+      if (!stopping) {
+        sent += 1;
+        client.send(params, onReply);
+      } else if (completed === sent) {
+        resolve({ messages: completed, seconds: Number(now() - started) / 1e9, bytesPerMessage });
+      }
+    };
+    for (let index = 0; index < window; index += 1) {
+      sent += 1;
+      client.send(params, onReply);
+    }
+  });
+  return Promise.race([done, client.failed]);
+}
+
+/**
+ * Time for one message of `params` to go through the path and back, in milliseconds.
+ *
+ * @example
+ * ```ts
+ * const milliseconds = await measureOne(client, echoParams(16 * 1024 * 1024 - 1024));
+ * ```
+ */
+export async function measureOne(client: RpcClient, params: string): Promise<number> {
+  const started = now();
+  await client.call(params);
+  return Number(now() - started) / 1e6;
+}

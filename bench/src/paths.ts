@@ -1,0 +1,114 @@
+// The paths the bench measures: two raw baselines and our three relays, each opened as one driver connection.
+import { fileURLToPath } from 'node:url';
+import { type RunningHost, startHost } from './hosts/spawn-host.js';
+import { RpcClient } from './rpc-client.js';
+import { type MessageEndpoint, openWebSocketEndpoint, spawnStdioEndpoint } from './transports.js';
+
+const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+const host = (name: string) => fileURLToPath(new URL(`./hosts/${name}`, import.meta.url));
+
+/** The raw hops our paths are built from. */
+export type HopId = 'stdio-hop' | 'ws-hop';
+export type PathId = HopId | 'serve-command' | 'chain' | 'serve-acp';
+
+/** One measured path. */
+export interface PathDefinition {
+  id: PathId;
+  label: string;
+  /** Raw hops whose same-run figures combine into this path's baseline (empty for a baseline itself). */
+  hops: HopId[];
+  open(): Promise<OpenPath>;
+}
+
+/** An open driver connection to a path plus everything it started. */
+export interface OpenPath {
+  client: RpcClient;
+  close(): Promise<void>;
+}
+
+const initializeParams = JSON.stringify({
+  protocolVersion: 1,
+  clientCapabilities: {},
+  clientInfo: { name: 'acpkit-bench', version: '0.0.0' },
+});
+
+/** Opens the connection, runs `initialize` (relays and SDK servers need it first) and checks one echo. */
+async function connect(endpoint: MessageEndpoint, others: RunningHost[], label: string): Promise<OpenPath> {
+  const client = new RpcClient(endpoint);
+  const close = async () => {
+    await endpoint.close();
+    for (const other of others) await other.close();
+  };
+  try {
+    await client.call(initializeParams, 'initialize');
+    const probe = JSON.stringify({ probe: `${label}-${Math.random()}`, unicode: 'é✓' });
+    const reply = JSON.parse(await client.call(probe)) as { result?: unknown; params?: unknown };
+    const echoed = JSON.stringify(reply.result ?? reply.params);
+    if (echoed !== probe) throw new Error(`${label} did not echo the probe: got ${echoed}`);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { client, close };
+}
+
+/** Every path, in the order its slices run in each repeat. */
+export const paths: PathDefinition[] = [
+  {
+    id: 'stdio-hop',
+    label: 'raw stdio hop (Node child, cat-like)',
+    hops: [],
+    open: () =>
+      connect(spawnStdioEndpoint(process.execPath, [fixture('verbatim-echo.mjs')]), [], 'stdio-hop'),
+  },
+  {
+    id: 'ws-hop',
+    label: 'raw ws hop (bare ws echo server)',
+    hops: [],
+    async open() {
+      const server = await startHost('raw-ws-echo-host');
+      return connect(await openWebSocketEndpoint(server.url), [server], 'ws-hop');
+    },
+  },
+  {
+    id: 'serve-command',
+    label: 'serveCommand: WS → expose → stdio echo agent',
+    hops: ['ws-hop', 'stdio-hop'],
+    async open() {
+      const server = await startHost('serve-command-host', [
+        '--',
+        process.execPath,
+        fixture('echo-agent.mjs'),
+      ]);
+      return connect(await openWebSocketEndpoint(server.url), [server], 'serve-command');
+    },
+  },
+  {
+    id: 'chain',
+    label: 'full chain: stdio → mirror → WS → expose → stdio echo agent',
+    hops: ['stdio-hop', 'ws-hop', 'stdio-hop'],
+    async open() {
+      const server = await startHost('serve-command-host', [
+        '--',
+        process.execPath,
+        fixture('echo-agent.mjs'),
+      ]);
+      const mirror = spawnStdioEndpoint(process.execPath, [
+        '--import',
+        import.meta.resolve('tsx'),
+        host('mirror-host.ts'),
+        server.url,
+      ]);
+      return connect(mirror, [server], 'chain');
+    },
+  },
+  {
+    id: 'serve-acp',
+    label: 'serveAcp: WS → in-process SDK echo agent',
+    hops: ['ws-hop'],
+    async open() {
+      const server = await startHost('serve-acp-host');
+      return connect(await openWebSocketEndpoint(server.url), [server], 'serve-acp');
+    },
+  },
+];

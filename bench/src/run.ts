@@ -1,0 +1,91 @@
+// `pnpm bench` / `pnpm bench:smoke`: measures our relay paths and their raw baselines in one interleaved run and
+// writes a markdown table plus results/*.json. `--smoke` runs the short CI mode and exits 1 when a guard fails.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { paths } from './paths.js';
+import { relayTasks, runRelaySection } from './relay-section.js';
+import {
+  checkBounds,
+  describeMachine,
+  type FigureRecord,
+  renderMarkdown,
+  smokeGuards,
+  summarise,
+  targets,
+} from './report.js';
+
+const { values: flags } = parseArgs({
+  options: {
+    smoke: { type: 'boolean', default: false },
+    repeats: { type: 'string' },
+    'slice-ms': { type: 'string' },
+    paths: { type: 'string' },
+    sections: { type: 'string' },
+    output: { type: 'string' },
+  },
+});
+
+const smoke = flags.smoke === true;
+const repeats = Number(flags.repeats ?? (smoke ? 3 : 7));
+const sliceMs = Number(flags['slice-ms'] ?? (smoke ? 250 : 500));
+const sections = new Set((flags.sections ?? (smoke ? 'relay' : 'relay,churn,memory,micro')).split(','));
+const selectedPaths = flags.paths
+  ? paths.filter((path) => flags.paths!.split(',').includes(path.id))
+  : smoke
+    ? paths.filter((path) => ['stdio-hop', 'ws-hop', 'chain'].includes(path.id))
+    : paths;
+const output =
+  flags.output ?? new URL(`../results/${smoke ? 'smoke' : 'latest'}.json`, import.meta.url).pathname;
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+
+const started = Date.now();
+const records: FigureRecord[] = [];
+if (sections.has('relay')) {
+  const tasks = smoke
+    ? relayTasks.filter((task) => ['rtt', 'small-throughput', '16mib'].includes(task.id))
+    : relayTasks;
+  records.push(...(await runRelaySection({ paths: selectedPaths, tasks, repeats, sliceMs, log })));
+}
+
+const summaries = records.map(summarise);
+const targetOutcomes = smoke ? [] : checkBounds(summaries, targets);
+const guardOutcomes = checkBounds(summaries, smokeGuards);
+const machine = describeMachine();
+const date = new Date().toISOString();
+const markdown = renderMarkdown(summaries, targetOutcomes, guardOutcomes);
+console.log(
+  `\nACP Kit bench (${smoke ? 'smoke' : 'full'}), ${date}, ${machine.cpuCount}× ${machine.cpuModel}, Node ${machine.node}; ` +
+    `${repeats} repeats of ${sliceMs} ms slices, interleaved\n`,
+);
+console.log(markdown);
+mkdirSync(new URL('.', `file://${output}`).pathname, { recursive: true });
+writeFileSync(
+  output,
+  `${JSON.stringify(
+    {
+      date,
+      mode: smoke ? 'smoke' : 'full',
+      machine,
+      repeats,
+      sliceMs,
+      summaries,
+      targetOutcomes,
+      guardOutcomes,
+    },
+    null,
+    2,
+  )}\n`,
+);
+log(`wrote ${output} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+const failedGuards = guardOutcomes.filter((outcome) => outcome.met === false);
+if (smoke && failedGuards.length > 0) {
+  console.error(
+    `bench:smoke: ${failedGuards.length} guard(s) failed: ${failedGuards.map((g) => g.bound.text).join('; ')}`,
+  );
+  process.exitCode = 1;
+}
+if (smoke && guardOutcomes.some((outcome) => outcome.met === undefined) && !flags.paths) {
+  console.error('bench:smoke: a guarded figure was not measured');
+  process.exitCode = 1;
+}

@@ -1,0 +1,132 @@
+// Driver-side endpoints: the bench talks to every path through the same tiny interface so the driver's own
+// cost is identical across baselines and our paths. Hand-written on purpose: the SDK's streams add web-stream
+// and validation overhead that would hide the relay's cost behind the driver's.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import WebSocket from 'ws';
+
+/** A bidirectional message pipe: one JSON-RPC message per `send`, one per receiver call. */
+export interface MessageEndpoint {
+  send(text: string): void;
+  setReceiver(receiver: (text: string) => void): void;
+  /** Resolves when the peer goes away, with a reason for error messages. */
+  readonly ended: Promise<string>;
+  close(): Promise<void>;
+}
+
+const newline = 0x0a;
+
+/**
+ * Splits a byte stream into lines, scanning only each new chunk (linear in the input, even for one 16 MiB line).
+ *
+ * @example
+ * ```ts
+ * const splitter = new LineSplitter((line) => console.log(line));
+ * splitter.push(Buffer.from('a\nb'));
+ * ```
+ */
+export class LineSplitter {
+  private pending: Buffer[] = [];
+  constructor(private readonly onLine: (line: string) => void) {}
+
+  push(chunk: Buffer): void {
+    let start = 0;
+    let index = chunk.indexOf(newline, start);
+    while (index !== -1) {
+      const tail = chunk.subarray(start, index);
+      const line =
+        this.pending.length === 0
+          ? tail.toString('utf8')
+          : Buffer.concat([...this.pending, tail]).toString('utf8');
+      this.pending = [];
+      if (line.length > 0) this.onLine(line);
+      start = index + 1;
+      index = chunk.indexOf(newline, start);
+    }
+    if (start < chunk.length) this.pending.push(chunk.subarray(start));
+  }
+}
+
+/**
+ * Spawns a child that speaks NDJSON on stdin/stdout (stderr is inherited so its diagnostics stay visible).
+ *
+ * @example
+ * ```ts
+ * const endpoint = spawnStdioEndpoint(process.execPath, ['fixtures/echo-agent.mjs']);
+ * ```
+ */
+export function spawnStdioEndpoint(
+  command: string,
+  args: readonly string[],
+): MessageEndpoint & { child: ChildProcess } {
+  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+  let receiver: (text: string) => void = () => {};
+  const splitter = new LineSplitter((line) => receiver(line));
+  child.stdout.on('data', (chunk: Buffer) => splitter.push(chunk));
+  // A late EPIPE while closing is expected; anything else surfaces through `ended`.
+  child.stdin.on('error', () => {});
+  const ended = new Promise<string>((resolve) => {
+    child.on('exit', (code, signal) => resolve(`child exited with ${code ?? signal}`));
+    child.on('error', (error) => resolve(`child failed to start: ${error.message}`));
+  });
+  return {
+    child,
+    send(text) {
+      child.stdin.write(`${text}\n`);
+    },
+    setReceiver(next) {
+      receiver = next;
+    },
+    ended,
+    async close() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.stdin.end();
+      const timer = setTimeout(() => child.kill('SIGKILL'), 3_000);
+      await once(child, 'exit');
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Largest frame the driver accepts: above every payload the bench sends. */
+export const DRIVER_MAX_PAYLOAD = 64 * 1024 * 1024;
+
+/**
+ * Opens a `ws` client and resolves once it is open.
+ *
+ * @example
+ * ```ts
+ * const endpoint = await openWebSocketEndpoint('ws://127.0.0.1:8080/acp/ws');
+ * ```
+ */
+export async function openWebSocketEndpoint(url: string): Promise<MessageEndpoint & { socket: WebSocket }> {
+  const socket = new WebSocket(url, { maxPayload: DRIVER_MAX_PAYLOAD, perMessageDeflate: false });
+  let receiver: (text: string) => void = () => {};
+  socket.on('message', (data: Buffer) => receiver(data.toString('utf8')));
+  const ended = new Promise<string>((resolve) => {
+    socket.on('close', (code, reason) => resolve(`socket closed with ${code} ${reason.toString()}`));
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  socket.on('error', () => {});
+  return {
+    socket,
+    send(text) {
+      socket.send(text);
+    },
+    setReceiver(next) {
+      receiver = next;
+    },
+    ended,
+    async close() {
+      if (socket.readyState === WebSocket.CLOSED) return;
+      const closed = once(socket, 'close');
+      socket.close(1000, 'bench done');
+      const timer = setTimeout(() => socket.terminate(), 3_000);
+      await closed;
+      clearTimeout(timer);
+    },
+  };
+}
