@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { AcpKitError, ChoiceValidationError, InvalidElicitationResponseError } from './errors.js';
+
+describe('AcpKitError', () => {
+  it('keeps code, message and cause', () => {
+    const cause = new Error('root');
+    const error = new AcpKitError('SOME_CODE', 'something failed', { cause });
+    expect(error.code).toBe('SOME_CODE');
+    expect(error.message).toBe('something failed');
+    expect(error.cause).toBe(cause);
+    expect(error.name).toBe('AcpKitError');
+    expect(error).toBeInstanceOf(Error);
+  });
+
+  it('recognises errors by the Symbol.for marker, also from another copy of the package', () => {
+    const foreign = Object.assign(new Error('x'), {
+      [Symbol.for('acpkit.error')]: true,
+      [Symbol.for('acpkit.error.choice-validation')]: true,
+    });
+    expect(AcpKitError.isInstance(foreign)).toBe(true);
+    expect(ChoiceValidationError.isInstance(foreign)).toBe(true);
+    expect(InvalidElicitationResponseError.isInstance(foreign)).toBe(false);
+    expect(AcpKitError.isInstance(new Error('plain'))).toBe(false);
+    expect(AcpKitError.isInstance(null)).toBe(false);
+    expect(AcpKitError.isInstance('AcpKitError')).toBe(false);
+  });
+
+  it('gives subclasses their own name and marker', () => {
+    const validation = new ChoiceValidationError('BLANK_QUESTION', 'question must not be blank');
+    const response = new InvalidElicitationResponseError('INVALID_CHOICE', 'bad', { action: 'accept' });
+    expect(validation.name).toBe('ChoiceValidationError');
+    expect(response.name).toBe('InvalidElicitationResponseError');
+    expect(AcpKitError.isInstance(validation)).toBe(true);
+    expect(InvalidElicitationResponseError.isInstance(validation)).toBe(false);
+    expect(ChoiceValidationError.isInstance(response)).toBe(false);
+    expect(response.response).toEqual({ action: 'accept' });
+  });
+});

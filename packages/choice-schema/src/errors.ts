@@ -1,0 +1,185 @@
+const ACPKIT_ERROR_MARKER = Symbol.for('acpkit.error');
+const CHOICE_VALIDATION_ERROR_MARKER = Symbol.for('acpkit.error.choice-validation');
+const INVALID_ELICITATION_RESPONSE_ERROR_MARKER = Symbol.for('acpkit.error.invalid-elicitation-response');
+
+function hasMarker(value: unknown, marker: symbol): boolean {
+  return typeof value === 'object' && value !== null && marker in value;
+}
+
+/** Brands an instance with a `Symbol.for` marker, non-enumerable so it stays out of logs and JSON. */
+function brand(target: object, marker: symbol): void {
+  Object.defineProperty(target, marker, { value: true });
+}
+
+/**
+ * Base class of every error thrown by the ACP Kit elicitation family (`@acpkit/choice-schema`,
+ * `@acpkit/elicitation`, `@acpkit/compat-1.6`). `code` is a stable SCREAMING_SNAKE string: branch on it, not on the
+ * message. `cause` is kept when one error wraps another.
+ *
+ * @example
+ * ```ts
+ * import { AcpKitError } from '@acpkit/choice-schema';
+ *
+ * try {
+ *   doSomething();
+ * } catch (error) {
+ *   if (AcpKitError.isInstance(error)) console.error(error.code, error.message);
+ *   else throw error;
+ * }
+ * ```
+ */
+export class AcpKitError<Code extends string = string> extends Error {
+  override readonly name: string = 'AcpKitError';
+  /** Stable machine-readable code (SCREAMING_SNAKE). */
+  readonly code: Code;
+
+  constructor(code: Code, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    brand(this, ACPKIT_ERROR_MARKER);
+  }
+
+  /**
+   * Like `instanceof`, but also true for errors created by another copy of the package.
+   *
+   * @example
+   * ```ts
+   * import { AcpKitError } from '@acpkit/choice-schema';
+   *
+   * const isOurs = AcpKitError.isInstance(new Error('x')); // false
+   * ```
+   */
+  static isInstance(value: unknown): value is AcpKitError {
+    return hasMarker(value, ACPKIT_ERROR_MARKER);
+  }
+}
+
+/**
+ * Codes of {@link ChoiceValidationError}, one per validation rule, checked in this order.
+ *
+ * @example
+ * ```ts
+ * import { ChoiceValidationErrorCode } from '@acpkit/choice-schema';
+ *
+ * const code: ChoiceValidationErrorCode = ChoiceValidationErrorCode.BlankQuestion; // 'BLANK_QUESTION'
+ * ```
+ */
+export const ChoiceValidationErrorCode = {
+  /** The question is blank after `trim()`. */
+  BlankQuestion: 'BLANK_QUESTION',
+  /** No choices were given. */
+  EmptyChoices: 'EMPTY_CHOICES',
+  /** A choice label is blank after `trim()` (or is not a string). */
+  BlankLabel: 'BLANK_LABEL',
+  /** Two or more choices are marked `default: true`. */
+  MultipleDefaults: 'MULTIPLE_DEFAULTS',
+} as const;
+/** One of the {@link ChoiceValidationErrorCode} values. */
+export type ChoiceValidationErrorCode =
+  (typeof ChoiceValidationErrorCode)[keyof typeof ChoiceValidationErrorCode];
+
+/**
+ * The question or the choices given to the compiler break a rule; nothing was sent. The message is one of the
+ * stable strings `question must not be blank`, `choices must not be empty`, `choice labels must not be blank`,
+ * `at most one choice may be the default`.
+ *
+ * @example
+ * ```ts
+ * import { ChoiceValidationError, validateChoiceQuestion } from '@acpkit/choice-schema';
+ *
+ * try {
+ *   validateChoiceQuestion('  ', [{ label: 'A' }]);
+ * } catch (error) {
+ *   if (ChoiceValidationError.isInstance(error)) console.error(error.code); // 'BLANK_QUESTION'
+ * }
+ * ```
+ */
+export class ChoiceValidationError extends AcpKitError<ChoiceValidationErrorCode> {
+  override readonly name: string = 'ChoiceValidationError';
+
+  constructor(code: ChoiceValidationErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+    brand(this, CHOICE_VALIDATION_ERROR_MARKER);
+  }
+
+  /**
+   * Like `instanceof`, but also true for errors created by another copy of the package.
+   *
+   * @example
+   * ```ts
+   * import { ChoiceValidationError } from '@acpkit/choice-schema';
+   *
+   * ChoiceValidationError.isInstance(new Error('x')); // false
+   * ```
+   */
+  static override isInstance(value: unknown): value is ChoiceValidationError {
+    return hasMarker(value, CHOICE_VALIDATION_ERROR_MARKER);
+  }
+}
+
+/**
+ * Codes of {@link InvalidElicitationResponseError}.
+ *
+ * @example
+ * ```ts
+ * import { InvalidElicitationResponseErrorCode } from '@acpkit/choice-schema';
+ *
+ * InvalidElicitationResponseErrorCode.InvalidChoice; // 'INVALID_CHOICE'
+ * ```
+ */
+export const InvalidElicitationResponseErrorCode = {
+  /** `accept` without a `content.choice` token issued for this call. */
+  InvalidChoice: 'INVALID_CHOICE',
+  /** An action other than `accept` / `decline` / `cancel`, or a response that is not an object. */
+  UnsupportedAction: 'UNSUPPORTED_ACTION',
+} as const;
+/** One of the {@link InvalidElicitationResponseErrorCode} values. */
+export type InvalidElicitationResponseErrorCode =
+  (typeof InvalidElicitationResponseErrorCode)[keyof typeof InvalidElicitationResponseErrorCode];
+
+/**
+ * The client's answer to a choice elicitation is not one the agent can trust: an `accept` without a valid choice
+ * token, an unknown action, or not an object at all. The raw answer is kept in `response`; it is never treated as
+ * accepted, declined or cancelled.
+ *
+ * @example
+ * ```ts
+ * import { InvalidElicitationResponseError, parseChoiceResponse } from '@acpkit/choice-schema';
+ *
+ * try {
+ *   parseChoiceResponse({ action: 'maybe' }, [{ label: 'A' }]);
+ * } catch (error) {
+ *   if (InvalidElicitationResponseError.isInstance(error)) console.error(error.code, error.response);
+ * }
+ * ```
+ */
+export class InvalidElicitationResponseError extends AcpKitError<InvalidElicitationResponseErrorCode> {
+  override readonly name: string = 'InvalidElicitationResponseError';
+  /** The response exactly as the client sent it. */
+  readonly response: unknown;
+
+  constructor(
+    code: InvalidElicitationResponseErrorCode,
+    message: string,
+    response: unknown,
+    options?: { cause?: unknown },
+  ) {
+    super(code, message, options);
+    this.response = response;
+    brand(this, INVALID_ELICITATION_RESPONSE_ERROR_MARKER);
+  }
+
+  /**
+   * Like `instanceof`, but also true for errors created by another copy of the package.
+   *
+   * @example
+   * ```ts
+   * import { InvalidElicitationResponseError } from '@acpkit/choice-schema';
+   *
+   * InvalidElicitationResponseError.isInstance(new Error('x')); // false
+   * ```
+   */
+  static override isInstance(value: unknown): value is InvalidElicitationResponseError {
+    return hasMarker(value, INVALID_ELICITATION_RESPONSE_ERROR_MARKER);
+  }
+}
