@@ -1,1 +1,31 @@
-export {};
+/**
+ * Internal code shared by the `acpremote` and `acpkit` CLIs. Bundled into each CLI; never published.
+ */
+export { formatServeBanner, SUGGESTED_TOKEN_VARIABLE } from './banner.js';
+export type { CliIo } from './cli-io.js';
+export { exitAfterFlush, processIo, writeLine } from './cli-io.js';
+export type { ExposeFlagValues, MirrorFlagValues } from './commands.js';
+export { exposeCommand, mirror, runTargetOverStdio, serveAgentOverStdio, serveTarget } from './commands.js';
+export { parseEnvironmentAssignment, parseEnvironmentAssignments } from './environment-assignment.js';
+export { CliError, CliErrorCode } from './errors.js';
+export type { StopSignal } from './exit-codes.js';
+export { ExitCode, exitCodeForSignal } from './exit-codes.js';
+export {
+  collectRepeatable,
+  parsePort,
+  parsePositiveInteger,
+  parseSecondsToMilliseconds,
+} from './flag-parsers.js';
+export { CliRun, reportError } from './run-program.js';
+export type { ResolvedServeFlags, ServeFlagValues, TokenFlagValues } from './serve-flags.js';
+export { addServeFlags, addTokenFlags, resolveServeFlags, SERVE_DEFAULTS } from './serve-flags.js';
+export type {
+  AgentAppTarget,
+  AgentFactoryTarget,
+  LoadedTarget,
+  LoadTargetOptions,
+  TargetSpecifier,
+} from './target.js';
+export { agentSource, instantiateAgent, isAgentApp, loadTarget, parseTargetSpecifier } from './target.js';
+export type { ResolvedToken, TokenFlags } from './token.js';
+export { resolveBearerToken } from './token.js';

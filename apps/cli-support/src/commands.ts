@@ -1,0 +1,186 @@
+import { PassThrough, Readable, Writable } from 'node:stream';
+import type { HostOwnership, RemoteServer } from '@acpkit/remote';
+import { runMirror, serveAcp, serveCommand } from '@acpkit/remote';
+import { type AgentApp, ndJsonStream } from '@agentclientprotocol/sdk';
+import { formatServeBanner } from './banner.js';
+import { type CliIo, writeLine } from './cli-io.js';
+import { CliError, CliErrorCode } from './errors.js';
+import { ExitCode, exitCodeForSignal, type StopSignal } from './exit-codes.js';
+import { resolveServeFlags, type ServeFlagValues, type TokenFlagValues } from './serve-flags.js';
+import { agentSource, instantiateAgent, loadTarget } from './target.js';
+import { type ResolvedToken, resolveBearerToken } from './token.js';
+
+/** Flags of `acpremote expose` besides the shared serve flags. */
+export interface ExposeFlagValues extends ServeFlagValues {
+  cwd?: string;
+  /** Already parsed `--env KEY=VALUE` overrides. */
+  env?: Record<string, string>;
+  stderr?: 'inherit' | 'discard';
+  /** `--terminate-timeout` converted to milliseconds. */
+  terminateTimeout?: number;
+}
+
+/** Flags of `acpremote mirror` and `acpkit run --addr`. */
+export interface MirrorFlagValues extends TokenFlagValues {
+  unstableProtocol?: boolean;
+  hostOwnership?: HostOwnership;
+  latencyMeta?: boolean;
+}
+
+async function serveUntilStopped(
+  start: () => Promise<RemoteServer>,
+  token: ResolvedToken | undefined,
+  io: CliIo,
+): Promise<number> {
+  // Listen for signals before binding so a SIGTERM during start-up still ends in a graceful shutdown.
+  const stopSignal = io.waitForStopSignal();
+  const server = await start();
+  for (const line of formatServeBanner(server.url, token)) writeLine(io.stderr, line);
+  const signal = await stopSignal;
+  writeLine(io.stderr, `Received ${signal}; closing connections and stopping child processes.`);
+  await server.close();
+  return exitCodeForSignal(signal);
+}
+
+/**
+ * `serve TARGET`: serves an in-process agent app (or factory) over WebSocket until SIGINT/SIGTERM.
+ *
+ * @returns 130 or 143 after a graceful shutdown.
+ * @throws {@link CliError} for a bad TARGET or token; `AcpRemoteError` when the server refuses the options.
+ * @example
+ * ```ts
+ * const exitCode = await serveTarget('./agent.ts', { host: '127.0.0.1', port: 0, mountPath: '/acp' }, io);
+ * ```
+ */
+export async function serveTarget(
+  targetSpecifier: string,
+  flags: ServeFlagValues,
+  io: CliIo,
+): Promise<number> {
+  const { serveOptions, token } = resolveServeFlags(flags, io.env);
+  const target = await loadTarget(targetSpecifier, { cwd: io.cwd });
+  return serveUntilStopped(() => serveAcp(agentSource(target), serveOptions), token, io);
+}
+
+/**
+ * `expose -- COMMAND...`: serves a stdio ACP command over WebSocket, one child process per connection, until
+ * SIGINT/SIGTERM; the shutdown reaps every child.
+ *
+ * @returns 130 or 143 after a graceful shutdown.
+ * @throws {@link CliError} when the command is empty or the token is unusable.
+ * @example
+ * ```ts
+ * await exposeCommand(['node', 'agent.js'], { host: '127.0.0.1', port: 0, mountPath: '/acp' }, io);
+ * ```
+ */
+export async function exposeCommand(
+  command: readonly string[],
+  flags: ExposeFlagValues,
+  io: CliIo,
+): Promise<number> {
+  if (command.length === 0 || command[0]?.trim() === '') {
+    throw new CliError(CliErrorCode.Usage, 'Command must not be empty (expose [options] -- COMMAND...).');
+  }
+  const { serveOptions, token } = resolveServeFlags(flags, io.env);
+  return serveUntilStopped(
+    () =>
+      serveCommand(command, {
+        ...serveOptions,
+        ...(flags.cwd !== undefined ? { cwd: flags.cwd } : {}),
+        ...(flags.env !== undefined ? { env: flags.env } : {}),
+        ...(flags.stderr !== undefined ? { stderr: flags.stderr } : {}),
+        ...(flags.terminateTimeout !== undefined ? { terminateTimeoutMs: flags.terminateTimeout } : {}),
+        // The server's own token never reaches the agent it spawns.
+        ...(token?.variable !== undefined ? { unsetEnv: [token.variable] } : {}),
+      }),
+    token,
+    io,
+  );
+}
+
+/**
+ * `mirror WS_URL` / `acpkit run --addr WS_URL`: a local stdio ACP server relaying to the remote endpoint. stdout
+ * carries only JSON-RPC.
+ *
+ * @returns 0 on stdin EOF, 1 when the upstream is lost, 130/143 on SIGINT/SIGTERM.
+ * @throws {@link CliError} when the token is unusable.
+ * @example
+ * ```ts
+ * const exitCode = await mirror('ws://127.0.0.1:8080/acp/ws', { unstableProtocol: true }, io);
+ * ```
+ */
+export async function mirror(url: string, flags: MirrorFlagValues, io: CliIo): Promise<number> {
+  const token = resolveBearerToken(flags, io.env);
+  // The mirror ends on input EOF; a signal ends the input so the shutdown takes the same graceful path.
+  const input = new PassThrough();
+  io.stdin.pipe(input);
+  let stoppedBy: StopSignal | undefined;
+  void io.waitForStopSignal().then((signal) => {
+    stoppedBy = signal;
+    io.stdin.unpipe(input);
+    input.end();
+  });
+  const exitCode = await runMirror(url, {
+    input,
+    output: io.stdout,
+    ...(token ? { bearerToken: token.token } : {}),
+    ...(flags.unstableProtocol ? { useUnstableProtocol: true } : {}),
+    ...(flags.hostOwnership ? { hostOwnership: flags.hostOwnership } : {}),
+    ...(flags.latencyMeta ? { emitLatencyMeta: true } : {}),
+  });
+  io.stdin.unpipe(input);
+  return stoppedBy ? exitCodeForSignal(stoppedBy) : exitCode;
+}
+
+/**
+ * `acpkit run TARGET`: serves an in-process agent app over this process's stdio until stdin ends (exit 0) or a
+ * signal arrives (130/143). While it runs, `console.log`/`info`/`debug` write to stderr so a chatty agent cannot
+ * corrupt the JSON-RPC stream on stdout.
+ *
+ * @throws {@link CliError} for a bad TARGET.
+ * @example
+ * ```ts
+ * process.exit(await runTargetOverStdio('./agent.ts:createAgent', processIo()));
+ * ```
+ */
+export async function runTargetOverStdio(targetSpecifier: string, io: CliIo): Promise<number> {
+  const restoreConsole = io.stdout === process.stdout ? routeConsoleToStderr() : () => {};
+  try {
+    const target = await loadTarget(targetSpecifier, { cwd: io.cwd });
+    return await serveAgentOverStdio(await instantiateAgent(target), io);
+  } finally {
+    restoreConsole();
+  }
+}
+
+/**
+ * Connects one agent app to `io.stdin`/`io.stdout` as NDJSON JSON-RPC and waits for EOF or a stop signal.
+ *
+ * @returns 0 when the input ended, 130/143 when stopped by a signal.
+ * @example
+ * ```ts
+ * await serveAgentOverStdio(agent({ name: 'demo' }).onRequest(...), io);
+ * ```
+ */
+export async function serveAgentOverStdio(app: AgentApp, io: CliIo): Promise<number> {
+  const stopSignal = io.waitForStopSignal();
+  const stream = ndJsonStream(
+    Writable.toWeb(io.stdout) as WritableStream<Uint8Array>,
+    Readable.toWeb(io.stdin) as ReadableStream<Uint8Array>,
+  );
+  const connection = app.connect(stream);
+  const outcome = await Promise.race([connection.closed.then(() => undefined), stopSignal]);
+  if (outcome === undefined) return ExitCode.Ok;
+  connection.close();
+  return exitCodeForSignal(outcome);
+}
+
+function routeConsoleToStderr(): () => void {
+  const original = { log: console.log, info: console.info, debug: console.debug };
+  console.log = console.error;
+  console.info = console.error;
+  console.debug = console.error;
+  return () => {
+    Object.assign(console, original);
+  };
+}
