@@ -1,0 +1,134 @@
+// A real nginx in front of acpremote: TLS with a self-signed certificate made at test time, WebSocket upgrade
+// headers, round-robin over the given upstreams and a short proxy_read_timeout, all in a temp directory.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { reserveFreePort, waitForPort } from './ports.js';
+
+/** A running nginx TLS proxy. */
+export interface NginxProxy {
+  /** The HTTPS port nginx listens on (127.0.0.1). */
+  readonly port: number;
+  /** PEM file of the self-signed certificate, for NODE_EXTRA_CA_CERTS. */
+  readonly certificatePath: string;
+  readonly directory: string;
+  /** nginx's error log so far (for failure messages). */
+  errorLog(): string;
+  close(): Promise<void>;
+}
+
+/** Options of {@link startNginxTlsProxy}. */
+export interface NginxProxyOptions {
+  /** `host:port` of every upstream; nginx balances round-robin. */
+  upstreams: string[];
+  /** nginx `proxy_read_timeout` / `proxy_send_timeout` in seconds. */
+  readTimeoutSeconds: number;
+}
+
+/**
+ * Starts nginx in the foreground (`daemon off`) with a fresh self-signed certificate for `localhost` and
+ * 127.0.0.1, proxying `/` (WebSocket upgrades included) to the upstreams.
+ *
+ * @example
+ * ```ts
+ * const proxy = await startNginxTlsProxy({ upstreams: ['127.0.0.1:8080'], readTimeoutSeconds: 3 });
+ * ```
+ */
+export async function startNginxTlsProxy(options: NginxProxyOptions): Promise<NginxProxy> {
+  const directory = mkdtempSync(join(tmpdir(), 'acpkit-nginx-'));
+  const certificatePath = join(directory, 'cert.pem');
+  const keyPath = join(directory, 'key.pem');
+  // EC P-256 keys are generated in milliseconds, unlike RSA.
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      keyPath,
+      '-out',
+      certificatePath,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  const port = await reserveFreePort();
+  const errorLogPath = join(directory, 'error.log');
+  const temp = (name: string) => join(directory, name);
+  const configuration = `
+daemon off;
+worker_processes 1;
+pid ${temp('nginx.pid')};
+error_log ${errorLogPath} info;
+events { worker_connections 512; }
+http {
+  access_log ${temp('access.log')};
+  client_body_temp_path ${temp('client-body')};
+  proxy_temp_path ${temp('proxy')};
+  fastcgi_temp_path ${temp('fastcgi')};
+  uwsgi_temp_path ${temp('uwsgi')};
+  scgi_temp_path ${temp('scgi')};
+  upstream acpremote {
+${options.upstreams.map((upstream) => `    server ${upstream};`).join('\n')}
+  }
+  map $http_upgrade $connection_upgrade { default upgrade; '' close; }
+  server {
+    listen 127.0.0.1:${port} ssl;
+    ssl_certificate ${certificatePath};
+    ssl_certificate_key ${keyPath};
+    location / {
+      proxy_pass http://acpremote;
+      proxy_http_version 1.1;
+      proxy_set_header Upgrade $http_upgrade;
+      proxy_set_header Connection $connection_upgrade;
+      proxy_set_header Host $host;
+      proxy_read_timeout ${options.readTimeoutSeconds}s;
+      proxy_send_timeout ${options.readTimeoutSeconds}s;
+      proxy_buffering off;
+    }
+  }
+}
+`;
+  const configurationPath = join(directory, 'nginx.conf');
+  writeFileSync(configurationPath, configuration);
+  const child: ChildProcess = spawn('nginx', ['-p', directory, '-e', errorLogPath, '-c', configurationPath], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const errorLog = () => {
+    try {
+      return readFileSync(errorLogPath, 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  const close = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(directory, { recursive: true, force: true });
+  };
+  try {
+    await waitForPort(port, 10_000, () => child.exitCode === null && child.signalCode === null);
+  } catch (error) {
+    const log = errorLog();
+    await close();
+    throw new Error(`nginx did not start: ${(error as Error).message}\n${log}`, { cause: error });
+  }
+  return { port, certificatePath, directory, errorLog, close };
+}
