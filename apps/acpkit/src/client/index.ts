@@ -1,13 +1,76 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import packageJson from '../../package.json' with { type: 'json' };
+import { ClientExitCode, runClient } from './run-client.js';
+
+interface ClientCommandOptions {
+  yes?: boolean;
+  cwd?: string;
+  prompt: string[];
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 /**
- * Registers `acpkit client` on the acpkit program. Placeholder until the terminal client lands; it refuses to run.
+ * Registers `acpkit client [--yes] [--cwd DIR] [--prompt TEXT]... -- COMMAND...` on the acpkit program: a terminal
+ * ACP client that spawns a stdio agent, streams its answers and renders its elicitation forms as prompts.
+ *
+ * @example
+ * ```ts
+ * import { Command } from 'commander';
+ * const program = new Command('acpkit');
+ * registerClientCommand(program);
+ * await program.parseAsync(['client', '--yes', '--prompt', 'deploy', '--', 'node', 'agent.js'], { from: 'user' });
+ * ```
  */
 export function registerClientCommand(program: Command): void {
   program
     .command('client')
-    .description('Terminal ACP client (not available yet)')
-    .action(() => {
-      throw new Error('acpkit client is not available yet');
+    .description(
+      'Talk to a stdio ACP agent in the terminal and answer its forms. Without a TTY on stdin, or with --yes, ' +
+        'forms are answered with their defaults and printed; prompts come from --prompt or stdin lines.',
+    )
+    .argument('<command...>', 'agent command and its arguments (put them after --)')
+    .option('-y, --yes', 'answer every form and permission request with its default instead of asking')
+    .option(
+      '--cwd <dir>',
+      'working directory of the agent process and the session (default: current directory)',
+    )
+    .option(
+      '-p, --prompt <text>',
+      'send this prompt and exit after the turn ends (repeat for several turns); default: ask in the terminal, ' +
+        'or read one prompt per stdin line when stdin is not a TTY',
+      collect,
+      [],
+    )
+    .action(async (command: string[], options: ClientCommandOptions) => {
+      const cwd = resolve(options.cwd ?? process.cwd());
+      if (!isDirectory(cwd)) {
+        process.stderr.write(`Error: --cwd ${JSON.stringify(options.cwd)} is not a directory.\n`);
+        process.exit(ClientExitCode.Usage);
+      }
+      const code = await runClient({
+        command,
+        cwd,
+        yes: options.yes === true,
+        prompts: options.prompt,
+        input: process.stdin,
+        output: process.stdout,
+        errorOutput: process.stderr,
+        version: packageJson.version,
+      });
+      // Exit explicitly: a paused stdin reader or a prompt library listener would otherwise keep the process alive.
+      process.exit(code);
     });
 }

@@ -1,0 +1,114 @@
+import type { PermissionOption } from '@agentclientprotocol/sdk';
+import { validateFieldValue } from './field-validation.js';
+import type { FieldValue, FormField, FormModel } from './form-model.js';
+
+/** How an automatic answer for one field was chosen (printed so scripts can see what was answered). */
+export type AnswerSource = 'default' | 'first option' | 'first options' | 'no' | 'left empty';
+
+/** One field of an automatic answer. */
+export interface AutomaticFieldAnswer {
+  readonly field: FormField;
+  readonly value: FieldValue | undefined;
+  readonly source: AnswerSource;
+}
+
+/** The automatic answer to a whole form: accept with content, or decline with the reason. */
+export type AutomaticFormAnswer =
+  | {
+      readonly action: 'accept';
+      readonly content: Record<string, FieldValue>;
+      readonly answers: readonly AutomaticFieldAnswer[];
+    }
+  | { readonly action: 'decline'; readonly reason: string };
+
+function answerField(field: FormField): AutomaticFieldAnswer | string {
+  switch (field.kind) {
+    case 'single-choice': {
+      if (field.defaultValue !== undefined) return { field, value: field.defaultValue, source: 'default' };
+      const first = field.options[0];
+      if (first === undefined) return `${field.label} offers no options`;
+      return { field, value: first.value, source: 'first option' };
+    }
+    case 'multi-choice': {
+      if (field.defaultValue !== undefined)
+        return { field, value: [...field.defaultValue], source: 'default' };
+      const count = Math.max(field.minItems ?? 0, field.required ? 1 : 0);
+      if (count === 0) return { field, value: [], source: 'left empty' };
+      const selected = field.options.slice(0, count).map((option) => option.value);
+      return { field, value: selected, source: count === 1 ? 'first option' : 'first options' };
+    }
+    case 'boolean':
+      if (field.defaultValue !== undefined) return { field, value: field.defaultValue, source: 'default' };
+      return field.required
+        ? { field, value: false, source: 'no' }
+        : { field, value: undefined, source: 'left empty' };
+    case 'text':
+    case 'number':
+      if (field.defaultValue !== undefined) return { field, value: field.defaultValue, source: 'default' };
+      if (field.required) return `${field.label} is required and has no default`;
+      return { field, value: undefined, source: 'left empty' };
+    case 'unsupported':
+      if (field.required) return `${field.label} has a type this client cannot show (${field.type})`;
+      return { field, value: undefined, source: 'left empty' };
+  }
+}
+
+/**
+ * Answers a form without asking anyone, as `--yes` and non-TTY runs do: each field takes its schema default, a choice
+ * without one takes its first option (multi-select: the first `minItems`, at least one when required), a required
+ * boolean without a default is `false`, and optional fields without a default are left out. A required field that
+ * still has no valid value makes the whole answer a decline, so scripts never hang and never send invalid content.
+ *
+ * @example
+ * ```ts
+ * const answer = answerFormAutomatically(readForm(request.requestedSchema));
+ * if (answer.action === 'accept') console.log(answer.content);
+ * ```
+ */
+export function answerFormAutomatically(model: FormModel): AutomaticFormAnswer {
+  const answers: AutomaticFieldAnswer[] = [];
+  const content: Record<string, FieldValue> = {};
+  for (const field of model.fields) {
+    const answer = answerField(field);
+    if (typeof answer === 'string') return { action: 'decline', reason: answer };
+    const problem = validateFieldValue(field, answer.value);
+    if (problem !== undefined)
+      return { action: 'decline', reason: `the default for ${field.label} is invalid: ${problem}` };
+    answers.push(answer);
+    if (answer.value !== undefined) content[field.name] = answer.value;
+  }
+  return { action: 'accept', content, answers };
+}
+
+/**
+ * The permission option `--yes` picks: the first "allow once", else the first "allow always", else the first offered.
+ *
+ * @example
+ * ```ts
+ * choosePermissionAutomatically([{ optionId: 'no', name: 'Reject', kind: 'reject_once' }, { optionId: 'yes', name: 'Allow', kind: 'allow_once' }]);
+ * // the 'yes' option
+ * ```
+ */
+export function choosePermissionAutomatically(
+  options: readonly PermissionOption[],
+): PermissionOption | undefined {
+  return (
+    options.find((option) => option.kind === 'allow_once') ??
+    options.find((option) => option.kind === 'allow_always') ??
+    options[0]
+  );
+}
+
+/** Renders a field value for the transcript: choice tokens with their labels, lists joined. */
+export function describeValue(field: FormField, value: FieldValue | undefined): string {
+  if (value === undefined) return '(left empty)';
+  if (field.kind === 'single-choice' && typeof value === 'string') {
+    const option = field.options.find((candidate) => candidate.value === value);
+    return option && option.label !== value ? `${value} (${option.label})` : value;
+  }
+  if (field.kind === 'multi-choice' && Array.isArray(value)) {
+    return value.length === 0 ? '(none)' : value.join(', ');
+  }
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  return String(value);
+}

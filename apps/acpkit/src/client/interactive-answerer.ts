@@ -1,0 +1,311 @@
+import type { Readable, Writable } from 'node:stream';
+import type {
+  CreateElicitationResponse,
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+} from '@agentclientprotocol/sdk';
+import { confirm, isCancel, log, multiselect, note, select, text } from '@clack/prompts';
+import type { Answerer, FormElicitationRequest, UrlElicitationRequest } from './answerer.js';
+import { describeValue } from './automatic-answers.js';
+import { parseFieldInput, validateFieldValue } from './field-validation.js';
+import {
+  type ChoiceOption,
+  type FieldValue,
+  type FormField,
+  type FormModel,
+  isSingleChoiceForm,
+  readForm,
+} from './form-model.js';
+import { reviewUrl } from './url-safety.js';
+
+/** Where the prompts read keys and draw. */
+export interface PromptStreams {
+  readonly input: Readable;
+  readonly output: Writable;
+}
+
+/** Returned by a field prompt when the person cancelled (Esc or Ctrl+C). */
+const CANCELLED = Symbol('cancelled');
+/** Select entries are option indexes, so no option token can collide with these two extra entries. */
+const DECLINE_ENTRY = -1;
+const LEAVE_EMPTY_ENTRY = -2;
+
+type ReviewChoice = 'send' | 'edit' | 'decline';
+
+/** An option label that always shows the description, not only when focused. */
+function optionLabel(option: ChoiceOption): string {
+  return option.description === undefined ? option.label : `${option.label} — ${option.description}`;
+}
+
+function fieldMessage(field: FormField): string {
+  const optional = field.required ? '' : ' (optional)';
+  return field.description === undefined
+    ? `${field.label}${optional}`
+    : `${field.label}${optional} — ${field.description}`;
+}
+
+function textPlaceholder(field: FormField): string | undefined {
+  if (field.kind === 'text') {
+    if (field.format === 'date') return 'YYYY-MM-DD';
+    if (field.format === 'date-time') return 'YYYY-MM-DDTHH:MM:SSZ';
+    if (field.format === 'email') return 'name@example.com';
+    if (field.format === 'uri') return 'https://…';
+  }
+  if (field.kind === 'number') {
+    const range = [field.minimum, field.maximum].map((bound) => (bound === undefined ? '' : String(bound)));
+    const kind = field.integer ? 'whole number' : 'number';
+    return range[0] || range[1] ? `${kind} ${range[0]}…${range[1]}` : kind;
+  }
+  return field.required ? undefined : 'leave empty to skip';
+}
+
+/**
+ * Asks the person with `@clack/prompts`: a select for single choices (the schema default preselected, descriptions
+ * shown, Decline as the last entry), a multiselect honouring `minItems`/`maxItems`, validated text and number inputs,
+ * a confirm for booleans, and a review step (Send / Edit / Decline) for multi-field forms. Esc (or Ctrl+C) in any
+ * prompt cancels the form. Every request starts by naming the agent that sent it.
+ *
+ * @example
+ * ```ts
+ * const answerer = new InteractiveAnswerer('Deploy Target', { input: process.stdin, output: process.stdout });
+ * ```
+ */
+export class InteractiveAnswerer implements Answerer {
+  constructor(
+    private readonly agentLabel: string,
+    private readonly streams: PromptStreams,
+  ) {}
+
+  private common(signal: AbortSignal) {
+    return { input: this.streams.input, output: this.streams.output, signal };
+  }
+
+  private withdrawn(signal: AbortSignal): boolean {
+    if (signal.aborted) log.warn('The agent withdrew the request.', { output: this.streams.output });
+    return signal.aborted;
+  }
+
+  async answerForm(request: FormElicitationRequest, signal: AbortSignal): Promise<CreateElicitationResponse> {
+    const model = readForm(request.requestedSchema);
+    const output = this.streams.output;
+    log.info(`Form from ${this.agentLabel}`, { output });
+    const unsupported = model.fields.filter((field) => field.kind === 'unsupported');
+    for (const field of unsupported) {
+      if (field.required) {
+        log.warn(`This client cannot show the required field ${field.label} (${field.type}); declining.`, {
+          output,
+        });
+        return { action: 'decline' };
+      }
+      log.warn(`Skipping the optional field ${field.label}: this client cannot show ${field.type} fields.`, {
+        output,
+      });
+    }
+    if (isSingleChoiceForm(model)) return this.answerSingleChoice(request, model.fields[0], signal);
+    return this.answerFields(request, model, signal);
+  }
+
+  private async answerSingleChoice(
+    request: FormElicitationRequest,
+    field: Extract<FormField, { kind: 'single-choice' }>,
+    signal: AbortSignal,
+  ): Promise<CreateElicitationResponse> {
+    const defaultIndex = field.options.findIndex((option) => option.value === field.defaultValue);
+    const choice = await select<number>({
+      ...this.common(signal),
+      message: request.message,
+      options: [
+        ...field.options.map((option, index) => ({ value: index, label: optionLabel(option) })),
+        { value: DECLINE_ENTRY, label: 'Decline', hint: 'answer no without choosing' },
+      ],
+      ...(defaultIndex === -1 ? {} : { initialValue: defaultIndex }),
+    });
+    if (isCancel(choice)) {
+      this.withdrawn(signal);
+      return { action: 'cancel' };
+    }
+    const option = field.options[choice];
+    if (option === undefined) return { action: 'decline' };
+    return { action: 'accept', content: { [field.name]: option.value } };
+  }
+
+  private async answerFields(
+    request: FormElicitationRequest,
+    model: FormModel,
+    signal: AbortSignal,
+  ): Promise<CreateElicitationResponse> {
+    const output = this.streams.output;
+    const heading = [request.message, model.title, model.description].filter(Boolean).join('\n');
+    note(heading, 'The agent asks', { output });
+    const values = new Map<string, FieldValue | undefined>();
+    for (const field of model.fields) {
+      const defaultValue = 'defaultValue' in field ? field.defaultValue : undefined;
+      values.set(
+        field.name,
+        Array.isArray(defaultValue) ? [...defaultValue] : (defaultValue as FieldValue | undefined),
+      );
+    }
+    for (;;) {
+      for (const field of model.fields) {
+        if (field.kind === 'unsupported') continue;
+        const value = await this.askField(field, values.get(field.name), signal);
+        if (value === CANCELLED) {
+          this.withdrawn(signal);
+          return { action: 'cancel' };
+        }
+        values.set(field.name, value);
+      }
+      const summary = model.fields
+        .filter((field) => field.kind !== 'unsupported')
+        .map((field) => `${field.label}: ${describeValue(field, values.get(field.name))}`)
+        .join('\n');
+      note(summary, 'Your answers', { output });
+      const review = await select<ReviewChoice>({
+        ...this.common(signal),
+        message: `Send these answers to ${this.agentLabel}?`,
+        options: [
+          { value: 'send', label: 'Send' },
+          { value: 'edit', label: 'Edit the answers' },
+          { value: 'decline', label: 'Decline', hint: 'answer no without sending anything' },
+        ],
+      });
+      if (isCancel(review)) {
+        this.withdrawn(signal);
+        return { action: 'cancel' };
+      }
+      if (review === 'decline') return { action: 'decline' };
+      if (review === 'send') {
+        const content: Record<string, FieldValue> = {};
+        for (const [name, value] of values) if (value !== undefined) content[name] = value;
+        return { action: 'accept', content };
+      }
+    }
+  }
+
+  /** Asks one field; returns the value (undefined = left empty) or CANCELLED when the person cancelled. */
+  private async askField(
+    field: FormField,
+    current: FieldValue | undefined,
+    signal: AbortSignal,
+  ): Promise<FieldValue | undefined | typeof CANCELLED> {
+    const common = this.common(signal);
+    const message = fieldMessage(field);
+    switch (field.kind) {
+      case 'single-choice': {
+        const options = field.options.map((option, index) => ({ value: index, label: optionLabel(option) }));
+        if (!field.required) options.push({ value: LEAVE_EMPTY_ENTRY, label: '(leave empty)' });
+        const currentIndex = field.options.findIndex((option) => option.value === current);
+        const initialValue = currentIndex !== -1 ? currentIndex : field.required ? 0 : LEAVE_EMPTY_ENTRY;
+        const choice = await select<number>({ ...common, message, options, initialValue });
+        if (isCancel(choice)) return CANCELLED;
+        return field.options[choice]?.value;
+      }
+      case 'multi-choice': {
+        let selected = Array.isArray(current) ? current : [];
+        for (;;) {
+          const limits = [
+            field.minItems === undefined ? '' : `at least ${field.minItems}`,
+            field.maxItems === undefined ? '' : `at most ${field.maxItems}`,
+          ].filter(Boolean);
+          const choice = await multiselect<string>({
+            ...common,
+            message: limits.length > 0 ? `${message} (choose ${limits.join(', ')})` : message,
+            options: field.options.map((option) => ({ value: option.value, label: optionLabel(option) })),
+            initialValues: selected,
+            required: (field.minItems ?? 0) > 0,
+          });
+          if (isCancel(choice)) return CANCELLED;
+          // clack's multiselect has no validate hook, so counts are checked here and the prompt asked again.
+          const problem = validateFieldValue(field, choice);
+          if (problem === undefined) return choice;
+          log.error(problem, { output: this.streams.output });
+          selected = choice;
+        }
+      }
+      case 'boolean': {
+        const initialValue = typeof current === 'boolean' ? current : false;
+        const answer = await confirm({ ...common, message, initialValue });
+        if (isCancel(answer)) return CANCELLED;
+        return answer;
+      }
+      case 'text':
+      case 'number': {
+        const placeholder = textPlaceholder(field);
+        const answer = await text({
+          ...common,
+          message,
+          ...(placeholder === undefined ? {} : { placeholder }),
+          ...(current === undefined ? {} : { initialValue: String(current) }),
+          validate: (input) => {
+            const parsed = parseFieldInput(field, input ?? '');
+            return 'error' in parsed ? parsed.error : undefined;
+          },
+        });
+        if (isCancel(answer)) return CANCELLED;
+        const parsed = parseFieldInput(field, answer ?? '');
+        return 'error' in parsed ? undefined : parsed.value;
+      }
+      case 'unsupported':
+        return undefined;
+    }
+  }
+
+  async answerUrl(request: UrlElicitationRequest, signal: AbortSignal): Promise<CreateElicitationResponse> {
+    const output = this.streams.output;
+    const review = reviewUrl(request.url);
+    log.info(`${this.agentLabel} asks you to open a URL`, { output });
+    const lines = [request.message, '', `URL:  ${review.url}`];
+    if (review.host !== undefined) lines.push(`Host: ${review.host}`);
+    if (review.unicodeHost !== undefined) lines.push(`      (displays as ${review.unicodeHost})`);
+    note(lines.join('\n'), 'URL request', { output });
+    for (const warning of review.warnings) log.warn(warning, { output });
+    const choice = await select<'accept' | 'decline'>({
+      ...this.common(signal),
+      message: 'Will you open this URL yourself? This client never opens or fetches it.',
+      options: [
+        { value: 'accept', label: 'Yes, I will open it myself', hint: 'copy it into your browser' },
+        { value: 'decline', label: 'Decline' },
+      ],
+      initialValue: 'decline',
+    });
+    if (isCancel(choice)) {
+      this.withdrawn(signal);
+      return { action: 'cancel' };
+    }
+    return { action: choice };
+  }
+
+  async waitForUrlCompletion(request: UrlElicitationRequest, completed: AbortSignal): Promise<void> {
+    const output = this.streams.output;
+    const choice = await select({
+      ...this.common(completed),
+      message: `Waiting for ${this.agentLabel} to confirm the URL flow is complete…`,
+      options: [{ value: 'continue', label: 'Continue without waiting' }],
+    });
+    if (completed.aborted) log.success(`${this.agentLabel} reports the URL flow is complete.`, { output });
+    else if (isCancel(choice) || choice === 'continue')
+      log.info(`Stopped waiting for ${request.url}.`, { output });
+  }
+
+  async answerPermission(
+    request: RequestPermissionRequest,
+    signal: AbortSignal,
+  ): Promise<RequestPermissionResponse> {
+    const output = this.streams.output;
+    log.info(`${this.agentLabel} asks for permission`, { output });
+    const choice = await select<string>({
+      ...this.common(signal),
+      message: request.toolCall.title ?? `Allow tool call ${request.toolCall.toolCallId}?`,
+      options: request.options.map((option) => ({
+        value: option.optionId,
+        label: option.name,
+        hint: option.kind.replace('_', ' '),
+      })),
+    });
+    if (isCancel(choice)) {
+      this.withdrawn(signal);
+      return { outcome: { outcome: 'cancelled' } };
+    }
+    return { outcome: { outcome: 'selected', optionId: choice } };
+  }
+}
