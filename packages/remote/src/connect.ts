@@ -1,0 +1,68 @@
+import type { Stream } from '@agentclientprotocol/sdk';
+import { openClientSocket, resolveTransportOptions } from './client-socket.js';
+import { startHeartbeat } from './heartbeat.js';
+import { createStderrLogger, type RemoteLogger } from './logger.js';
+import type { ServerMetadata } from './metadata.js';
+import type { TransportOptions } from './options.js';
+import { webSocketMessageStream } from './websocket-stream.js';
+
+/**
+ * A raw ACP message stream to a remote endpoint, returned by {@link connectAcp}.
+ *
+ * @example
+ * ```ts
+ * const remote: RemoteConnection = await connectAcp('ws://127.0.0.1:8080/acp/ws');
+ * const { code, reason } = await remote.closed;
+ * ```
+ */
+export interface RemoteConnection {
+  /** SDK `Stream` of JSON-RPC objects: pass it to `client(...).connect(stream)` or pipe it. */
+  readonly stream: Stream;
+  /** Server metadata fetched before connecting, when the server offered it. */
+  readonly metadata: ServerMetadata | undefined;
+  /** Resolves with the close code and reason once the socket has closed. */
+  readonly closed: Promise<{ code: number; reason: string }>;
+  /** Closes the socket (1000) and waits for it. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a WebSocket to a remote ACP endpoint and returns it as an SDK `Stream` of JSON-RPC objects (for
+ * programmatic clients). No typed parsing happens here; the stream carries the messages as sent.
+ *
+ * @param url - `ws://` or `wss://` URL, e.g. `ws://127.0.0.1:8080/acp/ws`.
+ * @param options - Transport options (token, headers, limits, timeouts). `useUnstableProtocol`, `hostOwnership` and
+ *   `emitLatencyMeta` only affect {@link runMirror}.
+ * @throws {@link AcpRemoteError} `INVALID_OPTION`, `AUTHENTICATION_FAILED` or `CONNECTION_FAILED`.
+ * @example
+ * ```ts
+ * import { client, methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
+ * const remote = await connectAcp('ws://127.0.0.1:8080/acp/ws', { bearerToken: process.env.ACP_TOKEN });
+ * const connection = client({ name: 'my-client' }).connect(remote.stream);
+ * await connection.agent.request(methods.agent.initialize, { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+ * await remote.close();
+ * ```
+ */
+export async function connectAcp(
+  url: string,
+  options: TransportOptions & { logger?: RemoteLogger } = {},
+): Promise<RemoteConnection> {
+  const resolved = resolveTransportOptions(url, options);
+  const logger = options.logger ?? createStderrLogger();
+  const { socket, metadata } = await openClientSocket(resolved);
+  startHeartbeat(socket, resolved.pingIntervalMs, () => logger.warn('connection terminated: missed pong'));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => {
+    socket.once('close', (code, reason) => resolve({ code, reason: reason.toString('utf8') }));
+  });
+  socket.on('error', (error) => logger.warn('WebSocket error', { error: error.message }));
+  const stream = webSocketMessageStream(socket, { maxMessageBytes: resolved.maxMessageBytes, logger });
+  return {
+    stream,
+    metadata,
+    closed,
+    async close() {
+      if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) socket.close(1000);
+      await closed;
+    },
+  };
+}

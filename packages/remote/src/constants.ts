@@ -1,0 +1,135 @@
+/**
+ * Default limit for one WebSocket payload and one NDJSON line: 16 MiB.
+ *
+ * @example
+ * ```ts
+ * await serveCommand(['node', 'agent.js'], { maxMessageBytes: DEFAULT_MAX_MESSAGE_BYTES / 4 });
+ * ```
+ */
+export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Default WebSocket ping interval (25 s, below the 60 s idle timeout of common proxies). A missed pong terminates.
+ *
+ * @example
+ * ```ts
+ * await runMirror(url, { pingIntervalMs: DEFAULT_PING_INTERVAL_MS * 2 });
+ * ```
+ */
+export const DEFAULT_PING_INTERVAL_MS = 25_000;
+
+/**
+ * Default time allowed to open a WebSocket connection (and to fetch server metadata).
+ *
+ * @example
+ * ```ts
+ * await connectAcp(url, { openTimeoutMs: DEFAULT_OPEN_TIMEOUT_MS });
+ * ```
+ */
+export const DEFAULT_OPEN_TIMEOUT_MS = 10_000;
+
+/**
+ * Default grace period for each teardown step of a `serveCommand` child (after stdin EOF, after SIGTERM).
+ *
+ * @example
+ * ```ts
+ * await serveCommand(argv, { terminateTimeoutMs: DEFAULT_TERMINATE_TIMEOUT_MS });
+ * ```
+ */
+export const DEFAULT_TERMINATE_TIMEOUT_MS = 5_000;
+
+/**
+ * Default bind host: loopback only.
+ *
+ * @example
+ * ```ts
+ * await serveCommand(argv, { host: DEFAULT_HOST });
+ * ```
+ */
+export const DEFAULT_HOST = '127.0.0.1';
+
+/**
+ * Default TCP port of the servers (`0` picks any free port).
+ *
+ * @example
+ * ```ts
+ * await serveCommand(argv, { port: DEFAULT_PORT });
+ * ```
+ */
+export const DEFAULT_PORT = 8080;
+
+/**
+ * Default mount path: metadata at `/acp`, WebSocket at `/acp/ws` (and `/acp`).
+ *
+ * @example
+ * ```ts
+ * normalizeMountPath(DEFAULT_MOUNT_PATH); // '/acp'
+ * ```
+ */
+export const DEFAULT_MOUNT_PATH = '/acp';
+
+/**
+ * Health route, always top level and never authenticated (Host and Origin rules still apply).
+ *
+ * @example
+ * ```ts
+ * await fetch(`http://127.0.0.1:${server.port}${HEALTH_PATH}`);
+ * ```
+ */
+export const HEALTH_PATH = '/healthz';
+
+/**
+ * `_meta` key under which the mirror puts transport timings on relayed `session/update` notifications.
+ *
+ * @example
+ * ```ts
+ * const timings = notification.params._meta?.[TRANSPORT_LATENCY_META_KEY];
+ * ```
+ */
+export const TRANSPORT_LATENCY_META_KEY = 'acpkit.dev/transport-latency';
+
+/**
+ * WebSocket close codes used by the servers and the mirror.
+ *
+ * @example
+ * ```ts
+ * const { code } = await connection.closed;
+ * if (code === CloseCode.AgentExited) console.error('the remote agent process exited');
+ * ```
+ */
+export const CloseCode = {
+  Normal: 1000,
+  GoingAway: 1001,
+  UnsupportedData: 1003,
+  InvalidPayload: 1007,
+  PolicyViolation: 1008,
+  MessageTooBig: 1009,
+  InternalError: 1011,
+  /** The agent process behind `serveCommand` exited; the reason names its exit code or signal. */
+  AgentExited: 4000,
+  /** The agent process could not be started; the reason names the error. */
+  AgentSpawnFailed: 4001,
+} as const;
+
+/** Union of the numeric values of {@link CloseCode}. */
+export type CloseCode = (typeof CloseCode)[keyof typeof CloseCode];
+
+/**
+ * JSON-RPC error code the mirror answers in-flight requests with when the upstream connection is lost.
+ *
+ * @example
+ * ```ts
+ * if (response.error?.code === TRANSPORT_LOST_ERROR_CODE) reconnect();
+ * ```
+ */
+export const TRANSPORT_LOST_ERROR_CODE = -32603;
+
+/**
+ * JSON-RPC error code of the answer to an oversized request (Invalid Request; `data` names the limit).
+ *
+ * @example
+ * ```ts
+ * if (response.error?.code === MESSAGE_TOO_LARGE_ERROR_CODE) splitTheUpload();
+ * ```
+ */
+export const MESSAGE_TOO_LARGE_ERROR_CODE = -32600;

@@ -1,0 +1,71 @@
+import { HEALTH_PATH } from './constants.js';
+import { AcpRemoteError, AcpRemoteErrorCode } from './errors.js';
+
+/**
+ * Normalises a mount path the way Python ACP Kit does: trimmed, one leading `/`, no trailing `/` (except `/`).
+ *
+ * @throws {@link AcpRemoteError} `INVALID_OPTION` when the path is blank, contains `?`/`#`/whitespace, or
+ *   collides with the reserved `/healthz` route.
+ * @example
+ * ```ts
+ * normalizeMountPath('acp/'); // '/acp'
+ * normalizeMountPath('/');    // '/'
+ * ```
+ */
+export function normalizeMountPath(mount: string): string {
+  const trimmed = mount.trim();
+  if (trimmed === '') {
+    throw new AcpRemoteError(AcpRemoteErrorCode.InvalidOption, 'mountPath must not be empty');
+  }
+  if (/[\s?#]/.test(trimmed)) {
+    throw new AcpRemoteError(
+      AcpRemoteErrorCode.InvalidOption,
+      `mountPath must be a plain path without whitespace, query or fragment: ${JSON.stringify(trimmed)}`,
+    );
+  }
+  let path = trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+  path = path.replace(/\/+$/, '');
+  if (path === '') path = '/';
+  if (path === HEALTH_PATH) {
+    throw new AcpRemoteError(
+      AcpRemoteErrorCode.InvalidOption,
+      `mountPath must not be ${HEALTH_PATH}: that route is reserved for health checks`,
+    );
+  }
+  return path;
+}
+
+/**
+ * Routes served under one mount path.
+ *
+ * @example
+ * ```ts
+ * const paths: ServerPaths = buildServerPaths('/acp'); // { metadata: '/acp', websocket: '/acp/ws', health: '/healthz' }
+ * ```
+ */
+export interface ServerPaths {
+  /** GET → metadata JSON; also accepts the WebSocket upgrade (the ACP draft transport's single endpoint). */
+  readonly metadata: string;
+  /** WebSocket upgrade route (`<mount>/ws`). */
+  readonly websocket: string;
+  /** Health route (`/healthz`). */
+  readonly health: string;
+}
+
+/**
+ * Builds the routes for a mount path (normalising it first).
+ *
+ * @throws {@link AcpRemoteError} `INVALID_OPTION` as {@link normalizeMountPath}.
+ * @example
+ * ```ts
+ * buildServerPaths('/').websocket; // '/ws'
+ * ```
+ */
+export function buildServerPaths(mount: string): ServerPaths {
+  const metadata = normalizeMountPath(mount);
+  return {
+    metadata,
+    websocket: metadata === '/' ? '/ws' : `${metadata}/ws`,
+    health: HEALTH_PATH,
+  };
+}

@@ -1,0 +1,98 @@
+import type { RemoteLogger } from './logger.js';
+
+/**
+ * Who owns host-backed capabilities (file system, terminal) when the mirror relays `initialize`.
+ * `remote` (default): the remote host does, so `fs` read/write and `terminal` are set false; every other field
+ * (elicitation included) is kept. `client-passthrough`: the client's capabilities pass unchanged.
+ *
+ * @example
+ * ```ts
+ * const ownership: HostOwnership = 'client-passthrough';
+ * ```
+ */
+export type HostOwnership = 'remote' | 'client-passthrough';
+
+/**
+ * Options of the client side: {@link connectAcp} and {@link runMirror}.
+ *
+ * @example
+ * ```ts
+ * const options: TransportOptions = { useUnstableProtocol: true, bearerToken: process.env.ACP_TOKEN };
+ * ```
+ */
+export interface TransportOptions {
+  /** Relay methods the SDK defines only in `/unstable` (default false: the mirror answers them `-32601`). */
+  useUnstableProtocol?: boolean;
+  /** Limit for one WebSocket payload and one NDJSON line (default 16 MiB). */
+  maxMessageBytes?: number;
+  /** Ping interval; a missed pong terminates the socket (default 25 000; `0` disables). */
+  pingIntervalMs?: number;
+  /** Time allowed to open the WebSocket (default 10 000). */
+  openTimeoutMs?: number;
+  /** Capability ownership applied to the relayed `initialize` (default `remote`). */
+  hostOwnership?: HostOwnership;
+  /** Extra HTTP headers for the upgrade request and the metadata fetch. */
+  headers?: Record<string, string>;
+  /** Bearer token sent as `Authorization: Bearer <token>`; blank is an error. */
+  bearerToken?: string;
+  /** Add transport timings under `_meta["acpkit.dev/transport-latency"]` of relayed `session/update` (default false). */
+  emitLatencyMeta?: boolean;
+}
+
+/**
+ * Options of {@link serveAcp} and {@link serveCommand}.
+ *
+ * @example
+ * ```ts
+ * const options: ServeOptions = { host: '127.0.0.1', port: 0, bearerToken: process.env.ACP_TOKEN };
+ * ```
+ */
+export interface ServeOptions {
+  /** Bind host (default `127.0.0.1`). A non-loopback host needs `bearerToken` or `allowUnauthenticated`. */
+  host?: string;
+  /** TCP port (default 8080; `0` = any free port). */
+  port?: number;
+  /** Mount path (default `/acp`), normalised by {@link normalizeMountPath}. */
+  mountPath?: string;
+  /** Required bearer token; blank is an error, not "auth off". */
+  bearerToken?: string;
+  /** Allow a non-loopback bind without a token (dangerous). */
+  allowUnauthenticated?: boolean;
+  /** Allowed `Origin` values; a present Origin not listed gets 403 (default: none). */
+  allowedOrigins?: string[];
+  /** Extra `Host` names accepted when bound to loopback (DNS-rebinding protection). */
+  allowedHosts?: string[];
+  /** Maximum concurrent WebSocket connections; over it the upgrade gets 503 (default unlimited). */
+  maxConnections?: number;
+  /** Limit for one WebSocket payload and one NDJSON line (default 16 MiB). */
+  maxMessageBytes?: number;
+  /** Ping interval; a missed pong terminates the socket (default 25 000; `0` disables). */
+  pingIntervalMs?: number;
+  /** Reported in metadata as `unstable_protocol` (the server relays frames; policy is the client's). */
+  useUnstableProtocol?: boolean;
+  /** Reported in metadata as `remote_cwd` (serveCommand defaults it to the command's cwd). */
+  remoteCwd?: string;
+  /** Where diagnostics go (default: one line per event on stderr; never stdout). */
+  logger?: RemoteLogger;
+}
+
+/**
+ * Options of the child process started by {@link serveCommand} for each connection.
+ *
+ * @example
+ * ```ts
+ * const options: CommandOptions = { cwd: '/srv/project', env: { LOG_LEVEL: 'debug' }, stderr: 'discard' };
+ * ```
+ */
+export interface CommandOptions {
+  /** Working directory of the child (default: the server's cwd). */
+  cwd?: string;
+  /** Added to the inherited environment; `''` values are allowed. */
+  env?: Record<string, string>;
+  /** Variable names removed from the inherited environment (e.g. the one holding the server's token). */
+  unsetEnv?: readonly string[];
+  /** What happens to the child's stderr (default `inherit`). */
+  stderr?: 'inherit' | 'discard';
+  /** Grace period of each teardown step: after stdin EOF, then after SIGTERM (default 5 000). */
+  terminateTimeoutMs?: number;
+}

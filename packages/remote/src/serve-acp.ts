@@ -1,0 +1,128 @@
+import type { Stream } from '@agentclientprotocol/sdk';
+import type { WebSocket } from 'ws';
+import { CloseCode } from './constants.js';
+import { AcpRemoteError, AcpRemoteErrorCode } from './errors.js';
+import type { ServeOptions } from './options.js';
+import {
+  type ConnectionContext,
+  type ConnectionSession,
+  type RemoteServer,
+  resolveServeOptions,
+  startRemoteServer,
+} from './server.js';
+import { webSocketMessageStream } from './websocket-stream.js';
+
+/**
+ * What `serveAcp` needs from an agent app: the SDK's `AgentApp` (stable or `/unstable`) satisfies it.
+ *
+ * @example
+ * ```ts
+ * const app: ConnectableAgentApp = agent({ name: 'demo' }).onRequest(methods.agent.initialize, () => ({ protocolVersion: 1 }));
+ * ```
+ */
+export interface ConnectableAgentApp {
+  connect(stream: Stream): { readonly closed: Promise<void>; close(error?: unknown): void };
+}
+
+/**
+ * An agent app, or a factory called once per WebSocket connection (preferred: nothing is shared by accident).
+ *
+ * @example
+ * ```ts
+ * const source: AgentAppSource = () => createDeployAgent();
+ * ```
+ */
+export type AgentAppSource = ConnectableAgentApp | (() => ConnectableAgentApp | Promise<ConnectableAgentApp>);
+
+function serveAgentConnection(
+  socket: WebSocket,
+  source: AgentAppSource,
+  context: ConnectionContext,
+): ConnectionSession {
+  const { logger, connectionId, maxMessageBytes } = context;
+  const socketClosed = new Promise<void>((resolve) => {
+    if (socket.readyState === socket.CLOSED) resolve();
+    else socket.once('close', () => resolve());
+  });
+  let connection: { readonly closed: Promise<void>; close(error?: unknown): void } | undefined;
+  let shuttingDown = false;
+  const started = (async () => {
+    const app = typeof source === 'function' ? await source() : source;
+    if (!app || typeof app.connect !== 'function') {
+      throw new AcpRemoteError(
+        AcpRemoteErrorCode.InvalidOption,
+        'the agent factory did not return an agent app',
+      );
+    }
+    if (socket.readyState !== socket.OPEN) return;
+    const stream = webSocketMessageStream(socket, {
+      maxMessageBytes,
+      logger,
+      fields: { connection: connectionId },
+    });
+    connection = app.connect(stream);
+    // The SDK does not propagate close: end the socket when the agent connection ends, and vice versa.
+    void connection.closed.then(() => {
+      if (socket.readyState === socket.OPEN)
+        socket.close(shuttingDown ? CloseCode.GoingAway : CloseCode.Normal);
+    });
+  })().catch((error: unknown) => {
+    logger.error('agent connection failed', { connection: connectionId, error: String(error) });
+    if (socket.readyState === socket.OPEN) socket.close(CloseCode.InternalError, 'agent connection failed');
+  });
+  const done = (async () => {
+    await socketClosed;
+    await started;
+    connection?.close();
+    await connection?.closed.catch(() => {});
+  })();
+  return {
+    done,
+    shutdown() {
+      shuttingDown = true;
+      if (socket.readyState === socket.OPEN) socket.close(CloseCode.GoingAway, 'server shutting down');
+      connection?.close();
+      // The peer may never answer the close frame; don't keep the server waiting for ws's 30 s timeout.
+      setTimeout(() => {
+        if (socket.readyState !== socket.CLOSED) socket.terminate();
+      }, 1000).unref();
+    },
+  };
+}
+
+/**
+ * Serves an in-process SDK agent app over WebSocket: a fresh agent connection per WebSocket connection. Pass a
+ * factory to get a fresh app (and fresh closures) per connection; a plain app is connected once per socket.
+ *
+ * @param agentOrFactory - An `AgentApp` or a function returning one (sync or async), called per connection.
+ * @param options - Serve options (host, port, token, allow-lists, limits, ...).
+ * @returns The running server.
+ * @throws {@link AcpRemoteError} `INVALID_OPTION`, `UNAUTHENTICATED_PUBLIC_BIND`, or `LISTEN_FAILED`.
+ * @example
+ * ```ts
+ * import { agent, methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
+ * const server = await serveAcp(
+ *   () => agent({ name: 'demo' }).onRequest(methods.agent.initialize, () => ({ protocolVersion: PROTOCOL_VERSION })),
+ *   { port: 0 },
+ * );
+ * console.error(`Serving ACP WebSocket at ${server.url}`);
+ * ```
+ */
+export async function serveAcp(
+  agentOrFactory: AgentAppSource,
+  options: ServeOptions = {},
+): Promise<RemoteServer> {
+  if (
+    typeof agentOrFactory !== 'function' &&
+    (typeof agentOrFactory !== 'object' || agentOrFactory === null)
+  ) {
+    throw new AcpRemoteError(
+      AcpRemoteErrorCode.InvalidOption,
+      'serveAcp needs an agent app or a factory of one',
+    );
+  }
+  const resolved = resolveServeOptions(options);
+  return startRemoteServer(resolved, (socket, context) =>
+    serveAgentConnection(socket, agentOrFactory, context),
+  );
+}

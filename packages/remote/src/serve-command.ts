@@ -1,0 +1,252 @@
+import { statSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
+import { TextDecoder } from 'node:util';
+import type { WebSocket } from 'ws';
+import { spawnManagedChild } from './child-process.js';
+import { CloseCode, DEFAULT_TERMINATE_TIMEOUT_MS } from './constants.js';
+import { AcpRemoteError, AcpRemoteErrorCode } from './errors.js';
+import { closeReason, inspectWebSocketMessage } from './inbound.js';
+import { parseFrame } from './json-rpc.js';
+import { LineSplitter } from './line-splitter.js';
+import type { CommandOptions, ServeOptions } from './options.js';
+import {
+  type ConnectionContext,
+  type ConnectionSession,
+  type RemoteServer,
+  resolveServeOptions,
+  startRemoteServer,
+} from './server.js';
+
+/** Pause reading the child while this many bytes wait in the socket's send buffer. */
+const SOCKET_HIGH_WATER_BYTES = 1024 * 1024;
+const SOCKET_LOW_WATER_BYTES = 256 * 1024;
+const PREVIEW_CHARS = 200;
+
+interface ResolvedCommand {
+  argv: readonly string[];
+  cwd: string | undefined;
+  env: NodeJS.ProcessEnv;
+  stderr: 'inherit' | 'discard';
+  terminateTimeoutMs: number;
+}
+
+function invalid(message: string): AcpRemoteError {
+  return new AcpRemoteError(AcpRemoteErrorCode.InvalidOption, message);
+}
+
+function resolveCommand(argv: readonly string[], options: CommandOptions): ResolvedCommand {
+  if (!Array.isArray(argv) || argv.length === 0 || typeof argv[0] !== 'string' || argv[0].trim() === '') {
+    throw invalid('command must not be empty');
+  }
+  if (argv.some((part) => typeof part !== 'string' || part.includes('\0'))) {
+    throw invalid('command arguments must be strings without NUL characters');
+  }
+  let cwd: string | undefined;
+  if (options.cwd !== undefined) {
+    cwd = resolvePath(options.cwd);
+    let isDirectory = false;
+    try {
+      isDirectory = statSync(cwd).isDirectory();
+    } catch {
+      isDirectory = false;
+    }
+    if (!isDirectory) throw invalid(`cwd is not a directory: ${JSON.stringify(cwd)}`);
+  }
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of options.unsetEnv ?? []) delete env[name];
+  for (const [key, value] of Object.entries(options.env ?? {})) {
+    if (key === '' || key.includes('=') || key.includes('\0')) {
+      throw invalid(`environment variable names must be non-empty without "=": ${JSON.stringify(key)}`);
+    }
+    if (typeof value !== 'string' || value.includes('\0')) {
+      throw invalid(`environment value of ${key} must be a string without NUL characters`);
+    }
+    env[key] = value;
+  }
+  const stderr = options.stderr ?? 'inherit';
+  if (stderr !== 'inherit' && stderr !== 'discard') throw invalid(`stderr must be "inherit" or "discard"`);
+  const terminateTimeoutMs = options.terminateTimeoutMs ?? DEFAULT_TERMINATE_TIMEOUT_MS;
+  if (!Number.isFinite(terminateTimeoutMs) || terminateTimeoutMs <= 0) {
+    throw invalid(
+      `terminateTimeoutMs must be a positive finite number, got ${JSON.stringify(terminateTimeoutMs)}`,
+    );
+  }
+  return { argv: [...argv], cwd, env, stderr, terminateTimeoutMs };
+}
+
+function exitReason(result: { code: number | null; signal: NodeJS.Signals | null; error?: Error }): string {
+  if (result.error)
+    return `agent process failed to start: ${(result.error as NodeJS.ErrnoException).code ?? result.error.message}`;
+  if (result.signal) return `agent process killed by signal ${result.signal}`;
+  return `agent process exited with code ${result.code}`;
+}
+
+/** Relays one WebSocket connection to one fresh child process. */
+function relayToChild(
+  socket: WebSocket,
+  command: ResolvedCommand,
+  context: ConnectionContext,
+): ConnectionSession {
+  const { logger, maxMessageBytes, connectionId } = context;
+  const child = spawnManagedChild(command);
+  const stdin = child.process.stdin!;
+  const stdout = child.process.stdout!;
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let stdoutPaused = false;
+  let socketPaused = false;
+
+  const closeSocket = (code: number, reason: string) => {
+    if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) {
+      socket.close(code, closeReason(reason));
+    }
+  };
+
+  const onSent = () => {
+    if (stdoutPaused && socket.bufferedAmount <= SOCKET_LOW_WATER_BYTES) {
+      stdoutPaused = false;
+      stdout.resume();
+    }
+  };
+
+  const splitter = new LineSplitter(maxMessageBytes, {
+    onLine(line) {
+      if (line.length === 0) return;
+      let text: string;
+      try {
+        text = decoder.decode(line);
+      } catch {
+        logger.warn('agent stdout line is not valid UTF-8; not forwarded', {
+          connection: connectionId,
+          bytes: line.length,
+        });
+        return;
+      }
+      const parsed = parseFrame(text);
+      if (!parsed.ok) {
+        // Agents sometimes print logs to stdout; those would corrupt the client's JSON-RPC stream.
+        logger.warn('agent stdout line is not a JSON-RPC object; not forwarded', {
+          connection: connectionId,
+          bytes: line.length,
+          preview: text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}...` : text,
+        });
+        return;
+      }
+      if (socket.readyState !== socket.OPEN) return;
+      socket.send(text, onSent);
+      if (!stdoutPaused && socket.bufferedAmount > SOCKET_HIGH_WATER_BYTES) {
+        stdoutPaused = true;
+        stdout.pause();
+      }
+    },
+    onOversize() {
+      logger.warn('agent message over maxMessageBytes; closing', {
+        connection: connectionId,
+        maxMessageBytes,
+      });
+      closeSocket(CloseCode.MessageTooBig, `agent message exceeds the ${maxMessageBytes}-byte limit`);
+    },
+  });
+  stdout.on('data', (chunk: Buffer) => splitter.push(chunk));
+  stdout.on('end', () => splitter.end());
+
+  const onStdinDrain = () => {
+    if (socketPaused) {
+      socketPaused = false;
+      socket.resume();
+    }
+  };
+  stdin.on('drain', onStdinDrain);
+
+  socket.on('message', (data, isBinary) => {
+    const action = inspectWebSocketMessage(data, isBinary, maxMessageBytes);
+    switch (action.type) {
+      case 'forward':
+        if (!stdin.writable) return;
+        if (!stdin.write(`${action.text}\n`) && !socketPaused) {
+          socketPaused = true;
+          socket.pause();
+        }
+        return;
+      case 'reply':
+        logger.warn(action.note, { connection: connectionId });
+        socket.send(action.text);
+        return;
+      case 'close':
+        logger.warn('closing connection', {
+          connection: connectionId,
+          code: action.code,
+          reason: action.reason,
+        });
+        closeSocket(action.code, action.reason);
+        return;
+      case 'drop':
+        logger.warn(action.note, { connection: connectionId });
+        return;
+    }
+  });
+
+  void child.exited.then(async (result) => {
+    const reason = exitReason(result);
+    logger.info(reason, { connection: connectionId });
+    // Forward the child's last lines before closing; a grandchild may hold stdout open, so bound the wait.
+    if (!result.error) {
+      await Promise.race([
+        new Promise<void>((resolve) => {
+          if (stdout.readableEnded || stdout.destroyed) resolve();
+          else stdout.once('close', () => resolve());
+        }),
+        new Promise<void>((resolve) => setTimeout(resolve, command.terminateTimeoutMs).unref()),
+      ]);
+    }
+    closeSocket(result.error ? CloseCode.AgentSpawnFailed : CloseCode.AgentExited, reason);
+  });
+
+  const socketClosed = new Promise<void>((resolve) => {
+    if (socket.readyState === socket.CLOSED) resolve();
+    else socket.once('close', () => resolve());
+  });
+  const reaped = socketClosed.then(() => child.terminate());
+  const done = (async () => {
+    await reaped;
+    stdout.destroy();
+  })();
+  return {
+    done,
+    shutdown() {
+      closeSocket(CloseCode.GoingAway, 'server shutting down');
+      void child.terminate().then(() => {
+        // The peer may never answer the close frame; don't keep the server waiting for ws's 30 s timeout.
+        if (socket.readyState !== socket.CLOSED) socket.terminate();
+      });
+    },
+  };
+}
+
+/**
+ * Serves a stdio ACP command over WebSocket: **one child process per connection**, spawned from `argv` without a
+ * shell in its own process group; one text message = one JSON-RPC message = one NDJSON line, relayed unchanged.
+ * A child stdout line that is not a JSON object is logged to stderr and not forwarded. When the child exits the
+ * socket closes with {@link CloseCode.AgentExited} (4000) and a reason naming the exit code; when the socket closes
+ * the child is torn down (stdin EOF → SIGTERM group → SIGKILL group).
+ *
+ * @param argv - Command and arguments, e.g. `['node', 'dist/agent.js']`.
+ * @param options - Serve options plus child options (`cwd`, `env`, `unsetEnv`, `stderr`, `terminateTimeoutMs`).
+ * @returns The running server; `close()` reaps every child.
+ * @throws {@link AcpRemoteError} `INVALID_OPTION` (empty command, blank token, bad cwd, ...),
+ *   `UNAUTHENTICATED_PUBLIC_BIND`, or `LISTEN_FAILED`.
+ * @example
+ * ```ts
+ * const server = await serveCommand(['node', 'examples/deploy-target/dist/agent.js'], { port: 0 });
+ * console.error(`Serving ACP WebSocket at ${server.url}`);
+ * // later
+ * await server.close();
+ * ```
+ */
+export async function serveCommand(
+  argv: readonly string[],
+  options: ServeOptions & CommandOptions = {},
+): Promise<RemoteServer> {
+  const command = resolveCommand(argv, options);
+  const resolved = resolveServeOptions(options, command.cwd ?? process.cwd());
+  return startRemoteServer(resolved, (socket, context) => relayToChild(socket, command, context));
+}
