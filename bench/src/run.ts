@@ -2,6 +2,7 @@
 // writes a markdown table plus results/*.json. `--smoke` runs the short CI mode and exits 1 when a guard fails.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { runMicroSection } from './micro-section.js';
 import { paths } from './paths.js';
 import { relayTasks, runRelaySection } from './relay-section.js';
 import {
@@ -45,6 +46,9 @@ if (sections.has('relay')) {
     ? relayTasks.filter((task) => ['rtt', 'small-throughput', '16mib'].includes(task.id))
     : relayTasks;
   records.push(...(await runRelaySection({ paths: selectedPaths, tasks, repeats, sliceMs, log })));
+}
+if (sections.has('micro')) {
+  records.push(...(await runMicroSection({ repeats, sliceMs: Math.min(sliceMs, 300), log })));
 }
 
 const summaries = records.map(summarise);
