@@ -1,0 +1,117 @@
+import type { Readable, Writable } from 'node:stream';
+import {
+  addServeFlags,
+  CliError,
+  CliErrorCode,
+  CliRun,
+  mirror,
+  processIo,
+  runTargetOverStdio,
+  type ServeFlagValues,
+  serveTarget,
+} from '@acpkit/cli-support';
+import packageJson from '../package.json' with { type: 'json' };
+import { registerClientCommand } from './client/index.js';
+
+/** Options of {@link main}; each defaults to the real process. */
+export interface MainOptions {
+  readonly stdin?: Readable;
+  readonly stdout?: Writable;
+  readonly stderr?: Writable;
+  /** Where `--token-env` is looked up; default `process.env`. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Where relative TARGET paths resolve; default `process.cwd()`. */
+  readonly cwd?: string;
+  /** Resolves when a long-running command should shut down gracefully; default: on SIGINT or SIGTERM. */
+  readonly waitForStopSignal?: () => Promise<'SIGINT' | 'SIGTERM'>;
+}
+
+interface RunFlags {
+  addr?: string;
+  tokenEnv?: string;
+  unstableProtocol?: boolean;
+}
+
+async function runAction(target: string | undefined, flags: RunFlags, run: CliRun): Promise<number> {
+  if ((target === undefined) === (flags.addr === undefined)) {
+    throw new CliError(CliErrorCode.Usage, 'Provide exactly one of TARGET or --addr.');
+  }
+  if (flags.addr !== undefined) {
+    return mirror(
+      flags.addr,
+      {
+        ...(flags.tokenEnv !== undefined ? { tokenEnv: flags.tokenEnv } : {}),
+        ...(flags.unstableProtocol ? { unstableProtocol: true } : {}),
+      },
+      run.io,
+    );
+  }
+  if (flags.tokenEnv !== undefined || flags.unstableProtocol) {
+    throw new CliError(CliErrorCode.Usage, '--token-env and --unstable-protocol apply only with --addr.');
+  }
+  return runTargetOverStdio(target as string, run.io);
+}
+
+function buildProgram(run: CliRun) {
+  const program = run.createRootCommand(
+    'acpkit',
+    'Run an ACP agent over stdio or mirror a remote one, serve it over WebSocket, and answer its forms in a terminal client.',
+    packageJson.version,
+  );
+  program.addHelpText(
+    'after',
+    '\nExit codes: 0 ok, 1 runtime failure, 2 usage or configuration error, 130 SIGINT, 143 SIGTERM.',
+  );
+
+  program
+    .command('run')
+    .summary('Run an agent over stdio: an in-process TARGET, or a remote endpoint with --addr.')
+    .description(
+      'Serve TARGET over stdio, or mirror the WebSocket endpoint at --addr to stdio. Give exactly one. stdout carries only JSON-RPC.',
+    )
+    .argument(
+      '[target]',
+      'path/to/module[.js|.ts][:exportName] (default export when no name; .ts needs no build)',
+    )
+    .option('--addr <ws_url>', 'Mirror this remote endpoint instead, e.g. ws://127.0.0.1:8080/acp/ws')
+    .option('--token-env <var>', 'With --addr: read the bearer token from this environment variable.')
+    .option(
+      '--unstable-protocol',
+      'With --addr: relay methods the SDK defines only in its /unstable entrypoint (session/fork, ...).',
+    )
+    .action(run.action((target: string | undefined, flags: RunFlags) => runAction(target, flags, run)));
+
+  addServeFlags(
+    program
+      .command('serve')
+      .summary('Serve an in-process SDK agent app over WebSocket.')
+      .description(
+        'Serve the agent app exported by TARGET over WebSocket; a factory export is called once per connection.',
+      )
+      .argument(
+        '<target>',
+        'path/to/module[.js|.ts][:exportName] (default export when no name; .ts needs no build)',
+      ),
+  ).action(run.action((target: string, flags: ServeFlagValues) => serveTarget(target, flags, run.io)));
+
+  registerClientCommand(program);
+  return program;
+}
+
+/**
+ * Runs the `acpkit` command line.
+ *
+ * @param argv - The user arguments, without `node` and the script (`process.argv.slice(2)`).
+ * @param options - Streams, environment and stop trigger; each defaults to the real process.
+ * @returns The exit code: 0 ok, 1 runtime failure, 2 usage or configuration error, 130 SIGINT, 143 SIGTERM.
+ * @example
+ * ```ts
+ * import { main } from '@acpkit/cli';
+ * process.exitCode = await main(['run', '--addr', 'ws://127.0.0.1:8080/acp/ws', '--unstable-protocol']);
+ * ```
+ */
+export async function main(argv: readonly string[], options: MainOptions = {}): Promise<number> {
+  const overrides = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+  const run = new CliRun({ ...processIo(), ...overrides });
+  return run.execute(buildProgram(run), argv);
+}

@@ -1,0 +1,139 @@
+import type { Readable, Writable } from 'node:stream';
+import {
+  addServeFlags,
+  addTokenFlags,
+  CliRun,
+  collectRepeatable,
+  type ExposeFlagValues,
+  exposeCommand,
+  type MirrorFlagValues,
+  mirror,
+  parseEnvironmentAssignments,
+  parseSecondsToMilliseconds,
+  processIo,
+  type ServeFlagValues,
+  serveTarget,
+} from '@acpkit/cli-support';
+import { Option } from 'commander';
+import packageJson from '../package.json' with { type: 'json' };
+
+/** Options of {@link main}; each defaults to the real process (see the README's "Programmatic use"). */
+export interface MainOptions {
+  readonly stdin?: Readable;
+  readonly stdout?: Writable;
+  readonly stderr?: Writable;
+  /** Where `--token-env` is looked up; default `process.env`. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Where relative TARGET and `--cwd` paths resolve; default `process.cwd()`. */
+  readonly cwd?: string;
+  /** Resolves when a long-running command should shut down gracefully; default: on SIGINT or SIGTERM. */
+  readonly waitForStopSignal?: () => Promise<'SIGINT' | 'SIGTERM'>;
+}
+
+interface ExposeRawFlags extends Omit<ExposeFlagValues, 'env'> {
+  env?: string[];
+}
+
+function buildProgram(run: CliRun) {
+  const program = run.createRootCommand(
+    'acpremote',
+    'Serve an ACP agent over WebSocket (in-process module or any stdio command) and mirror a remote one back to stdio.',
+    packageJson.version,
+  );
+  program.addHelpText(
+    'after',
+    '\nExit codes: 0 ok, 1 runtime failure, 2 usage or configuration error, 130 SIGINT, 143 SIGTERM.',
+  );
+
+  addServeFlags(
+    program
+      .command('serve')
+      .summary('Serve an in-process SDK agent app over WebSocket.')
+      .description(
+        'Serve the agent app exported by TARGET over WebSocket; a factory export is called once per connection.',
+      )
+      .argument(
+        '<target>',
+        'path/to/module[.js|.ts][:exportName] (default export when no name; .ts needs no build)',
+      ),
+  ).action(run.action((target: string, flags: ServeFlagValues) => serveTarget(target, flags, run.io)));
+
+  addServeFlags(
+    program
+      .command('expose')
+      .summary('Serve a stdio ACP command over WebSocket, one child process per connection.')
+      .description(
+        'Spawn COMMAND (argv, no shell, own process group) for every WebSocket connection and relay JSON-RPC frames unchanged.',
+      )
+      .usage('[options] -- COMMAND...')
+      .argument('<command...>', 'the agent command and its arguments (put them after --)')
+      .passThroughOptions()
+      .option('--cwd <dir>', 'Working directory of the command (and the remote_cwd the metadata reports).')
+      .addOption(
+        new Option(
+          '--env <KEY=VALUE>',
+          'Add or override an environment variable of the command (repeatable; KEY= allowed).',
+        ).argParser(collectRepeatable),
+      )
+      .addOption(
+        new Option('--stderr <mode>', "What to do with the command's stderr.")
+          .choices(['inherit', 'discard'])
+          .default('inherit'),
+      )
+      .addOption(
+        new Option(
+          '--terminate-timeout <seconds>',
+          'Grace period after closing stdin and again after SIGTERM before the group is killed (default 5).',
+        ).argParser(parseSecondsToMilliseconds),
+      ),
+  ).action(
+    run.action((command: string[], flags: ExposeRawFlags) => {
+      const { env, ...rest } = flags;
+      return exposeCommand(
+        command,
+        { ...rest, ...(env ? { env: parseEnvironmentAssignments(env) } : {}) },
+        run.io,
+      );
+    }),
+  );
+
+  addTokenFlags(
+    program
+      .command('mirror')
+      .summary('Serve a remote ACP WebSocket endpoint as a local stdio agent.')
+      .description(
+        'Relay JSON-RPC frames between stdio and WS_URL. stdout carries only JSON-RPC; stdin EOF exits 0, losing the remote exits 1.',
+      )
+      .argument('<ws_url>', 'ws:// or wss:// URL of the remote endpoint, e.g. ws://127.0.0.1:8080/acp/ws')
+      .option(
+        '--unstable-protocol',
+        'Relay methods the SDK defines only in its /unstable entrypoint (session/fork, ...).',
+      )
+      .addOption(
+        new Option('--host-ownership <mode>', 'Which host serves fs/terminal capabilities.')
+          .choices(['remote', 'client-passthrough'])
+          .default('remote'),
+      )
+      .option('--latency-meta', 'Add transport timings to relayed session/update _meta.'),
+  ).action(run.action((url: string, flags: MirrorFlagValues) => mirror(url, flags, run.io)));
+
+  return program;
+}
+
+/**
+ * Runs the `acpremote` command line.
+ *
+ * @param argv - The user arguments, without `node` and the script (`process.argv.slice(2)`).
+ * @param options - Streams, environment and stop trigger; each defaults to the real process.
+ * @returns The exit code: 0 ok, 1 runtime failure, 2 usage or configuration error, 130 SIGINT, 143 SIGTERM.
+ * @example
+ * ```ts
+ * import { main } from '@acpkit/acpremote';
+ * process.exitCode = await main(['mirror', 'ws://127.0.0.1:8080/acp/ws', '--token-env', 'ACPREMOTE_TOKEN']);
+ * ```
+ */
+export async function main(argv: readonly string[], options: MainOptions = {}): Promise<number> {
+  const overrides = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+  const run = new CliRun({ ...processIo(), ...overrides });
+  return run.execute(buildProgram(run), argv);
+}
