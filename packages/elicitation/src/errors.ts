@@ -1,0 +1,213 @@
+import { AcpKitError } from '@acpkit/choice-schema';
+
+const ELICITATION_UNSUPPORTED_MARKER = Symbol.for('acpkit.error.elicitation-unsupported');
+const INVALID_ELICITATION_FALLBACK_MARKER = Symbol.for('acpkit.error.invalid-elicitation-fallback');
+const ELICITATION_SCOPE_MARKER = Symbol.for('acpkit.error.elicitation-scope');
+const ELICITATION_CONNECTION_CLOSED_MARKER = Symbol.for('acpkit.error.elicitation-connection-closed');
+
+function hasMarker(value: unknown, marker: symbol): boolean {
+  return typeof value === 'object' && value !== null && marker in value;
+}
+
+/** Brands an instance with a `Symbol.for` marker, non-enumerable so it stays out of logs and JSON. */
+function brand(target: object, marker: symbol): void {
+  Object.defineProperty(target, marker, { value: true });
+}
+
+/**
+ * Stable codes of the errors `@acpkit/elicitation` throws itself (validation and response codes come from
+ * `@acpkit/choice-schema`).
+ *
+ * @example
+ * ```ts
+ * import { ElicitationErrorCode } from '@acpkit/elicitation';
+ *
+ * ElicitationErrorCode.ElicitationUnsupported; // 'ELICITATION_UNSUPPORTED'
+ * ```
+ */
+export const ElicitationErrorCode = {
+  /** The client did not advertise the mode, or answered `-32601`. */
+  ElicitationUnsupported: 'ELICITATION_UNSUPPORTED',
+  /** A fallback accepted a value that none of the choices offered. */
+  FallbackValueNotOffered: 'FALLBACK_VALUE_NOT_OFFERED',
+  /** A fallback returned something other than a result variant (for example a 1.6.0-style plain value). */
+  FallbackNotAResult: 'FALLBACK_NOT_A_RESULT',
+  /** A session-scoped mode names another session. */
+  SessionMismatch: 'SESSION_MISMATCH',
+  /** The ACP connection closed before the client answered. */
+  ConnectionClosed: 'CONNECTION_CLOSED',
+} as const;
+/** One of the {@link ElicitationErrorCode} values. */
+export type ElicitationErrorCode = (typeof ElicitationErrorCode)[keyof typeof ElicitationErrorCode];
+
+/**
+ * The connected client does not support the elicitation mode: it did not advertise it in `initialize`
+ * (`clientCapabilities.elicitation.<mode>` absent or `null`), or it answered `-32601` (then `cause` is that
+ * `RequestError`). Nothing was sent in the first case.
+ *
+ * @example
+ * ```ts
+ * import { ElicitationUnsupportedError, type AcpSessionContext } from '@acpkit/elicitation';
+ *
+ * async function ask(session: AcpSessionContext): Promise<string> {
+ *   try {
+ *     const result = await session.askChoice('Pick one', [{ value: 'a', label: 'A' }]);
+ *     return result.status;
+ *   } catch (error) {
+ *     if (ElicitationUnsupportedError.isInstance(error)) return 'unsupported';
+ *     throw error;
+ *   }
+ * }
+ * ```
+ */
+export class ElicitationUnsupportedError extends AcpKitError<typeof ElicitationErrorCode.ElicitationUnsupported> {
+  override readonly name: string = 'ElicitationUnsupportedError';
+  /** The mode that is not supported: `form`, `url` or a custom mode string. */
+  readonly mode: string;
+
+  constructor(mode: string, options?: { cause?: unknown }) {
+    const described = mode === 'form' || mode === 'url' ? mode : `'${mode.slice(0, 100)}'`;
+    super(
+      ElicitationErrorCode.ElicitationUnsupported,
+      `The connected ACP client does not support ${described} elicitation.`,
+      options,
+    );
+    this.mode = mode;
+    brand(this, ELICITATION_UNSUPPORTED_MARKER);
+  }
+
+  /**
+   * Like `instanceof`, but also true for errors created by another copy of the package.
+   *
+   * @example
+   * ```ts
+   * import { ElicitationUnsupportedError } from '@acpkit/elicitation';
+   *
+   * ElicitationUnsupportedError.isInstance(new Error('x')); // false
+   * ```
+   */
+  static override isInstance(value: unknown): value is ElicitationUnsupportedError {
+    return hasMarker(value, ELICITATION_UNSUPPORTED_MARKER);
+  }
+}
+
+/**
+ * A fallback's answer cannot be used: it accepted a value no choice offered (`FALLBACK_VALUE_NOT_OFFERED`), or it
+ * returned something that is not a `ChoiceElicitationResult` variant (`FALLBACK_NOT_A_RESULT`; wrap 1.6.0-style
+ * fallbacks with `legacyFallback` from `@acpkit/compat-1.6`). The offending value is kept in `value`.
+ *
+ * @example
+ * ```ts
+ * import { InvalidElicitationFallbackError } from '@acpkit/elicitation';
+ *
+ * function describe(error: unknown): string {
+ *   return InvalidElicitationFallbackError.isInstance(error) ? error.code : 'other';
+ * }
+ * ```
+ */
+export class InvalidElicitationFallbackError extends AcpKitError<
+  typeof ElicitationErrorCode.FallbackValueNotOffered | typeof ElicitationErrorCode.FallbackNotAResult
+> {
+  override readonly name: string = 'InvalidElicitationFallbackError';
+  /** What the fallback returned (the accepted value, or the plain value). */
+  readonly value: unknown;
+
+  constructor(
+    code: typeof ElicitationErrorCode.FallbackValueNotOffered | typeof ElicitationErrorCode.FallbackNotAResult,
+    message: string,
+    value: unknown,
+    options?: { cause?: unknown },
+  ) {
+    super(code, message, options);
+    this.value = value;
+    brand(this, INVALID_ELICITATION_FALLBACK_MARKER);
+  }
+
+  /**
+   * Like `instanceof`, but also true for errors created by another copy of the package.
+   *
+   * @example
+   * ```ts
+   * import { InvalidElicitationFallbackError } from '@acpkit/elicitation';
+   *
+   * InvalidElicitationFallbackError.isInstance(new Error('x')); // false
+   * ```
+   */
+  static override isInstance(value: unknown): value is InvalidElicitationFallbackError {
+    return hasMarker(value, INVALID_ELICITATION_FALLBACK_MARKER);
+  }
+}
+
+/**
+ * `createElicitation` was given a session-scoped mode whose `sessionId` is not this session's; nothing was sent.
+ *
+ * @example
+ * ```ts
+ * import { ElicitationScopeError } from '@acpkit/elicitation';
+ *
+ * ElicitationScopeError.isInstance(new Error('x')); // false
+ * ```
+ */
+export class ElicitationScopeError extends AcpKitError<typeof ElicitationErrorCode.SessionMismatch> {
+  override readonly name: string = 'ElicitationScopeError';
+
+  constructor(requestedSessionId: string, sessionId: string) {
+    super(
+      ElicitationErrorCode.SessionMismatch,
+      `The elicitation is scoped to session ${JSON.stringify(requestedSessionId.slice(0, 100))}, not to this session ${JSON.stringify(sessionId.slice(0, 100))}.`,
+    );
+    brand(this, ELICITATION_SCOPE_MARKER);
+  }
+
+  /**
+   * Like `instanceof`, but also true for errors created by another copy of the package.
+   *
+   * @example
+   * ```ts
+   * import { ElicitationScopeError } from '@acpkit/elicitation';
+   *
+   * ElicitationScopeError.isInstance(new Error('x')); // false
+   * ```
+   */
+  static override isInstance(value: unknown): value is ElicitationScopeError {
+    return hasMarker(value, ELICITATION_SCOPE_MARKER);
+  }
+}
+
+/**
+ * The ACP connection closed (or failed) while an elicitation was pending or about to be sent. `cause` is the
+ * SDK's close reason.
+ *
+ * @example
+ * ```ts
+ * import { ElicitationConnectionClosedError } from '@acpkit/elicitation';
+ *
+ * ElicitationConnectionClosedError.isInstance(new Error('x')); // false
+ * ```
+ */
+export class ElicitationConnectionClosedError extends AcpKitError<typeof ElicitationErrorCode.ConnectionClosed> {
+  override readonly name: string = 'ElicitationConnectionClosedError';
+
+  constructor(options?: { cause?: unknown }) {
+    super(
+      ElicitationErrorCode.ConnectionClosed,
+      'The ACP connection closed before the client answered the elicitation.',
+      options,
+    );
+    brand(this, ELICITATION_CONNECTION_CLOSED_MARKER);
+  }
+
+  /**
+   * Like `instanceof`, but also true for errors created by another copy of the package.
+   *
+   * @example
+   * ```ts
+   * import { ElicitationConnectionClosedError } from '@acpkit/elicitation';
+   *
+   * ElicitationConnectionClosedError.isInstance(new Error('x')); // false
+   * ```
+   */
+  static override isInstance(value: unknown): value is ElicitationConnectionClosedError {
+    return hasMarker(value, ELICITATION_CONNECTION_CLOSED_MARKER);
+  }
+}
