@@ -15,12 +15,20 @@ const response = { action: 'accept', content: { choice: 'choice_1' } };
 let sink = 0;
 
 function compileAndParse(): void {
-  const request = compileChoiceElicitation({ sessionId: 'session-1', question: 'Where should I deploy?', choices });
+  const request = compileChoiceElicitation({
+    sessionId: 'session-1',
+    question: 'Where should I deploy?',
+    choices,
+  });
   const parsed = parseChoiceResponse(response, choices);
   sink += request.requestedSchema.required.length + (parsed.status === 'accepted' ? parsed.index : 0);
 }
 
-const compiled = compileChoiceElicitation({ sessionId: 'session-1', question: 'Where should I deploy?', choices });
+const compiled = compileChoiceElicitation({
+  sessionId: 'session-1',
+  question: 'Where should I deploy?',
+  choices,
+});
 function jsonRoundTrip(): void {
   const request = JSON.parse(JSON.stringify(compiled)) as { mode: string };
   const answer = JSON.parse(JSON.stringify(response)) as { action: string };
@@ -44,7 +52,9 @@ export async function runMicroSection(options: {
   const baseline: number[] = [];
   for (let round = 0; round <= options.repeats; round += 1) {
     const bench = new Bench({ time: options.sliceMs, warmup: true });
-    bench.add('askChoice compile + parse', compileAndParse).add('JSON round trip of the same messages', jsonRoundTrip);
+    bench
+      .add('askChoice compile + parse', compileAndParse)
+      .add('JSON round trip of the same messages', jsonRoundTrip);
     await bench.run();
     if (round === 0) continue;
     const [compileTask, jsonTask] = bench.tasks;

@@ -2,6 +2,7 @@
 // writes a markdown table plus results/*.json. `--smoke` runs the short CI mode and exits 1 when a guard fails.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { runChurnSection, runMemorySection } from './connection-sections.js';
 import { runMicroSection } from './micro-section.js';
 import { paths } from './paths.js';
 import { relayTasks, runRelaySection } from './relay-section.js';
@@ -46,6 +47,12 @@ if (sections.has('relay')) {
     ? relayTasks.filter((task) => ['rtt', 'small-throughput', '16mib'].includes(task.id))
     : relayTasks;
   records.push(...(await runRelaySection({ paths: selectedPaths, tasks, repeats, sliceMs, log })));
+}
+if (sections.has('churn')) {
+  records.push(...(await runChurnSection({ repeats, sliceMs: Math.max(sliceMs, 1_000), log })));
+}
+if (sections.has('memory')) {
+  records.push(...(await runMemorySection({ repeats: Math.min(repeats, 3), connections: 1_000, log })));
 }
 if (sections.has('micro')) {
   records.push(...(await runMicroSection({ repeats, sliceMs: Math.min(sliceMs, 300), log })));

@@ -2,7 +2,8 @@
 // carries JSON-RPC only; the exit code is the one runMirror resolves with.
 import process from 'node:process';
 import { runMirror } from '@acpkit/remote';
+import { quietLogger } from './quiet-logger.js';
 
 const url = process.argv[2];
 if (!url) throw new Error('usage: mirror-host.ts <ws-url>');
-process.exitCode = await runMirror(url, {});
+process.exitCode = await runMirror(url, { logger: quietLogger });

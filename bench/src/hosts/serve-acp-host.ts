@@ -2,6 +2,7 @@
 import { serveAcp } from '@acpkit/remote';
 import { createEchoAgentApp } from '../fixtures/echo-agent-app.js';
 import { announceReady } from './host-ipc.js';
+import { quietLogger } from './quiet-logger.js';
 
-const server = await serveAcp(() => createEchoAgentApp(), { port: 0 });
+const server = await serveAcp(() => createEchoAgentApp(), { port: 0, logger: quietLogger });
 announceReady(server.url, () => server.close());

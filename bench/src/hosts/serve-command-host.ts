@@ -2,10 +2,11 @@
 import process from 'node:process';
 import { serveCommand } from '@acpkit/remote';
 import { announceReady } from './host-ipc.js';
+import { quietLogger } from './quiet-logger.js';
 
 const separator = process.argv.indexOf('--');
 const command = separator === -1 ? [] : process.argv.slice(separator + 1);
 if (command.length === 0) throw new Error('usage: serve-command-host.ts -- <command> [args...]');
 
-const server = await serveCommand(command, { port: 0, stderr: 'inherit' });
+const server = await serveCommand(command, { port: 0, stderr: 'inherit', logger: quietLogger });
 announceReady(server.url, () => server.close());
