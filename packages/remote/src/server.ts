@@ -292,6 +292,11 @@ export async function startRemoteServer(
         return;
       }
       const connectionId = nextConnectionId++;
+      // ws reports protocol violations (invalid UTF-8, oversize) as 'error' before closing with 1007/1009;
+      // without a listener they would crash the process.
+      webSocket.on('error', (error: Error & { code?: string }) => {
+        logger.warn('WebSocket error', { connection: connectionId, error: error.code ?? error.message });
+      });
       logger.info('connection opened', { connection: connectionId });
       const stopHeartbeat = startHeartbeat(webSocket, resolved.pingIntervalMs, () => {
         logger.warn('connection terminated: missed pong', { connection: connectionId });
