@@ -181,3 +181,131 @@ describe('acpkit client in a terminal: a multi-field form', () => {
     expect(await quit(session, mark)).toBe(0);
   });
 });
+
+/** The fixture agent's pid, which it prints to stderr at start. */
+async function agentPid(session: PtySession): Promise<number> {
+  await session.waitFor(/fixture agent pid \d+/);
+  return Number(/fixture agent pid (\d+)/.exec(session.screen)?.[1]);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('acpkit client in a terminal: URL mode', () => {
+  it('shows the full URL and host, warns about punycode, and declines by default without opening anything', async () => {
+    const session = open('url');
+    await sendPrompt(session, 'sign in');
+    await session.waitFor('Will you open this URL yourself?');
+    expect(session.screen).toContain('Fixture Agent (fixture-agent 1.0.0) asks you to open a URL');
+    expect(session.screen).toContain('URL:  https://xn--pple-43d.example/login?state=abc');
+    expect(session.screen).toContain('Host: xn--pple-43d.example');
+    expect(session.screen).toContain('is punycode; it displays as аpple.example');
+    const mark = session.mark;
+    session.type(Keys.enter);
+    await session.waitFor('URL flow: decline', { from: mark });
+    expect(await quit(session, mark)).toBe(0);
+  });
+
+  it('after consent waits for elicitation/complete and reports it', async () => {
+    const session = open('url');
+    await sendPrompt(session, 'sign in');
+    await session.waitFor('Will you open this URL yourself?');
+    const mark = session.mark;
+    session.type(`${Keys.up}${Keys.enter}`);
+    await session.waitFor('reports the URL flow is complete', { from: mark });
+    await session.waitFor('URL flow: accept', { from: mark });
+    expect(await quit(session, mark)).toBe(0);
+  });
+
+  it('after consent lets the person continue by hand when no completion comes', async () => {
+    const session = open('url-manual');
+    await sendPrompt(session, 'sign in');
+    await session.waitFor('Will you open this URL yourself?');
+    let mark = session.mark;
+    session.type(`${Keys.up}${Keys.enter}`);
+    await session.waitFor('Continue without waiting', { from: mark });
+    // The agent's reply is held back while the wait is on screen.
+    expect(session.screen.slice(mark)).not.toContain('URL flow: accept');
+    mark = session.mark;
+    session.type(Keys.enter);
+    await session.waitFor('Stopped waiting for https://xn--pple-43d.example/login?state=abc', { from: mark });
+    await session.waitFor('URL flow: accept', { from: mark });
+    expect(await quit(session, mark)).toBe(0);
+  });
+});
+
+describe('acpkit client in a terminal: tool calls, plans and permissions', () => {
+  it('streams chunks, shows the plan and tool call compactly, and answers permission with the option picked', async () => {
+    const session = open('tools');
+    await sendPrompt(session, 'deploy');
+    await session.waitFor('Allow once');
+    const screen = session.screen;
+    expect(screen).toContain('Looking at the repository.');
+    expect(screen).toContain('Plan:\r\n  [x] Read the config\r\n  [ ] Deploy');
+    expect(screen).toContain('⚙ Run deploy script (execute) … pending');
+    expect(screen).toContain('Fixture Agent (fixture-agent 1.0.0) asks for permission');
+    const mark = session.mark;
+    session.type(`${Keys.down}${Keys.enter}`);
+    await session.waitFor('✓ Run deploy script completed', { from: mark });
+    await session.waitFor('Permission: allow', { from: mark });
+    expect(await quit(session, mark)).toBe(0);
+  });
+
+  it('answers cancelled when the person presses Esc at the permission prompt', async () => {
+    const session = open('tools');
+    await sendPrompt(session, 'deploy');
+    await session.waitFor('Allow once');
+    const mark = session.mark;
+    session.type(Keys.escape);
+    await session.waitFor('✗ Run deploy script failed', { from: mark });
+    await session.waitFor('Permission: cancelled', { from: mark });
+    expect(await quit(session, mark)).toBe(0);
+  });
+});
+
+describe('acpkit client in a terminal: Ctrl+C', () => {
+  it('sends session/cancel on the first Ctrl+C and keeps the conversation going', async () => {
+    const session = open('slow');
+    await sendPrompt(session, 'the release');
+    await session.waitFor('Working on the release…');
+    const mark = session.mark;
+    session.type(Keys.interrupt);
+    await session.waitFor('Cancelling the turn… (press Ctrl+C again to quit)', { from: mark });
+    await session.waitFor('Stopped on request.', { from: mark });
+    await session.waitFor('(turn ended: cancelled)', { from: mark });
+    expect(await quit(session, mark)).toBe(0);
+  });
+
+  it('exits with 130 on the second Ctrl+C and reaps the agent', async () => {
+    const session = open('stubborn');
+    const pid = await agentPid(session);
+    await sendPrompt(session, 'the release');
+    await session.waitFor('Working forever on the release…');
+    let mark = session.mark;
+    session.type(Keys.interrupt);
+    await session.waitFor('Cancelling the turn…', { from: mark });
+    mark = session.mark;
+    session.type(Keys.interrupt);
+    expect((await session.exited).exitCode).toBe(130);
+    expect(isAlive(pid)).toBe(false);
+  });
+});
+
+describe('acpkit client in a terminal: --yes', () => {
+  it('asks for the prompt but answers the form with its default and prints what it answered', async () => {
+    const session = open('single-choice', ['--yes']);
+    await sendPrompt(session, 'deploy');
+    const mark = session.typedAt;
+    await session.waitFor('Selected: production', { from: mark });
+    expect(session.screen).toContain('Target: production (Production) [default]');
+    expect(session.screen).toContain('Answered automatically (--yes or no terminal): accept');
+    expect(session.screen).not.toContain('Decline');
+    expect(await quit(session, mark)).toBe(0);
+  });
+});
