@@ -5,12 +5,12 @@ import { describe, expectTypeOf, it } from 'vitest';
 import { acpSessions } from './acp-sessions.js';
 import {
   ChoiceElicitationAccepted,
-  ChoiceElicitationCancelled,
+  type ChoiceElicitationCancelled,
   ChoiceElicitationDeclined,
   type ChoiceElicitationResult,
   type ElicitationChoice,
 } from './results.js';
-import { AcpSessionContext } from './session-context.js';
+import type { AcpSessionContext } from './session-context.js';
 
 declare const session: AcpSessionContext;
 
@@ -68,16 +68,14 @@ describe('askChoice types', () => {
   });
 
   it('types the options from the choice values', () => {
-    expectTypeOf(session.askChoice)
-      .parameter(2)
-      .toExtend<
-        | {
-            fallback?: () => ChoiceElicitationResult<unknown> | Promise<ChoiceElicitationResult<unknown>>;
-            signal?: AbortSignal;
-            toolCallId?: string;
-          }
-        | undefined
-      >();
+    expectTypeOf(session.askChoice).parameter(2).toExtend<
+      | {
+          fallback?: () => ChoiceElicitationResult<unknown> | Promise<ChoiceElicitationResult<unknown>>;
+          signal?: AbortSignal;
+          toolCallId?: string;
+        }
+      | undefined
+    >();
     void session.askChoice('Q', [{ value: { id: 1 }, label: 'A' }] as const, {
       equals: (offered, returned) => offered.id === (returned as { id: number }).id,
       fallback: async () => new ChoiceElicitationAccepted({ id: 1 }),
@@ -100,7 +98,9 @@ describe('wire compatibility with the SDK', () => {
 
   it('accepts the SDK AgentContext of both entrypoints as client', () => {
     expectTypeOf<sdk.AgentContext>().toExtend<ConstructorParameters<typeof AcpSessionContext>[0]['client']>();
-    expectTypeOf<unstable.AgentContext>().toExtend<ConstructorParameters<typeof AcpSessionContext>[0]['client']>();
+    expectTypeOf<unstable.AgentContext>().toExtend<
+      ConstructorParameters<typeof AcpSessionContext>[0]['client']
+    >();
   });
 });
 

@@ -7,7 +7,11 @@ const CONNECTION_CONTEXT_SYMBOL_DESCRIPTION = 'connectionContextOf';
 const symbolByPrototype = new WeakMap<object, symbol | null>();
 
 function findAccessorSymbol(client: object): symbol | undefined {
-  for (let prototype: object | null = client; prototype !== null; prototype = Object.getPrototypeOf(prototype)) {
+  for (
+    let prototype: object | null = client;
+    prototype !== null;
+    prototype = Object.getPrototypeOf(prototype)
+  ) {
     const cached = symbolByPrototype.get(prototype);
     if (cached !== undefined) return cached ?? undefined;
     const found = Object.getOwnPropertySymbols(prototype).find(
@@ -36,5 +40,7 @@ export function connectionContextOf(client: object): (object & ConnectionContext
   const accessor = (client as Record<symbol, unknown>)[symbol];
   if (typeof accessor !== 'function') return undefined;
   const context: unknown = accessor.call(client);
-  return typeof context === 'object' && context !== null ? (context as object & ConnectionContextLike) : undefined;
+  return typeof context === 'object' && context !== null
+    ? (context as object & ConnectionContextLike)
+    : undefined;
 }

@@ -60,7 +60,9 @@ export type ElicitationErrorCode = (typeof ElicitationErrorCode)[keyof typeof El
  * }
  * ```
  */
-export class ElicitationUnsupportedError extends AcpKitError<typeof ElicitationErrorCode.ElicitationUnsupported> {
+export class ElicitationUnsupportedError extends AcpKitError<
+  typeof ElicitationErrorCode.ElicitationUnsupported
+> {
   override readonly name: string = 'ElicitationUnsupportedError';
   /** The mode that is not supported: `form`, `url` or a custom mode string. */
   readonly mode: string;
@@ -113,7 +115,9 @@ export class InvalidElicitationFallbackError extends AcpKitError<
   readonly value: unknown;
 
   constructor(
-    code: typeof ElicitationErrorCode.FallbackValueNotOffered | typeof ElicitationErrorCode.FallbackNotAResult,
+    code:
+      | typeof ElicitationErrorCode.FallbackValueNotOffered
+      | typeof ElicitationErrorCode.FallbackNotAResult,
     message: string,
     value: unknown,
     options?: { cause?: unknown },
@@ -185,7 +189,9 @@ export class ElicitationScopeError extends AcpKitError<typeof ElicitationErrorCo
  * ElicitationConnectionClosedError.isInstance(new Error('x')); // false
  * ```
  */
-export class ElicitationConnectionClosedError extends AcpKitError<typeof ElicitationErrorCode.ConnectionClosed> {
+export class ElicitationConnectionClosedError extends AcpKitError<
+  typeof ElicitationErrorCode.ConnectionClosed
+> {
   override readonly name: string = 'ElicitationConnectionClosedError';
 
   constructor(options?: { cause?: unknown }) {

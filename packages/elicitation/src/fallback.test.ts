@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidElicitationFallbackError } from './errors.js';
 import { resolveFallbackResult } from './fallback.js';
-import { ChoiceElicitationAccepted, ChoiceElicitationCancelled, ChoiceElicitationDeclined } from './results.js';
+import {
+  ChoiceElicitationAccepted,
+  ChoiceElicitationCancelled,
+  ChoiceElicitationDeclined,
+} from './results.js';
 
 function fallbackError(run: () => unknown): InvalidElicitationFallbackError {
   try {
@@ -40,7 +44,9 @@ describe('resolveFallbackResult', () => {
 
   it('rejects an equal-but-distinct object without equals', () => {
     const choices = [{ value: { id: 1 }, label: 'One' }];
-    const error = fallbackError(() => resolveFallbackResult(new ChoiceElicitationAccepted({ id: 1 }), choices));
+    const error = fallbackError(() =>
+      resolveFallbackResult(new ChoiceElicitationAccepted({ id: 1 }), choices),
+    );
     expect(error.code).toBe('FALLBACK_VALUE_NOT_OFFERED');
     expect(error.message).toBe('The accepted elicitation fallback value was not offered.');
     expect(error.value).toEqual({ id: 1 });
@@ -77,9 +83,9 @@ describe('resolveFallbackResult', () => {
   it('counts only an exact true from equals', () => {
     const choices = [{ value: 'a', label: 'A' }];
     const truthy = (() => 1) as unknown as (a: string, b: unknown) => boolean;
-    expect(fallbackError(() => resolveFallbackResult(new ChoiceElicitationAccepted('b'), choices, truthy)).code).toBe(
-      'FALLBACK_VALUE_NOT_OFFERED',
-    );
+    expect(
+      fallbackError(() => resolveFallbackResult(new ChoiceElicitationAccepted('b'), choices, truthy)).code,
+    ).toBe('FALLBACK_VALUE_NOT_OFFERED');
   });
 
   it('takes the first matching choice in order', () => {
@@ -99,10 +105,14 @@ describe('resolveFallbackResult', () => {
   });
 
   it('accepts null and undefined when offered', () => {
-    expect(resolveFallbackResult(new ChoiceElicitationAccepted(null), [{ value: null, label: 'None' }])).toMatchObject({
+    expect(
+      resolveFallbackResult(new ChoiceElicitationAccepted(null), [{ value: null, label: 'None' }]),
+    ).toMatchObject({
       value: null,
     });
-    const result = resolveFallbackResult(new ChoiceElicitationAccepted(undefined), [{ value: undefined, label: 'U' }]);
+    const result = resolveFallbackResult(new ChoiceElicitationAccepted(undefined), [
+      { value: undefined, label: 'U' },
+    ]);
     expect(result.status).toBe('accepted');
   });
 

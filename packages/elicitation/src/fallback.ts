@@ -11,12 +11,18 @@ import {
  * A fallback for clients without form elicitation: returns a result variant, synchronously or not. An accepted
  * value must be one of the offered choice values.
  */
-export type ChoiceElicitationFallback = () => ChoiceElicitationResult<unknown> | Promise<ChoiceElicitationResult<unknown>>;
+export type ChoiceElicitationFallback = () =>
+  | ChoiceElicitationResult<unknown>
+  | Promise<ChoiceElicitationResult<unknown>>;
 
 /** Compares an offered value with the value a fallback accepted; only an exact `true` counts as a match. */
 export type ChoiceValueEquals<T> = (offeredValue: T, fallbackValue: unknown) => boolean;
 
-function matchesOffered<T>(offeredValue: T, fallbackValue: unknown, equals: ChoiceValueEquals<T> | undefined): boolean {
+function matchesOffered<T>(
+  offeredValue: T,
+  fallbackValue: unknown,
+  equals: ChoiceValueEquals<T> | undefined,
+): boolean {
   if (Object.is(offeredValue, fallbackValue)) return true;
   if (equals === undefined) return false;
   try {

@@ -46,7 +46,11 @@ describe('result variants', () => {
   });
 
   it('recognise results created by another copy of the package (same Symbol.for brand)', () => {
-    const foreignAccepted = { status: 'accepted', value: 'a', [Symbol.for('acpkit.elicitation.choice-accepted')]: true };
+    const foreignAccepted = {
+      status: 'accepted',
+      value: 'a',
+      [Symbol.for('acpkit.elicitation.choice-accepted')]: true,
+    };
     const foreignDeclined = { status: 'declined', [Symbol.for('acpkit.elicitation.choice-declined')]: true };
     expect(ChoiceElicitationAccepted.isInstance(foreignAccepted)).toBe(true);
     expect(foreignAccepted instanceof ChoiceElicitationAccepted).toBe(true);
@@ -56,10 +60,26 @@ describe('result variants', () => {
   });
 
   it('tell the variants apart', () => {
-    const results = [new ChoiceElicitationAccepted(0), new ChoiceElicitationDeclined(), new ChoiceElicitationCancelled()];
-    expect(results.map((result) => result instanceof ChoiceElicitationAccepted)).toEqual([true, false, false]);
-    expect(results.map((result) => result instanceof ChoiceElicitationDeclined)).toEqual([false, true, false]);
-    expect(results.map((result) => result instanceof ChoiceElicitationCancelled)).toEqual([false, false, true]);
+    const results = [
+      new ChoiceElicitationAccepted(0),
+      new ChoiceElicitationDeclined(),
+      new ChoiceElicitationCancelled(),
+    ];
+    expect(results.map((result) => result instanceof ChoiceElicitationAccepted)).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    expect(results.map((result) => result instanceof ChoiceElicitationDeclined)).toEqual([
+      false,
+      true,
+      false,
+    ]);
+    expect(results.map((result) => result instanceof ChoiceElicitationCancelled)).toEqual([
+      false,
+      false,
+      true,
+    ]);
     expect(results.every(isChoiceElicitationResult)).toBe(true);
   });
 

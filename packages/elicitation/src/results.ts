@@ -189,7 +189,10 @@ export class ChoiceElicitationCancelled {
  * }
  * ```
  */
-export type ChoiceElicitationResult<T> = ChoiceElicitationAccepted<T> | ChoiceElicitationDeclined | ChoiceElicitationCancelled;
+export type ChoiceElicitationResult<T> =
+  | ChoiceElicitationAccepted<T>
+  | ChoiceElicitationDeclined
+  | ChoiceElicitationCancelled;
 
 /**
  * True when `value` is one of the three result variants (by brand, never by shape).

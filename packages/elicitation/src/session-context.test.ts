@@ -7,7 +7,11 @@ import {
   ElicitationUnsupportedError,
   InvalidElicitationFallbackError,
 } from './errors.js';
-import { ChoiceElicitationAccepted, ChoiceElicitationCancelled, ChoiceElicitationDeclined } from './results.js';
+import {
+  ChoiceElicitationAccepted,
+  ChoiceElicitationCancelled,
+  ChoiceElicitationDeclined,
+} from './results.js';
 import { AcpSessionContext, type ElicitationClient } from './session-context.js';
 
 interface SentRequest {
@@ -38,7 +42,12 @@ function fakeClient() {
 const FORM = { elicitation: { form: {} } };
 const targets = [
   { value: 'preview', label: 'Preview' },
-  { value: 'production', label: 'Production', description: 'Deploy to the production environment.', default: true },
+  {
+    value: 'production',
+    label: 'Production',
+    description: 'Deploy to the production environment.',
+    default: true,
+  },
 ] as const;
 
 function sessionWith(clientCapabilities: unknown, client: ElicitationClient = fakeClient().client) {
@@ -200,7 +209,9 @@ describe('AcpSessionContext.askChoice', () => {
 
     it('runs an async fallback', async () => {
       const declined = new ChoiceElicitationDeclined();
-      const result = await sessionWith({ elicitation: {} }).askChoice('Q', targets, { fallback: async () => declined });
+      const result = await sessionWith({ elicitation: {} }).askChoice('Q', targets, {
+        fallback: async () => declined,
+      });
       expect(result).toBe(declined);
     });
 
@@ -212,7 +223,10 @@ describe('AcpSessionContext.askChoice', () => {
           { value: { id: 'a' }, label: 'A' },
           { value: offered, label: 'B' },
         ],
-        { fallback: async () => new ChoiceElicitationAccepted({ id: 'b' }), equals: (a, b) => a.id === (b as typeof a).id },
+        {
+          fallback: async () => new ChoiceElicitationAccepted({ id: 'b' }),
+          equals: (a, b) => a.id === (b as typeof a).id,
+        },
       );
       expect((result as ChoiceElicitationAccepted<unknown>).value).toBe(offered);
     });
@@ -226,14 +240,16 @@ describe('AcpSessionContext.askChoice', () => {
           },
         }),
       ).rejects.toBe(failure);
-      await expect(sessionWith(undefined).askChoice('Q', targets, { fallback: () => Promise.reject(failure) })).rejects.toBe(
-        failure,
-      );
+      await expect(
+        sessionWith(undefined).askChoice('Q', targets, { fallback: () => Promise.reject(failure) }),
+      ).rejects.toBe(failure);
     });
 
     it('rejects a fallback value that was not offered, and a plain value', async () => {
       await expect(
-        sessionWith(undefined).askChoice('Q', targets, { fallback: () => new ChoiceElicitationAccepted('staging') }),
+        sessionWith(undefined).askChoice('Q', targets, {
+          fallback: () => new ChoiceElicitationAccepted('staging'),
+        }),
       ).rejects.toSatisfy(
         (error: unknown) =>
           InvalidElicitationFallbackError.isInstance(error) && error.code === 'FALLBACK_VALUE_NOT_OFFERED',
@@ -341,7 +357,12 @@ describe('AcpSessionContext.createElicitation', () => {
   it('refuses an unsupported mode before anything is sent', async () => {
     const { client, requests } = fakeClient();
     const session = sessionWith({ elicitation: { form: {} } }, client);
-    const urlMode = { mode: 'url' as const, sessionId: 'session-1', elicitationId: 'e1', url: 'https://example.com' };
+    const urlMode = {
+      mode: 'url' as const,
+      sessionId: 'session-1',
+      elicitationId: 'e1',
+      url: 'https://example.com',
+    };
     await expect(session.createElicitation('Open', urlMode)).rejects.toSatisfy(
       (error: unknown) =>
         ElicitationUnsupportedError.isInstance(error) &&

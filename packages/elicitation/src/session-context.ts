@@ -8,7 +8,11 @@ import type {
 } from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { connectionContextOf } from './connection-context.js';
-import { ElicitationConnectionClosedError, ElicitationScopeError, ElicitationUnsupportedError } from './errors.js';
+import {
+  ElicitationConnectionClosedError,
+  ElicitationScopeError,
+  ElicitationUnsupportedError,
+} from './errors.js';
 import { type ChoiceElicitationFallback, type ChoiceValueEquals, resolveFallbackResult } from './fallback.js';
 import {
   ChoiceElicitationAccepted,
@@ -81,7 +85,9 @@ function isRequestError(error: unknown): error is RequestError {
   // Also recognises a RequestError from another copy of the SDK.
   return (
     error instanceof RequestError ||
-    (error instanceof Error && error.name === 'RequestError' && typeof (error as RequestError).code === 'number')
+    (error instanceof Error &&
+      error.name === 'RequestError' &&
+      typeof (error as RequestError).code === 'number')
   );
 }
 
