@@ -1,0 +1,254 @@
+// Child processes of the suite: the built acpremote CLI, fixtures, and a raw JSON-RPC peer over a child's stdio
+// that records every stdout line (so a test can prove stdout carried JSON-RPC only).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+/** The built `acpremote` CLI (the test command builds every package before vitest). */
+export const ACPREMOTE_CLI = fileURLToPath(
+  new URL('../../../../apps/acpremote/dist/cli.js', import.meta.url),
+);
+
+/** Path of a fixture in `test/fixtures`. */
+export const fixturePath = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
+
+/** Every process a test started, so `afterEach` can reap whatever a failing test left behind. */
+const started = new Set<ChildProcess>();
+
+/**
+ * Kills (SIGKILL) every child a test started that is still running, and waits for their exit.
+ *
+ * @example
+ * ```ts
+ * afterEach(() => killStartedProcesses());
+ * ```
+ */
+export async function killStartedProcesses(): Promise<void> {
+  const running = [...started].filter((child) => child.exitCode === null && child.signalCode === null);
+  await Promise.all(
+    running.map(async (child) => {
+      const exited = once(child, 'exit');
+      child.kill('SIGKILL');
+      await exited;
+    }),
+  );
+  started.clear();
+}
+
+/**
+ * Spawns a process and tracks it for {@link killStartedProcesses}.
+ *
+ * @example
+ * ```ts
+ * const child = track(spawn('cat'));
+ * ```
+ */
+export function track<Child extends ChildProcess>(child: Child): Child {
+  started.add(child);
+  child.once('exit', () => started.delete(child));
+  return child;
+}
+
+/** A running `acpremote expose` (or `serve`) process. */
+export interface RunningServer {
+  readonly child: ChildProcess;
+  readonly url: string;
+  readonly port: number;
+  /** Everything the server wrote to stderr so far. */
+  stderr(): string;
+  /** Sends SIGTERM and waits for the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Starts `acpremote <subcommand> --port 0 …` and resolves with the URL from its stderr banner.
+ *
+ * @example
+ * ```ts
+ * const server = await startAcpremote(['expose', '--', 'cat']);
+ * ```
+ */
+export async function startAcpremote(
+  args: readonly string[],
+  options: { env?: Record<string, string> } = {},
+): Promise<RunningServer> {
+  const [subcommand, ...rest] = args;
+  const hasPort = rest.includes('--port');
+  const child = track(
+    spawn(process.execPath, [ACPREMOTE_CLI, subcommand!, ...(hasPort ? [] : ['--port', '0']), ...rest], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...options.env },
+    }),
+  );
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr.on('data', (text: string) => {
+      stderr += text;
+      const match = /Serving ACP WebSocket at (\S+)/.exec(stderr);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) =>
+      reject(new Error(`acpremote ${subcommand} exited with ${code}:\n${stderr}`)),
+    );
+  });
+  // stdout of serve/expose must stay silent: record it to prove that.
+  let stdout = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => {
+    stdout += text;
+  });
+  return {
+    child,
+    url,
+    port: Number(new URL(url).port),
+    stderr: () => (stdout ? `${stderr}\n[stdout!] ${stdout}` : stderr),
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      const [code] = (await exited) as [number | null];
+      return code;
+    },
+  };
+}
+
+/** A JSON-RPC message as read from a peer. */
+export type JsonRpcMessage = {
+  jsonrpc?: unknown;
+  id?: string | number | null;
+  method?: string;
+  params?: unknown;
+  result?: unknown;
+  error?: { code: number; message: string; data?: unknown };
+};
+
+/**
+ * A raw JSON-RPC peer over a child's stdin/stdout (the mirror, or an agent): no SDK in between, so tests see
+ * exactly what is on the wire. Every stdout line is recorded; `nonJsonRpcLines` lists those that are not JSON-RPC.
+ *
+ * @example
+ * ```ts
+ * const peer = spawnStdioPeer(process.execPath, [ACPREMOTE_CLI, 'mirror', url]);
+ * const answer = await peer.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+ * ```
+ */
+export function spawnStdioPeer(
+  command: string,
+  args: readonly string[],
+  options: { env?: Record<string, string> } = {},
+) {
+  const child = track(
+    spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...options.env } }),
+  );
+  const lines: string[] = [];
+  const nonJsonRpcLines: string[] = [];
+  const responses = new Map<string | number, (message: JsonRpcMessage) => void>();
+  const incoming: JsonRpcMessage[] = [];
+  const waiters: {
+    test: (message: JsonRpcMessage) => boolean;
+    resolve: (message: JsonRpcMessage) => void;
+  }[] = [];
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (text: string) => {
+    stderr += text;
+  });
+  child.stdin.on('error', () => {});
+  createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY }).on('line', (line) => {
+    lines.push(line);
+    let message: JsonRpcMessage;
+    try {
+      message = JSON.parse(line) as JsonRpcMessage;
+    } catch {
+      nonJsonRpcLines.push(line);
+      return;
+    }
+    if (
+      message === null ||
+      typeof message !== 'object' ||
+      Array.isArray(message) ||
+      message.jsonrpc !== '2.0'
+    ) {
+      nonJsonRpcLines.push(line);
+      return;
+    }
+    const isResponse = message.method === undefined && message.id !== undefined && message.id !== null;
+    if (isResponse && responses.has(message.id!)) {
+      responses.get(message.id!)!(message);
+      responses.delete(message.id!);
+      return;
+    }
+    const waiter = waiters.findIndex((candidate) => candidate.test(message));
+    if (waiter !== -1) waiters.splice(waiter, 1)[0]!.resolve(message);
+    else incoming.push(message);
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let nextId = 1;
+  return {
+    child,
+    lines,
+    nonJsonRpcLines,
+    exited,
+    stderr: () => stderr,
+    /** Sends a request and resolves with the whole response message (result or error). */
+    request(method: string, params: unknown, id: string | number = `t${nextId++}`): Promise<JsonRpcMessage> {
+      const response = new Promise<JsonRpcMessage>((resolve) => responses.set(id, resolve));
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+      return response;
+    },
+    /** Writes one raw JSON-RPC message (a response to the peer's request, a notification). */
+    write(message: object): void {
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+    },
+    /** Resolves with the first incoming message (request or notification) that matches. */
+    next(test: (message: JsonRpcMessage) => boolean): Promise<JsonRpcMessage> {
+      const queued = incoming.findIndex(test);
+      if (queued !== -1) return Promise.resolve(incoming.splice(queued, 1)[0]!);
+      return new Promise((resolve) => waiters.push({ test, resolve }));
+    },
+    pendingResponses: () => responses.size,
+  };
+}
+
+/** The pids whose parent is `pid` (Linux /proc). */
+export function childPids(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // Fields after the command name (which may contain spaces and parentheses). Zombies count: unreaped is leaked.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) === pid) children.push(Number(entry));
+    } catch {
+      // The process exited while we looked.
+    }
+  }
+  return children;
+}
+
+/** Number of open file descriptors of `pid` (Linux /proc). */
+export function openFileDescriptors(pid: number): number {
+  return readdirSync(`/proc/${pid}/fd`).length;
+}
+
+/**
+ * Polls `condition` until it holds, failing after `timeoutMs` with `describe()`. Waiting on a condition, not a sleep.
+ *
+ * @example
+ * ```ts
+ * await waitFor(() => childPids(pid).length === 0, 5_000, () => `children left: ${childPids(pid)}`);
+ * ```
+ */
+export async function waitFor(
+  condition: () => boolean,
+  timeoutMs: number,
+  describe: () => string,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms: ${describe()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
