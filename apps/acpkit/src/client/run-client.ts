@@ -186,8 +186,10 @@ export async function runClient(options: ClientRunOptions): Promise<number> {
     stopping ??= (async () => {
       process.off('SIGINT', onInterrupt);
       process.off('SIGTERM', onTerminate);
-      connection.close();
+      // The agent goes first: closing the connection first would close our end of its stdout while it may still be
+      // flushing, and it would die of EPIPE instead of exiting on stdin EOF.
       await agent.stop();
+      connection.close();
       return code;
     })();
     return stopping;

@@ -1,0 +1,181 @@
+#!/usr/bin/env node
+// `pnpm demo`: the whole product in one command. It exposes the deploy-target example agent over WebSocket with
+// `acpremote expose` (127.0.0.1, an OS-chosen port, a random bearer token passed by environment variable), then
+// runs `acpkit client` driving `acpkit run --addr ... --unstable-protocol`, sends one prompt, and lets the person
+// answer the agent's "Choose a deployment target" form. Without a TTY it answers with the default (`--yes`) and
+// exits 0 once "Selected: production" came back. Every process it starts is reaped on every exit path.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const acpremoteCli = `${root}apps/acpremote/dist/cli.js`;
+const acpkitCli = `${root}apps/acpkit/dist/cli.js`;
+const exampleAgent = `${root}examples/deploy-target/dist/agent.js`;
+const tokenVariable = 'ACPKIT_DEMO_TOKEN';
+const prompt = 'Deploy the app';
+const bannerTimeoutMs = 30_000;
+const stopGraceMs = 5_000;
+
+/** Children still running, reaped on exit. */
+const running = new Set();
+
+function log(message) {
+  process.stderr.write(`[demo] ${message}\n`);
+}
+
+function start(command, args, options) {
+  const child = spawn(command, args, options);
+  running.add(child);
+  child.exited = new Promise((resolve) => {
+    child.once('exit', (code, signal) => {
+      running.delete(child);
+      resolve({ code, signal });
+    });
+    child.once('error', (error) => {
+      running.delete(child);
+      resolve({ code: null, signal: null, error });
+    });
+  });
+  return child;
+}
+
+/** Signals a child, and its whole process group when it has its own. */
+function signal(child, name) {
+  if (!running.has(child) || child.pid === undefined) return;
+  try {
+    if (child.ownGroup) process.kill(-child.pid, name);
+    else child.kill(name);
+  } catch {
+    // Already gone.
+  }
+}
+
+async function stop(child) {
+  if (!running.has(child)) return;
+  signal(child, 'SIGTERM');
+  const timer = setTimeout(() => signal(child, 'SIGKILL'), stopGraceMs);
+  await child.exited;
+  clearTimeout(timer);
+}
+
+// Last resort for paths that skip the orderly shutdown (an exception, process.exit elsewhere).
+process.on('exit', () => {
+  for (const child of running) signal(child, 'SIGKILL');
+});
+
+/** Reads `acpremote expose` stderr until its banner names the real URL; other lines pass through. */
+function waitForServerUrl(server) {
+  return new Promise((resolve, reject) => {
+    let found = false;
+    const lines = createInterface({ input: server.stderr });
+    const timer = setTimeout(
+      () => reject(new Error(`acpremote expose printed no URL within ${bannerTimeoutMs / 1000} s`)),
+      bannerTimeoutMs,
+    );
+    lines.on('line', (line) => {
+      process.stderr.write(`[acpremote] ${line}\n`);
+      const match = /Serving ACP WebSocket at (ws:\/\/\S+)/.exec(line);
+      if (match && !found) {
+        found = true;
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    server.exited.then(({ code, signal: exitSignal, error }) => {
+      clearTimeout(timer);
+      if (!found) {
+        reject(
+          new Error(
+            `acpremote expose stopped before serving (${error?.message ?? exitSignal ?? `exit ${code}`})`,
+          ),
+        );
+      }
+    });
+  });
+}
+
+async function main() {
+  for (const [path, what] of [
+    [acpremoteCli, 'apps/acpremote'],
+    [acpkitCli, 'apps/acpkit'],
+    [exampleAgent, 'examples/deploy-target'],
+  ]) {
+    if (!existsSync(path))
+      throw new Error(`${what} is not built (missing ${path}); run \`pnpm build\` first`);
+  }
+  const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
+  const environment = { ...process.env, [tokenVariable]: randomBytes(24).toString('base64url') };
+
+  // Its own process group: the terminal's Ctrl+C belongs to the client, which turns it into session/cancel.
+  const server = start(
+    process.execPath,
+    [
+      acpremoteCli,
+      'expose',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+      '--token-env',
+      tokenVariable,
+      '--',
+      process.execPath,
+      exampleAgent,
+    ],
+    { cwd: root, env: environment, stdio: ['ignore', 'inherit', 'pipe'], detached: true },
+  );
+  server.ownGroup = true;
+  const url = await waitForServerUrl(server);
+
+  const clientArguments = [
+    acpkitCli,
+    'client',
+    ...(interactive ? [] : ['--yes']),
+    '--prompt',
+    prompt,
+    '--',
+    process.execPath,
+    acpkitCli,
+    'run',
+    '--addr',
+    url,
+    '--token-env',
+    tokenVariable,
+    '--unstable-protocol',
+  ];
+  log(
+    interactive
+      ? 'Answer the agent in the form below (arrows to move, Enter to confirm, Esc to cancel).'
+      : 'No terminal: answering the form with its default (--yes).',
+  );
+  const client = start(process.execPath, clientArguments, { cwd: root, env: environment, stdio: 'inherit' });
+  const [clientExit] = await Promise.race([
+    Promise.all([client.exited]),
+    server.exited.then(() => {
+      throw new Error('acpremote expose stopped while the client was running');
+    }),
+  ]);
+  await stop(server);
+  if (clientExit.error) throw clientExit.error;
+  return clientExit.code ?? (clientExit.signal === 'SIGINT' ? 130 : 1);
+}
+
+// The client owns Ctrl+C (first: cancel the turn, second: quit); the demo waits for it and then cleans up.
+process.on('SIGINT', () => undefined);
+for (const name of ['SIGTERM', 'SIGHUP']) {
+  process.on(name, async () => {
+    await Promise.all([...running].map((child) => stop(child)));
+    process.exit(name === 'SIGTERM' ? 143 : 129);
+  });
+}
+
+try {
+  process.exitCode = await main();
+} catch (error) {
+  log(`Error: ${error.message}`);
+  await Promise.all([...running].map((child) => stop(child)));
+  process.exitCode = 1;
+}
