@@ -1,0 +1,63 @@
+import {
+  ChoiceElicitationAccepted,
+  type ChoiceElicitationResult,
+  isChoiceElicitationResult,
+} from '@acpkit/elicitation';
+
+/** `code` of the `DeprecationWarning` emitted the first time a legacy fallback returns a plain value. */
+export const LEGACY_FALLBACK_WARNING_CODE = 'ACPKIT_DEP001';
+
+const LEGACY_FALLBACK_WARNING =
+  'Returning a plain value from an askChoice fallback is deprecated; return a ChoiceElicitationResult variant ' +
+  '(new ChoiceElicitationAccepted(value), ChoiceElicitationDeclined or ChoiceElicitationCancelled from ' +
+  "'@acpkit/elicitation') instead. legacyFallback from '@acpkit/compat-1.6' will be removed in 2.0.";
+
+// Kept on the process-wide registry so the warning appears once per process, even with two copies loaded.
+const WARNED = Symbol.for('acpkit.compat-1.6.legacy-fallback-warned');
+
+function warnOnce(): void {
+  const registry = globalThis as typeof globalThis & { [WARNED]?: boolean };
+  if (registry[WARNED] === true) return;
+  registry[WARNED] = true;
+  process.emitWarning(LEGACY_FALLBACK_WARNING, {
+    type: 'DeprecationWarning',
+    code: LEGACY_FALLBACK_WARNING_CODE,
+  });
+}
+
+/** A 1.6.0-style fallback: returns a plain choice value (or already a result variant), synchronously or not. */
+export type LegacyChoiceFallback<T> = () =>
+  | T
+  | ChoiceElicitationResult<T>
+  | Promise<T | ChoiceElicitationResult<T>>;
+
+/**
+ * Adapts a 1.6.0-style `askChoice` fallback that returns a plain value. The value is wrapped as
+ * `ChoiceElicitationAccepted`, so `askChoice` applies the same offered-choice check as for any accepted fallback
+ * (`null` and `undefined` count as values when offered); a result variant passes through untouched. The first plain
+ * value emits a `DeprecationWarning` (code `ACPKIT_DEP001`) once per process.
+ *
+ * @deprecated Return `new ChoiceElicitationAccepted(value)`, `new ChoiceElicitationDeclined()` or
+ * `new ChoiceElicitationCancelled()` from the fallback instead. Removal: 2.0.0.
+ * @example
+ * ```ts
+ * import { legacyFallback } from '@acpkit/compat-1.6';
+ * import type { AcpSessionContext } from '@acpkit/elicitation';
+ *
+ * async function ask(session: AcpSessionContext) {
+ *   return session.askChoice('Pick one', [{ value: 'a', label: 'A' }] as const, {
+ *     fallback: legacyFallback(() => 'a' as const),
+ *   });
+ * }
+ * ```
+ */
+export function legacyFallback<T>(
+  fallback: LegacyChoiceFallback<T>,
+): () => Promise<ChoiceElicitationResult<T>> {
+  return async () => {
+    const value = await fallback();
+    if (isChoiceElicitationResult(value)) return value as ChoiceElicitationResult<T>;
+    warnOnce();
+    return new ChoiceElicitationAccepted(value, 'fallback');
+  };
+}
