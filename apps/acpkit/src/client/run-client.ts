@@ -280,7 +280,7 @@ export async function runClient(options: ClientRunOptions): Promise<number> {
       ? undefined
       : await Promise.race([
           agentGone,
-          new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 500).unref()),
+          new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 3_000).unref()),
         ]);
     if (exit !== undefined) reportError(exit.message);
     else if (ClientError.isInstance(error)) reportError(error.message);
