@@ -34,6 +34,8 @@ export interface ConnectableAgentApp {
  */
 export type AgentAppSource = ConnectableAgentApp | (() => ConnectableAgentApp | Promise<ConnectableAgentApp>);
 
+const AGENT_CLOSE_GRACE_MS = 2_000;
+
 function serveAgentConnection(
   socket: WebSocket,
   source: AgentAppSource,
@@ -74,7 +76,11 @@ function serveAgentConnection(
     await socketClosed;
     await started;
     connection?.close();
-    await connection?.closed.catch(() => {});
+    // A misbehaving app whose `closed` never settles must not hold up server shutdown.
+    await Promise.race([
+      connection?.closed.catch(() => {}),
+      new Promise<void>((resolve) => setTimeout(resolve, AGENT_CLOSE_GRACE_MS).unref()),
+    ]);
   })();
   return {
     done,

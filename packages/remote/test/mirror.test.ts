@@ -45,7 +45,10 @@ function startMirror(server: RemoteServer, options: MirrorOptions = {}, clientHa
   const exitCode = runMirror(server.url, { input, output, logger: recorder.logger, ...options });
   const editorOutput = new PassThrough();
   output.pipe(editorOutput);
-  const stream = ndJsonStream(Writable.toWeb(input), Readable.toWeb(editorOutput) as ReadableStream<Uint8Array>);
+  const stream = ndJsonStream(
+    Writable.toWeb(input),
+    Readable.toWeb(editorOutput) as ReadableStream<Uint8Array>,
+  );
   const updates: Array<Record<string, unknown>> = [];
   let builder = client({ name: 'editor' }).onNotification(methods.client.session.update, ({ params }) => {
     updates.push(params as unknown as Record<string, unknown>);
@@ -91,7 +94,11 @@ describe('runMirror', () => {
   it('passes the client capabilities through unchanged in client-passthrough mode', async () => {
     const server = await startServer();
     const { connection } = startMirror(server, { hostOwnership: 'client-passthrough' });
-    const capabilities = { fs: { readTextFile: true, writeTextFile: true }, terminal: true, elicitation: { form: {} } };
+    const capabilities = {
+      fs: { readTextFile: true, writeTextFile: true },
+      terminal: true,
+      elicitation: { form: {} },
+    };
     const result: Loose = await connection.agent.request(methods.agent.initialize, {
       protocolVersion: PROTOCOL_VERSION,
       clientCapabilities: capabilities,
@@ -118,7 +125,12 @@ describe('runMirror', () => {
     expect(ping.echo).toMatchObject({ method: '_vendor/ping', params: { payload: [1, { deep: true }] } });
     const asked: Loose = await connection.agent.request('_test/ask-client', {
       method: 'elicitation/create',
-      params: { sessionId: 's', mode: 'form', message: 'm', requestedSchema: { type: 'object', properties: {} } },
+      params: {
+        sessionId: 's',
+        mode: 'form',
+        message: 'm',
+        requestedSchema: { type: 'object', properties: {} },
+      },
     });
     expect(asked.result).toEqual({ action: 'accept', content: { choice: 'c1' } });
     const vendor: Loose = await connection.agent.request('_test/ask-client', { method: '_vendor/question' });
@@ -133,7 +145,9 @@ describe('runMirror', () => {
       .catch((caught: unknown) => caught);
     expect(error.code).toBe(-32601);
     await connection.agent.notify('mcp/message', { sessionId: 's' });
-    expect((await waitFor(/dropped unstable notification from the editor/)).fields).toEqual({ method: 'mcp/message' });
+    expect((await waitFor(/dropped unstable notification from the editor/)).fields).toEqual({
+      method: 'mcp/message',
+    });
     await connection.agent.notify('_vendor/note', {});
     const { seen }: Loose = await connection.agent.request('_test/seen', {});
     expect(seen).toEqual(['_vendor/note', '_test/seen']);
@@ -142,7 +156,10 @@ describe('runMirror', () => {
   it('answers unstable requests from the remote with -32601 without the flag', async () => {
     const server = await startServer();
     const { connection } = startMirror(server);
-    const asked: Loose = await connection.agent.request('_test/ask-client', { method: 'mcp/message', params: {} });
+    const asked: Loose = await connection.agent.request('_test/ask-client', {
+      method: 'mcp/message',
+      params: {},
+    });
     expect(asked.error.code).toBe(-32601);
   });
 
@@ -154,7 +171,10 @@ describe('runMirror', () => {
     await connection.agent.notify('mcp/message', { sessionId: 's' });
     const { seen }: Loose = await connection.agent.request('_test/seen', {});
     expect(seen).toEqual(['session/fork', 'mcp/message', '_test/seen']);
-    const asked: Loose = await connection.agent.request('_test/ask-client', { method: 'mcp/message', params: {} });
+    const asked: Loose = await connection.agent.request('_test/ask-client', {
+      method: 'mcp/message',
+      params: {},
+    });
     expect(asked.result).toEqual({ answeredByEditor: 'mcp/message' });
   });
 
@@ -228,8 +248,12 @@ describe('runMirror', () => {
     const input = new PassThrough();
     const output = new PassThrough();
     const logger = recordingLogger().logger;
-    const unauthorised = await runMirror(server.url, { input, output, logger }).catch((error: unknown) => error);
-    expect(AcpRemoteError.isInstance(unauthorised) && unauthorised.code).toBe(AcpRemoteErrorCode.AuthenticationFailed);
+    const unauthorised = await runMirror(server.url, { input, output, logger }).catch(
+      (error: unknown) => error,
+    );
+    expect(AcpRemoteError.isInstance(unauthorised) && unauthorised.code).toBe(
+      AcpRemoteErrorCode.AuthenticationFailed,
+    );
     const port = server.port;
     await server.close();
     const refused = await runMirror(`ws://127.0.0.1:${port}/acp/ws`, { input, output, logger }).catch(
