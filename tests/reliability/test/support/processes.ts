@@ -58,6 +58,8 @@ export interface RunningServer {
   readonly port: number;
   /** Everything the server wrote to stderr so far. */
   stderr(): string;
+  /** Everything the server wrote to stdout so far (serve/expose must write nothing there). */
+  stdout(): string;
   /** Sends SIGTERM and waits for the exit code. */
   stop(): Promise<number | null>;
 }
@@ -103,7 +105,8 @@ export async function startAcpremote(
     child,
     url,
     port: Number(new URL(url).port),
-    stderr: () => (stdout ? `${stderr}\n[stdout!] ${stdout}` : stderr),
+    stderr: () => stderr,
+    stdout: () => stdout,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       const exited = once(child, 'exit');
