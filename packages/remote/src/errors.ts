@@ -19,8 +19,6 @@ export const AcpRemoteErrorCode = {
   ConnectionFailed: 'CONNECTION_FAILED',
   /** The remote endpoint refused the credentials (HTTP 401 or 403 at upgrade). */
   AuthenticationFailed: 'AUTHENTICATION_FAILED',
-  /** The connection closed while something still needed it. */
-  ConnectionClosed: 'CONNECTION_CLOSED',
 } as const;
 
 /** Union of the string values of {@link AcpRemoteErrorCode}. */

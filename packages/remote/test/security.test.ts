@@ -85,7 +85,12 @@ describe('HTTP routes', () => {
 describe('bearer token', () => {
   it('answers 401 with a Bearer challenge before the upgrade when the token is missing or wrong', async () => {
     const server = await start({ bearerToken: TOKEN });
-    for (const headers of [{}, { Authorization: 'Bearer wrong' }, { Authorization: TOKEN }]) {
+    const attempts: Array<Record<string, string>> = [
+      {},
+      { Authorization: 'Bearer wrong' },
+      { Authorization: TOKEN },
+    ];
+    for (const headers of attempts) {
       const response = await rawRequest(
         server.port,
         '/acp/ws',
