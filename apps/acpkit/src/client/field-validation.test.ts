@@ -5,7 +5,7 @@ import {
   parseFieldInput,
   validateFieldValue,
 } from './field-validation.js';
-import type { MultiChoiceField, NumberField, TextField } from './form-model.js';
+import type { MultiChoiceField, NumberField, SingleChoiceField, TextField } from './form-model.js';
 
 const text = (overrides: Partial<TextField> = {}): TextField => ({
   kind: 'text',
@@ -76,7 +76,13 @@ describe('validateFieldValue', () => {
   });
 
   it('rejects single-choice values that were not offered', () => {
-    const field = { ...channels, kind: 'single-choice' as const };
+    const field: SingleChoiceField = {
+      kind: 'single-choice',
+      name: 'target',
+      label: 'Target',
+      required: true,
+      options: channels.options,
+    };
     expect(validateFieldValue(field, 'z')).toBe('Choose one of the offered options.');
     expect(validateFieldValue(field, 'b')).toBeUndefined();
   });
