@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import {
+  acpSessions,
+  type ChoiceElicitationResult,
+  ElicitationUnsupportedError,
+  InvalidElicitationResponseError,
+} from '@acpkit/elicitation';
+import { type AgentApp, agent, methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
+
+/** The question the agent asks on every prompt. */
+export const DEPLOY_TARGET_QUESTION = 'Choose a deployment target';
+
+/** The offered targets: Preview, and Production (described, the default). */
+export const DEPLOY_TARGETS = [
+  { value: 'preview', label: 'Preview' },
+  {
+    value: 'production',
+    label: 'Production',
+    description: 'Deploy to the production environment.',
+    default: true,
+  },
+] as const;
+
+/** A deployment target value. */
+export type DeployTarget = (typeof DEPLOY_TARGETS)[number]['value'];
+
+/** Reply when the client cannot show forms. */
+export const UNSUPPORTED_REPLY =
+  'This ACP client does not support form elicitation, so no deployment target could be chosen.';
+
+/**
+ * The text the agent replies for a result.
+ *
+ * @example
+ * ```ts
+ * import { ChoiceElicitationAccepted } from '@acpkit/elicitation';
+ * import { replyFor } from '@acpkit/example-deploy-target';
+ *
+ * replyFor(new ChoiceElicitationAccepted('preview')); // 'Selected: preview'
+ * ```
+ */
+export function replyFor(result: ChoiceElicitationResult<DeployTarget>): string {
+  switch (result.status) {
+    case 'accepted':
+      return `Selected: ${result.value}`;
+    case 'declined':
+      return 'The user declined to choose.';
+    case 'cancelled':
+      return 'The choice was cancelled.';
+  }
+}
+
+/**
+ * Creates a fresh ACP agent app that, on any prompt, asks the client to choose a deployment target and replies
+ * with the outcome as `agent_message_chunk` text. Each call returns a new app; state lives per connection.
+ *
+ * @example
+ * ```ts
+ * import { ndJsonStream } from '@agentclientprotocol/sdk';
+ * import { Readable, Writable } from 'node:stream';
+ * import { createDeployTargetAgent } from '@acpkit/example-deploy-target';
+ *
+ * createDeployTargetAgent().connect(ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin)));
+ * ```
+ */
+export function createDeployTargetAgent(): AgentApp {
+  const sessions = acpSessions();
+  // Sessions whose current turn got `session/cancel`; their prompt ends with stopReason "cancelled" as ACP requires.
+  const cancelledTurns = new Set<string>();
+
+  return agent({ name: 'deploy-target' })
+    .onRequest(
+      methods.agent.initialize,
+      sessions.initialize(({ params }) => ({
+        protocolVersion: Math.min(params.protocolVersion, PROTOCOL_VERSION),
+        agentCapabilities: {},
+        authMethods: [],
+        agentInfo: { name: 'deploy-target', title: 'Deploy target example', version: '0.0.0' },
+      })),
+    )
+    .onNotification(
+      methods.agent.session.cancel,
+      sessions.cancel(({ params }) => {
+        cancelledTurns.add(params.sessionId);
+      }),
+    )
+    .onRequest(methods.agent.session.new, () => ({ sessionId: randomUUID() }))
+    .onRequest(methods.agent.session.prompt, async (context) => {
+      const { sessionId } = context.params;
+      cancelledTurns.delete(sessionId);
+      const session = sessions.sessionFor(context);
+      let reply: string;
+      try {
+        const result = await session.askChoice(DEPLOY_TARGET_QUESTION, DEPLOY_TARGETS, {
+          signal: context.signal,
+        });
+        reply = replyFor(result);
+      } catch (error) {
+        if (ElicitationUnsupportedError.isInstance(error)) reply = UNSUPPORTED_REPLY;
+        else if (InvalidElicitationResponseError.isInstance(error))
+          reply = `The client's answer was not usable: ${error.message}`;
+        else throw error;
+      }
+      await context.client.notify(methods.client.session.update, {
+        sessionId,
+        update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: reply } },
+      });
+      return { stopReason: cancelledTurns.delete(sessionId) ? 'cancelled' : 'end_turn' };
+    });
+}
