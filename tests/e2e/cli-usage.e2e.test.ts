@@ -151,7 +151,7 @@ describe('usage and configuration errors exit 2', () => {
     ['acpkit serve without TARGET', 'acpkit', ['serve'], /^Error: missing required argument 'target'/m],
   ] as const)('for %s', async (_case, cli, args, stderrPattern) => {
     const run = await runCliToExit(cli, args);
-    expect(run.code).toBe(2);
+    expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toMatch(stderrPattern);
     expect(run.stdout).toBe('');
   });

@@ -18,10 +18,10 @@ function brand(target: object, marker: symbol): void {
  *
  * @example
  * ```ts
- * import { AcpKitError } from '@acpkit/choice-schema';
+ * import { AcpKitError, validateChoiceQuestion } from '@acpkit/choice-schema';
  *
  * try {
- *   doSomething();
+ *   validateChoiceQuestion('', []);
  * } catch (error) {
  *   if (AcpKitError.isInstance(error)) console.error(error.code, error.message);
  *   else throw error;

@@ -7,6 +7,7 @@ import {
   methods,
   ndJsonStream,
   PROTOCOL_VERSION,
+  type SessionNotification,
   type Stream,
 } from '@agentclientprotocol/sdk';
 import type { SpawnedProcess } from './processes.js';
@@ -42,6 +43,8 @@ export interface TestClient {
   readonly connection: ClientConnection;
   /** Every `elicitation/create` params received, in order. */
   readonly elicitations: CreateElicitationRequest[];
+  /** Every `session/update` params received, in order (with `_meta`, as relayed). */
+  readonly updates: SessionNotification[];
   /** Concatenated text of every `agent_message_chunk` received. */
   agentText(): string;
 }
@@ -49,6 +52,7 @@ export interface TestClient {
 /** A real SDK client app, advertising form elicitation, connected to `stream`. */
 export function connectTestClient(stream: Stream, answer: ElicitationAnswerer): TestClient {
   const elicitations: CreateElicitationRequest[] = [];
+  const updates: SessionNotification[] = [];
   let text = '';
   const app = client({ name: 'acpkit-e2e-client' })
     .onRequest(methods.client.elicitation.create, ({ params }) => {
@@ -56,12 +60,13 @@ export function connectTestClient(stream: Stream, answer: ElicitationAnswerer): 
       return answer(params);
     })
     .onNotification(methods.client.session.update, ({ params }) => {
+      updates.push(params);
       const update = params.update as { sessionUpdate?: string; content?: { type?: string; text?: string } };
       if (update.sessionUpdate === 'agent_message_chunk' && update.content?.type === 'text') {
         text += update.content.text ?? '';
       }
     });
-  return { connection: app.connect(stream), elicitations, agentText: () => text };
+  return { connection: app.connect(stream), elicitations, updates, agentText: () => text };
 }
 
 /** An SDK stream over a spawned process's stdin/stdout (the process must be spawned with `collectStdout: false`). */
