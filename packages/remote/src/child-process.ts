@@ -80,7 +80,8 @@ export function spawnManagedChild(spec: ChildSpec): ManagedChild {
         hasExited = true;
         resolve({ code, signal });
       });
-      child.once('error', (error) => {
+      // A persistent listener: ChildProcess can emit 'error' more than once, and an unhandled one would crash.
+      child.on('error', (error) => {
         // 'error' without a pid means the process never started; 'exit' will not follow.
         if (child.pid === undefined) {
           hasExited = true;

@@ -14,8 +14,7 @@ import {
 export type InboundAction =
   | { type: 'forward'; text: string; message: Record<string, unknown>; frame: FrameKind }
   | { type: 'reply'; text: string; note: string }
-  | { type: 'close'; code: number; reason: string }
-  | { type: 'drop'; note: string };
+  | { type: 'close'; code: number; reason: string };
 
 /** Converts `ws` raw data (Buffer, Buffer[] or ArrayBuffer) to one Buffer. */
 export function rawDataToBuffer(data: RawData): Buffer {

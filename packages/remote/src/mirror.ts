@@ -257,8 +257,6 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
         logger.warn('closing connection', { code: action.code, reason: action.reason });
         socket.close(action.code, closeReason(action.reason));
         return;
-      case 'drop':
-        return;
       case 'forward':
         break;
     }
@@ -302,17 +300,31 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
   const onData = (chunk: Buffer | string) =>
     splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   const onEnd = () => {
+    if (localEnded) return;
     splitter.end();
     localEnded = true;
     logger.info('local input ended; closing the remote connection');
+    // Reads may be paused for output backpressure; the server's close frame must still get through.
+    if (socket.isPaused) socket.resume();
     if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) {
       socket.close(CloseCode.Normal, 'client input ended');
       // Don't wait ws's 30 s close timeout for a server that never answers the close frame.
       setTimeout(() => socket.terminate(), CLOSE_HANDSHAKE_TIMEOUT_MS).unref();
     }
   };
+  const onInputError = (error: Error) => {
+    logger.warn('local input failed; treating it as end of input', { error: error.message });
+    onEnd();
+  };
+  // An editor that went away makes stdout fail with EPIPE: that is a local end, not a crash.
+  const onOutputError = (error: Error) => {
+    logger.warn('local output failed; closing the remote connection', { error: error.message });
+    onEnd();
+  };
   input.on('data', onData);
   input.once('end', onEnd);
+  input.on('error', onInputError);
+  output.on('error', onOutputError);
 
   const closeInfo = await new Promise<{ code: number; reason: string }>((resolve) => {
     socket.once('close', (code, reason) => resolve({ code, reason: reason.toString('utf8') }));
@@ -320,6 +332,7 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
   stopHeartbeat();
   input.off('data', onData);
   input.off('end', onEnd);
+  input.off('error', onInputError);
   input.pause();
   if (localEnded) {
     await lastWrite;

@@ -179,9 +179,6 @@ function relayToChild(
         });
         closeSocket(action.code, action.reason);
         return;
-      case 'drop':
-        logger.warn(action.note, { connection: connectionId });
-        return;
     }
   });
 

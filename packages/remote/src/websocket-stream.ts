@@ -63,9 +63,6 @@ export function webSocketMessageStream(socket: WebSocket, options: WebSocketMess
         logger.warn('closing connection', { ...fields, code: action.code, reason: action.reason });
         socket.close(action.code, closeReason(action.reason));
         return;
-      case 'drop':
-        logger.warn(action.note, fields);
-        return;
     }
   });
   socket.once('close', () => {

@@ -30,6 +30,12 @@ async function startServer(options: Parameters<typeof serveCommand>[1] = {}): Pr
   return server;
 }
 
+/** Listeners for notifications the editor-side client receives through its `*` fallback. */
+let editorNotificationListeners: Array<(method: string) => void> = [];
+afterEach(() => {
+  editorNotificationListeners = [];
+});
+
 /** Runs the mirror on in-memory stdio and connects a real SDK client app to it, as an editor would. */
 function startMirror(server: RemoteServer, options: MirrorOptions = {}, clientHandlers = true) {
   const input = new PassThrough();
@@ -52,6 +58,9 @@ function startMirror(server: RemoteServer, options: MirrorOptions = {}, clientHa
   const updates: Array<Record<string, unknown>> = [];
   let builder = client({ name: 'editor' }).onNotification(methods.client.session.update, ({ params }) => {
     updates.push(params as unknown as Record<string, unknown>);
+  });
+  builder = builder.onNotification('*', ({ method }) => {
+    for (const listener of editorNotificationListeners) listener(method);
   });
   if (clientHandlers) {
     builder = builder
@@ -153,14 +162,32 @@ describe('runMirror', () => {
     expect(seen).toEqual(['_vendor/note', '_test/seen']);
   });
 
-  it('answers unstable requests from the remote with -32601 without the flag', async () => {
+  it('answers unstable requests from the remote with -32601 and drops its unstable notifications without the flag', async () => {
     const server = await startServer();
-    const { connection } = startMirror(server);
+    const { connection, outputLines, waitFor } = startMirror(server);
     const asked: Loose = await connection.agent.request('_test/ask-client', {
       method: 'mcp/message',
       params: {},
     });
     expect(asked.error.code).toBe(-32601);
+    await connection.agent.request('_test/notify-client', { method: 'auth/status_update' });
+    expect((await waitFor(/dropped unstable notification from the remote/)).fields).toEqual({
+      method: 'auth/status_update',
+    });
+    expect(outputLines.some((line) => line.includes('"method":"auth/status_update"'))).toBe(false);
+  });
+
+  it('treats a failing output (editor gone, EPIPE) as the end of the session and resolves 0', async () => {
+    const server = await startServer();
+    const input = new PassThrough();
+    const output = new Writable({
+      write(_chunk, _encoding, callback) {
+        callback(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+      },
+    });
+    const exitCode = runMirror(server.url, { input, output, logger: recordingLogger().logger });
+    input.write('not json at all\n');
+    expect(await exitCode).toBe(0);
   });
 
   it('relays unstable methods in both directions with useUnstableProtocol', async () => {
@@ -171,6 +198,13 @@ describe('runMirror', () => {
     await connection.agent.notify('mcp/message', { sessionId: 's' });
     const { seen }: Loose = await connection.agent.request('_test/seen', {});
     expect(seen).toEqual(['session/fork', 'mcp/message', '_test/seen']);
+    const relayed = new Promise<string>((resolve) => {
+      editorNotificationListeners.push((method) => {
+        if (method === 'auth/status_update') resolve(method);
+      });
+    });
+    await connection.agent.request('_test/notify-client', { method: 'auth/status_update' });
+    expect(await relayed).toBe('auth/status_update');
     const asked: Loose = await connection.agent.request('_test/ask-client', {
       method: 'mcp/message',
       params: {},
