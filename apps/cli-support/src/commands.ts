@@ -1,5 +1,5 @@
 import { PassThrough, Readable, Writable } from 'node:stream';
-import type { HostOwnership, RemoteServer } from '@acpkit/remote';
+import type { HostOwnership, RemoteLogger, RemoteServer } from '@acpkit/remote';
 import { runMirror, serveAcp, serveCommand } from '@acpkit/remote';
 import { type AgentApp, ndJsonStream } from '@agentclientprotocol/sdk';
 import { formatServeBanner } from './banner.js';
@@ -25,6 +25,31 @@ export interface MirrorFlagValues extends TokenFlagValues {
   unstableProtocol?: boolean;
   hostOwnership?: HostOwnership;
   latencyMeta?: boolean;
+}
+
+/**
+ * The logger handed to `@acpkit/remote`: its default (stderr) for the real process, or one that writes to
+ * `io.stderr` when a caller supplied its own streams, so in-process runs capture every diagnostic.
+ */
+function loggerFor(io: CliIo): RemoteLogger | undefined {
+  if (io.stderr === process.stderr) return undefined;
+  const write = (level: string, message: string, fields?: Record<string, unknown>) => {
+    const details = fields && Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields)}` : '';
+    io.stderr.write(`acpremote ${level}: ${message}${details}\n`);
+  };
+  return {
+    info: (message, fields) => write('info', message, fields),
+    warn: (message, fields) => write('warn', message, fields),
+    error: (message, fields) => write('error', message, fields),
+  };
+}
+
+function withLogger<Options extends object>(
+  options: Options,
+  io: CliIo,
+): Options & { logger?: RemoteLogger } {
+  const logger = loggerFor(io);
+  return logger ? { ...options, logger } : options;
 }
 
 async function serveUntilStopped(
@@ -59,7 +84,7 @@ export async function serveTarget(
 ): Promise<number> {
   const { serveOptions, token } = resolveServeFlags(flags, io.env);
   const target = await loadTarget(targetSpecifier, { cwd: io.cwd });
-  return serveUntilStopped(() => serveAcp(agentSource(target), serveOptions), token, io);
+  return serveUntilStopped(() => serveAcp(agentSource(target), withLogger(serveOptions, io)), token, io);
 }
 
 /**
@@ -85,7 +110,7 @@ export async function exposeCommand(
   return serveUntilStopped(
     () =>
       serveCommand(command, {
-        ...serveOptions,
+        ...withLogger(serveOptions, io),
         ...(flags.cwd !== undefined ? { cwd: flags.cwd } : {}),
         ...(flags.env !== undefined ? { env: flags.env } : {}),
         ...(flags.stderr !== undefined ? { stderr: flags.stderr } : {}),
@@ -121,6 +146,7 @@ export async function mirror(url: string, flags: MirrorFlagValues, io: CliIo): P
     input.end();
   });
   const exitCode = await runMirror(url, {
+    ...withLogger({}, io),
     input,
     output: io.stdout,
     ...(token ? { bearerToken: token.token } : {}),

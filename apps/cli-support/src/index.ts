@@ -27,5 +27,7 @@ export type {
   TargetSpecifier,
 } from './target.js';
 export { agentSource, instantiateAgent, isAgentApp, loadTarget, parseTargetSpecifier } from './target.js';
+export type { TestIo } from './test-io.js';
+export { createTestIo } from './test-io.js';
 export type { ResolvedToken, TokenFlags } from './token.js';
 export { resolveBearerToken } from './token.js';

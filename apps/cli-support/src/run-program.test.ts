@@ -1,0 +1,70 @@
+import { AcpRemoteError, AcpRemoteErrorCode } from '@acpkit/remote';
+import { describe, expect, it } from 'vitest';
+import { CliError, CliErrorCode } from './errors.js';
+import { CliRun } from './run-program.js';
+import { createTestIo } from './test-io.js';
+
+function programThatThrows(error: unknown) {
+  const io = createTestIo();
+  const run = new CliRun(io);
+  const program = run.createRootCommand('tool', 'A test tool', '1.2.3');
+  program.command('fail').action(
+    run.action(async () => {
+      throw error;
+    }),
+  );
+  program.command('succeed <value>').action(run.action(async (value: string) => Number(value)));
+  return { io, run, program };
+}
+
+describe('CliRun.execute', () => {
+  it('returns the exit code the action returned', async () => {
+    const { run, program } = programThatThrows(undefined);
+    expect(await run.execute(program, ['succeed', '7'])).toBe(7);
+  });
+
+  it('exits 0 for --help and --version, printing to stdout only', async () => {
+    const help = programThatThrows(undefined);
+    expect(await help.run.execute(help.program, ['--help'])).toBe(0);
+    expect(help.io.stdoutText()).toContain('Usage: tool');
+    const version = programThatThrows(undefined);
+    expect(await version.run.execute(version.program, ['--version'])).toBe(0);
+    expect(version.io.stdoutText()).toBe('1.2.3\n');
+    expect(version.io.stderrText()).toBe('');
+  });
+
+  it('exits 2 with "Error: <message>" for commander usage errors', async () => {
+    const { io, run, program } = programThatThrows(undefined);
+    expect(await run.execute(program, ['succeed'])).toBe(2);
+    expect(io.stderrText()).toBe("Error: missing required argument 'value'\n");
+    expect(io.stdoutText()).toBe('');
+  });
+
+  it('exits 2 when no command is given', async () => {
+    const { io, run, program } = programThatThrows(undefined);
+    expect(await run.execute(program, [])).toBe(2);
+    expect(io.stderrText()).toContain('Usage: tool');
+  });
+
+  it.each([
+    ['a CliError', new CliError(CliErrorCode.InvalidConfiguration, 'bad config'), 2],
+    [
+      'an INVALID_OPTION AcpRemoteError',
+      new AcpRemoteError(AcpRemoteErrorCode.InvalidOption, 'bad option'),
+      2,
+    ],
+    [
+      'an UNAUTHENTICATED_PUBLIC_BIND AcpRemoteError',
+      new AcpRemoteError(AcpRemoteErrorCode.UnauthenticatedPublicBind, 'no token'),
+      2,
+    ],
+    ['a LISTEN_FAILED AcpRemoteError', new AcpRemoteError(AcpRemoteErrorCode.ListenFailed, 'port in use'), 1],
+    ['any other error', new Error('boom'), 1],
+    ['a thrown string', 'plain failure', 1],
+  ])('maps %s to exit %i with its message on stderr', async (_case, error, exitCode) => {
+    const { io, run, program } = programThatThrows(error);
+    expect(await run.execute(program, ['fail'])).toBe(exitCode);
+    const message = error instanceof Error ? error.message : String(error);
+    expect(io.stderrText()).toBe(`Error: ${message}\n`);
+  });
+});
