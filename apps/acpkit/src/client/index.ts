@@ -1,17 +1,14 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { CliError, CliErrorCode, collectRepeatable, exitAfterFlush } from '@acpkit/cli-support';
 import type { Command } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
-import { ClientExitCode, runClient } from './run-client.js';
+import { runClient } from './run-client.js';
 
 interface ClientCommandOptions {
   yes?: boolean;
   cwd?: string;
-  prompt: string[];
-}
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
+  prompt?: string[];
 }
 
 function isDirectory(path: string): boolean {
@@ -41,36 +38,37 @@ export function registerClientCommand(program: Command): void {
       'Talk to a stdio ACP agent in the terminal and answer its forms. Without a TTY on stdin, or with --yes, ' +
         'forms are answered with their defaults and printed; prompts come from --prompt or stdin lines.',
     )
-    .argument('<command...>', 'agent command and its arguments (put them after --)')
-    .option('-y, --yes', 'answer every form and permission request with its default instead of asking')
+    .usage('[options] -- COMMAND...')
+    .argument('<command...>', 'The agent command and its arguments (put them after --).')
+    .passThroughOptions()
+    .option('-y, --yes', 'Answer every form and permission request with its default instead of asking.')
     .option(
       '--cwd <dir>',
-      'working directory of the agent process and the session (default: current directory)',
+      'Working directory of the agent process and the session (default: the current directory).',
     )
     .option(
       '-p, --prompt <text>',
-      'send this prompt and exit after the turn ends (repeat for several turns); default: ask in the terminal, ' +
-        'or read one prompt per stdin line when stdin is not a TTY',
-      collect,
-      [],
+      'Send this prompt and exit after the turn ends (repeatable, one turn each). Without it the client asks in ' +
+        'the terminal, or reads one prompt per stdin line when stdin is not a TTY.',
+      collectRepeatable,
     )
     .action(async (command: string[], options: ClientCommandOptions) => {
       const cwd = resolve(options.cwd ?? process.cwd());
       if (!isDirectory(cwd)) {
-        process.stderr.write(`Error: --cwd ${JSON.stringify(options.cwd)} is not a directory.\n`);
-        process.exit(ClientExitCode.Usage);
+        throw new CliError(CliErrorCode.Usage, `--cwd ${JSON.stringify(options.cwd)} is not a directory.`);
       }
       const code = await runClient({
         command,
         cwd,
         yes: options.yes === true,
-        prompts: options.prompt,
+        prompts: options.prompt ?? [],
         input: process.stdin,
         output: process.stdout,
         errorOutput: process.stderr,
         version: packageJson.version,
       });
-      // Exit explicitly: a paused stdin reader or a prompt library listener would otherwise keep the process alive.
-      process.exit(code);
+      // Exit here, once output is flushed: a paused stdin reader or a prompt library listener would otherwise keep
+      // the process alive after the conversation ended.
+      await exitAfterFlush(code);
     });
 }

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import { ExitCode } from '@acpkit/cli-support';
 import {
   type ClientConnection,
   type CreateElicitationRequest,
@@ -19,15 +20,6 @@ import { ClientError, ClientErrorCode } from './errors.js';
 import { InteractiveAnswerer } from './interactive-answerer.js';
 import { TerminalOutput } from './terminal-output.js';
 import { Transcript } from './transcript.js';
-
-/** Exit codes of `acpkit client` (the CLIs' shared convention). */
-export const ClientExitCode = {
-  Ok: 0,
-  RuntimeFailure: 1,
-  Usage: 2,
-  Interrupted: 130,
-  Terminated: 143,
-} as const;
 
 /** What `acpkit client` runs. */
 export interface ClientRunOptions {
@@ -140,8 +132,8 @@ export async function runClient(options: ClientRunOptions): Promise<number> {
   } catch (error) {
     reportError((error as Error).message);
     return ClientError.isInstance(error) && error.code === ClientErrorCode.InvalidOption
-      ? ClientExitCode.Usage
-      : ClientExitCode.RuntimeFailure;
+      ? ExitCode.Usage
+      : ExitCode.RuntimeFailure;
   }
 
   let sessionId: string | undefined;
@@ -205,10 +197,10 @@ export async function runClient(options: ClientRunOptions): Promise<number> {
       void connection.agent.notify(methods.agent.session.cancel, { sessionId }).catch(() => undefined);
       return;
     }
-    resolveInterrupted(ClientExitCode.Interrupted);
+    resolveInterrupted(ExitCode.Interrupted);
   }
   function onTerminate(): void {
-    resolveInterrupted(ClientExitCode.Terminated);
+    resolveInterrupted(ExitCode.Terminated);
   }
   process.on('SIGINT', onInterrupt);
   process.on('SIGTERM', onTerminate);
@@ -269,7 +261,7 @@ export async function runClient(options: ClientRunOptions): Promise<number> {
       await terminal.exclusive(async () => undefined);
       terminal.write(transcript.endTurn(stopReason));
     }
-    return await stop(ClientExitCode.Ok);
+    return await stop(ExitCode.Ok);
   } catch (error) {
     if (error instanceof InterruptedRun) {
       terminal.write(transcript.breakLine());
@@ -286,7 +278,7 @@ export async function runClient(options: ClientRunOptions): Promise<number> {
     else if (ClientError.isInstance(error)) reportError(error.message);
     else if (error instanceof RequestError) reportError(`The agent answered with an error: ${error.message}`);
     else reportError(`The connection to the agent failed: ${(error as Error).message}`);
-    return await stop(ClientExitCode.RuntimeFailure);
+    return await stop(ExitCode.RuntimeFailure);
   }
 }
 
