@@ -85,12 +85,18 @@ export async function startAcpremote(
     }),
   );
   let stderr = '';
+  let announced = false;
   child.stderr.setEncoding('utf8');
   const url = await new Promise<string>((resolve, reject) => {
     child.stderr.on('data', (text: string) => {
-      stderr += text;
+      // Keep only the tail: fuzzing makes the server log thousands of warnings.
+      stderr = (stderr + text).slice(-64 * 1024);
+      if (announced) return;
       const match = /Serving ACP WebSocket at (\S+)/.exec(stderr);
-      if (match) resolve(match[1]!);
+      if (match) {
+        announced = true;
+        resolve(match[1]!);
+      }
     });
     child.once('exit', (code) =>
       reject(new Error(`acpremote ${subcommand} exited with ${code}:\n${stderr}`)),
