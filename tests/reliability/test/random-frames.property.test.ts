@@ -28,20 +28,18 @@ const closingFrame: fc.Arbitrary<Frame> = fc.oneof(
     )
     .map(([head, bad, tail]) => ({ data: Buffer.from([...head, bad, ...tail]), binary: false })),
   // Over the message limit, sometimes a valid request, sometimes not.
-  fc
-    .tuple(fc.integer({ min: 1, max: 4096 }), fc.boolean())
-    .map(([extra, asRequest]) =>
-      text(
-        asRequest
-          ? JSON.stringify({
-              jsonrpc: '2.0',
-              id: 1,
-              method: '_x',
-              params: 'x'.repeat(MAX_MESSAGE_BYTES + extra),
-            })
-          : 'y'.repeat(MAX_MESSAGE_BYTES + extra),
-      ),
+  fc.tuple(fc.integer({ min: 1, max: 4096 }), fc.boolean()).map(([extra, asRequest]) =>
+    text(
+      asRequest
+        ? JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: '_x',
+            params: 'x'.repeat(MAX_MESSAGE_BYTES + extra),
+          })
+        : 'y'.repeat(MAX_MESSAGE_BYTES + extra),
     ),
+  ),
 );
 
 /** Frames a server answers with an error, forwards, or drops, keeping the connection. */
