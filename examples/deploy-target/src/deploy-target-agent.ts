@@ -7,10 +7,28 @@ import {
 } from '@acpkit/elicitation';
 import { type AgentApp, agent, methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 
-/** The question the agent asks on every prompt. */
+/**
+ * The question the agent asks on every prompt.
+ *
+ * @example
+ * ```ts
+ * import { DEPLOY_TARGET_QUESTION } from '@acpkit/example-deploy-target';
+ *
+ * console.log(DEPLOY_TARGET_QUESTION); // 'Choose a deployment target'
+ * ```
+ */
 export const DEPLOY_TARGET_QUESTION = 'Choose a deployment target';
 
-/** The offered targets: Preview, and Production (described, the default). */
+/**
+ * The offered targets: Preview, and Production (described, the default).
+ *
+ * @example
+ * ```ts
+ * import { DEPLOY_TARGETS } from '@acpkit/example-deploy-target';
+ *
+ * const labels = DEPLOY_TARGETS.map((target) => target.label); // ['Preview', 'Production']
+ * ```
+ */
 export const DEPLOY_TARGETS = [
   { value: 'preview', label: 'Preview' },
   {
@@ -21,10 +39,28 @@ export const DEPLOY_TARGETS = [
   },
 ] as const;
 
-/** A deployment target value. */
+/**
+ * A deployment target value.
+ *
+ * @example
+ * ```ts
+ * import type { DeployTarget } from '@acpkit/example-deploy-target';
+ *
+ * const target: DeployTarget = 'preview';
+ * ```
+ */
 export type DeployTarget = (typeof DEPLOY_TARGETS)[number]['value'];
 
-/** Reply when the client cannot show forms. */
+/**
+ * Reply when the client cannot show forms.
+ *
+ * @example
+ * ```ts
+ * import { UNSUPPORTED_REPLY } from '@acpkit/example-deploy-target';
+ *
+ * console.log(UNSUPPORTED_REPLY);
+ * ```
+ */
 export const UNSUPPORTED_REPLY =
   'This ACP client does not support form elicitation, so no deployment target could be chosen.';
 

@@ -1,15 +1,49 @@
 import { ChoiceValidationError, ChoiceValidationErrorCode } from './errors.js';
 
-/** Name of the single form property that carries the picked token. */
+/**
+ * Name of the single form property that carries the picked token.
+ *
+ * @example
+ * ```ts
+ * import { CHOICE_PROPERTY } from '@acpkit/choice-schema';
+ *
+ * const token = ({ choice: 'choice_0' } as Record<string, unknown>)[CHOICE_PROPERTY]; // 'choice_0'
+ * ```
+ */
 export const CHOICE_PROPERTY = 'choice';
-/** Fixed `title` of the choice property (wire-compatible with the Python ACP Kit). */
+/**
+ * Fixed `title` of the choice property (wire-compatible with the Python ACP Kit).
+ *
+ * @example
+ * ```ts
+ * import { CHOICE_PROPERTY_TITLE } from '@acpkit/choice-schema';
+ *
+ * console.log(CHOICE_PROPERTY_TITLE); // 'Choice'
+ * ```
+ */
 export const CHOICE_PROPERTY_TITLE = 'Choice';
-/** `_meta` key that repeats an option's description (the key the Python ACP Kit reads and writes). */
+/**
+ * `_meta` key that repeats an option's description (the key the Python ACP Kit reads and writes).
+ *
+ * @example
+ * ```ts
+ * import { CHOICE_DESCRIPTION_META_KEY, type ChoiceEnumOption } from '@acpkit/choice-schema';
+ *
+ * const describe = (option: ChoiceEnumOption) => option.description ?? option._meta?.[CHOICE_DESCRIPTION_META_KEY];
+ * ```
+ */
 export const CHOICE_DESCRIPTION_META_KEY = 'acpkit.dev/choice-description';
 
 /**
  * What the compiler needs from one choice. `@acpkit/elicitation`'s `ElicitationChoice<T>` adds the typed `value`,
  * which never reaches the wire.
+ *
+ * @example
+ * ```ts
+ * import type { ChoiceDefinition } from '@acpkit/choice-schema';
+ *
+ * const production: ChoiceDefinition = { label: 'Production', description: 'Deploy to production.', default: true };
+ * ```
  */
 export interface ChoiceDefinition {
   /** Text shown to the user; sent verbatim (untrimmed) as the option `title`. Must not be blank. */
@@ -20,7 +54,16 @@ export interface ChoiceDefinition {
   readonly default?: boolean | undefined;
 }
 
-/** One `oneOf` entry of the compiled form. Structurally an ACP `EnumOption`. */
+/**
+ * One `oneOf` entry of the compiled form. Structurally an ACP `EnumOption`.
+ *
+ * @example
+ * ```ts
+ * import type { ChoiceEnumOption } from '@acpkit/choice-schema';
+ *
+ * const option: ChoiceEnumOption = { const: 'choice_0', title: 'Preview' };
+ * ```
+ */
 export interface ChoiceEnumOption {
   /** The opaque token `choice_<index>`. */
   const: string;
@@ -32,7 +75,20 @@ export interface ChoiceEnumOption {
   _meta?: { [CHOICE_DESCRIPTION_META_KEY]: string };
 }
 
-/** The `requestedSchema` of a choice elicitation. Structurally an ACP `ElicitationSchema`. */
+/**
+ * The `requestedSchema` of a choice elicitation. Structurally an ACP `ElicitationSchema`.
+ *
+ * @example
+ * ```ts
+ * import type { ChoiceRequestedSchema } from '@acpkit/choice-schema';
+ *
+ * const schema: ChoiceRequestedSchema = {
+ *   type: 'object',
+ *   required: ['choice'],
+ *   properties: { choice: { type: 'string', title: 'Choice', oneOf: [{ const: 'choice_0', title: 'Preview' }] } },
+ * };
+ * ```
+ */
 export interface ChoiceRequestedSchema {
   type: 'object';
   required: ['choice'];
@@ -51,6 +107,17 @@ export interface ChoiceRequestedSchema {
  * Params of the `elicitation/create` request for one choice question: form mode, session scope. Described with local
  * types so this package has no runtime or type dependency on the SDK; they are assignable to the SDK's
  * `CreateElicitationRequest`.
+ *
+ * @example
+ * ```ts
+ * import { compileChoiceElicitation, type ChoiceElicitationParams } from '@acpkit/choice-schema';
+ *
+ * const params: ChoiceElicitationParams = compileChoiceElicitation({
+ *   sessionId: 's1',
+ *   question: 'Pick one',
+ *   choices: [{ label: 'A' }],
+ * });
+ * ```
  */
 export interface ChoiceElicitationParams {
   sessionId: string;
@@ -61,7 +128,16 @@ export interface ChoiceElicitationParams {
   requestedSchema: ChoiceRequestedSchema;
 }
 
-/** Input of {@link compileChoiceElicitation}. */
+/**
+ * Input of {@link compileChoiceElicitation}.
+ *
+ * @example
+ * ```ts
+ * import type { CompileChoiceElicitationInput } from '@acpkit/choice-schema';
+ *
+ * const input: CompileChoiceElicitationInput = { sessionId: 's1', question: 'Pick one', choices: [{ label: 'A' }] };
+ * ```
+ */
 export interface CompileChoiceElicitationInput<Choice extends ChoiceDefinition = ChoiceDefinition> {
   /** The ACP session the question belongs to. */
   readonly sessionId: string;

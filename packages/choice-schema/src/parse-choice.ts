@@ -1,7 +1,16 @@
 import { CHOICE_PROPERTY } from './compile-choice.js';
 import { InvalidElicitationResponseError, InvalidElicitationResponseErrorCode } from './errors.js';
 
-/** What a client's answer to a choice elicitation means, before typed values are attached. */
+/**
+ * What a client's answer to a choice elicitation means, before typed values are attached.
+ *
+ * @example
+ * ```ts
+ * import type { ParsedChoiceResponse } from '@acpkit/choice-schema';
+ *
+ * const parsed: ParsedChoiceResponse<{ label: string }> = { status: 'declined' };
+ * ```
+ */
 export type ParsedChoiceResponse<Choice> =
   | { readonly status: 'accepted'; readonly index: number; readonly choice: Choice }
   | { readonly status: 'declined' }

@@ -4,7 +4,18 @@ import {
   isChoiceElicitationResult,
 } from '@acpkit/elicitation';
 
-/** `code` of the `DeprecationWarning` emitted the first time a legacy fallback returns a plain value. */
+/**
+ * `code` of the `DeprecationWarning` emitted the first time a legacy fallback returns a plain value.
+ *
+ * @example
+ * ```ts
+ * import { LEGACY_FALLBACK_WARNING_CODE } from '@acpkit/compat-1.6';
+ *
+ * process.on('warning', (warning) => {
+ *   if ((warning as Error & { code?: string }).code === LEGACY_FALLBACK_WARNING_CODE) console.error(warning.message);
+ * });
+ * ```
+ */
 export const LEGACY_FALLBACK_WARNING_CODE = 'ACPKIT_DEP001';
 
 const LEGACY_FALLBACK_WARNING =
@@ -25,7 +36,17 @@ function warnOnce(): void {
   });
 }
 
-/** A 1.6.0-style fallback: returns a plain choice value (or already a result variant), synchronously or not. */
+/**
+ * A 1.6.0-style fallback: returns a plain choice value (or already a result variant), synchronously or not.
+ *
+ * @deprecated Use `ChoiceElicitationFallback` from `@acpkit/elicitation`. Removal: 2.0.0.
+ * @example
+ * ```ts
+ * import type { LegacyChoiceFallback } from '@acpkit/compat-1.6';
+ *
+ * const legacy: LegacyChoiceFallback<'a' | 'b'> = () => 'a';
+ * ```
+ */
 export type LegacyChoiceFallback<T> = () =>
   | T
   | ChoiceElicitationResult<T>

@@ -4,19 +4,46 @@ import { AcpSessionContext, type ElicitationClient } from './session-context.js'
 
 type MaybePromise<T> = T | Promise<T>;
 
-/** The part of an `initialize` handler context {@link AcpSessions.initialize} reads. */
+/**
+ * The part of an `initialize` handler context {@link AcpSessions.initialize} reads.
+ *
+ * @example
+ * ```ts
+ * import type { InitializeContextLike } from '@acpkit/elicitation';
+ *
+ * const capabilitiesOf = (context: InitializeContextLike) => context.params.clientCapabilities;
+ * ```
+ */
 export interface InitializeContextLike {
   readonly params: { readonly clientCapabilities?: ClientCapabilities | null | undefined };
   readonly client: ElicitationClient;
 }
 
-/** The part of a `session/cancel` handler context {@link AcpSessions.cancel} reads. */
+/**
+ * The part of a `session/cancel` handler context {@link AcpSessions.cancel} reads.
+ *
+ * @example
+ * ```ts
+ * import type { CancelContextLike } from '@acpkit/elicitation';
+ *
+ * const cancelledSession = (context: CancelContextLike) => context.params.sessionId;
+ * ```
+ */
 export interface CancelContextLike {
   readonly params: { readonly sessionId: string };
   readonly client: ElicitationClient;
 }
 
-/** The part of a session-scoped handler context (`session/prompt`, ...) {@link AcpSessions.sessionFor} reads. */
+/**
+ * The part of a session-scoped handler context (`session/prompt`, ...) {@link AcpSessions.sessionFor} reads.
+ *
+ * @example
+ * ```ts
+ * import type { SessionContextLike } from '@acpkit/elicitation';
+ *
+ * const sessionIdOf = (context: SessionContextLike) => context.params.sessionId;
+ * ```
+ */
 export interface SessionContextLike {
   readonly params: { readonly sessionId: string };
   readonly client: ElicitationClient;

@@ -10,12 +10,29 @@ import {
 /**
  * A fallback for clients without form elicitation: returns a result variant, synchronously or not. An accepted
  * value must be one of the offered choice values.
+ *
+ * @example
+ * ```ts
+ * import { ChoiceElicitationDeclined, type ChoiceElicitationFallback } from '@acpkit/elicitation';
+ *
+ * const fallback: ChoiceElicitationFallback = () => new ChoiceElicitationDeclined();
+ * ```
  */
 export type ChoiceElicitationFallback = () =>
   | ChoiceElicitationResult<unknown>
   | Promise<ChoiceElicitationResult<unknown>>;
 
-/** Compares an offered value with the value a fallback accepted; only an exact `true` counts as a match. */
+/**
+ * Compares an offered value with the value a fallback accepted; only an exact `true` counts as a match.
+ *
+ * @example
+ * ```ts
+ * import type { ChoiceValueEquals } from '@acpkit/elicitation';
+ *
+ * const sameId: ChoiceValueEquals<{ id: string }> = (offered, returned) =>
+ *   offered.id === (returned as { id?: unknown }).id;
+ * ```
+ */
 export type ChoiceValueEquals<T> = (offeredValue: T, fallbackValue: unknown) => boolean;
 
 function matchesOffered<T>(

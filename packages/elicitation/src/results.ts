@@ -17,6 +17,13 @@ function seal(target: object, brand: symbol): void {
 /**
  * Where a result came from: `client` when the ACP client answered (or cancelled), `fallback` when a fallback (or
  * any user code) built it.
+ *
+ * @example
+ * ```ts
+ * import { ChoiceElicitationDeclined, type ChoiceElicitationSource } from '@acpkit/elicitation';
+ *
+ * const source: ChoiceElicitationSource = new ChoiceElicitationDeclined().source; // 'fallback'
+ * ```
  */
 export type ChoiceElicitationSource = 'client' | 'fallback';
 

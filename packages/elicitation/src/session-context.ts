@@ -30,21 +30,59 @@ const REQUEST_CANCELLED = -32800;
 /**
  * The part of the SDK's `AgentContext` this package uses (the `client` of an agent handler or of an
  * `AgentConnection`). Declared structurally so contexts of the stable and the `/unstable` entrypoint both fit.
+ *
+ * @example
+ * ```ts
+ * import type { ElicitationClient } from '@acpkit/elicitation';
+ * import type { AgentContext } from '@agentclientprotocol/sdk';
+ *
+ * const asClient = (context: AgentContext): ElicitationClient => context;
+ * ```
  */
 export interface ElicitationClient {
   request(method: string, params?: unknown, options?: SendRequestOptions): Promise<unknown>;
   notify(method: string, params?: unknown): Promise<void>;
 }
 
-/** An elicitation mode for {@link AcpSessionContext.createElicitation}: the request params without `message`. */
+/**
+ * An elicitation mode for {@link AcpSessionContext.createElicitation}: the request params without `message`.
+ *
+ * @example
+ * ```ts
+ * import type { ElicitationMode } from '@acpkit/elicitation';
+ *
+ * const mode: ElicitationMode = { mode: 'url', sessionId: 's1', elicitationId: 'e1', url: 'https://example.com' };
+ * ```
+ */
 export type ElicitationMode =
   | (ElicitationFormMode & { mode: 'form'; _meta?: { [key: string]: unknown } | null })
   | (ElicitationUrlMode & { mode: 'url'; _meta?: { [key: string]: unknown } | null });
 
-/** What {@link AcpSessionContext.supportsElicitation} accepts: a mode name or a mode object. */
+/**
+ * What {@link AcpSessionContext.supportsElicitation} accepts: a mode name or a mode object.
+ *
+ * @example
+ * ```ts
+ * import type { ElicitationModeSelector } from '@acpkit/elicitation';
+ *
+ * const selectors: ElicitationModeSelector[] = ['form', 'url', { mode: 'form' }];
+ * ```
+ */
 export type ElicitationModeSelector = 'form' | 'url' | { readonly mode: string };
 
-/** Options of {@link AcpSessionContext}. */
+/**
+ * Options of {@link AcpSessionContext}.
+ *
+ * @example
+ * ```ts
+ * import { AcpSessionContext, type AcpSessionContextOptions } from '@acpkit/elicitation';
+ * import type { AgentContext } from '@agentclientprotocol/sdk';
+ *
+ * declare const client: AgentContext;
+ * const options: AcpSessionContextOptions = { sessionId: 's1', client, clientCapabilities: undefined };
+ * const session = new AcpSessionContext(options);
+ * ```
+ */
 export interface AcpSessionContextOptions {
   /** The ACP session this context asks questions in. */
   readonly sessionId: string;
@@ -54,7 +92,19 @@ export interface AcpSessionContextOptions {
   readonly clientCapabilities?: ClientCapabilities | null | undefined;
 }
 
-/** Options of {@link AcpSessionContext.askChoice}. */
+/**
+ * Options of {@link AcpSessionContext.askChoice}.
+ *
+ * @example
+ * ```ts
+ * import { ChoiceElicitationCancelled, type AskChoiceOptions } from '@acpkit/elicitation';
+ *
+ * const options: AskChoiceOptions<string> = {
+ *   signal: AbortSignal.timeout(300_000),
+ *   fallback: () => new ChoiceElicitationCancelled(),
+ * };
+ * ```
+ */
 export interface AskChoiceOptions<T> {
   /**
    * Runs only when the client does not support form elicitation (not advertised, or `-32601`); must return a
@@ -69,7 +119,16 @@ export interface AskChoiceOptions<T> {
   readonly toolCallId?: string | undefined;
 }
 
-/** Options of {@link AcpSessionContext.createElicitation}. */
+/**
+ * Options of {@link AcpSessionContext.createElicitation}.
+ *
+ * @example
+ * ```ts
+ * import type { CreateElicitationOptions } from '@acpkit/elicitation';
+ *
+ * const options: CreateElicitationOptions = { signal: new AbortController().signal };
+ * ```
+ */
 export interface CreateElicitationOptions {
   /** Aborting sends `$/cancel_request` and rejects with `signal.reason`. */
   readonly signal?: AbortSignal | undefined;
