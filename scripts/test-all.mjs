@@ -20,6 +20,8 @@ const steps = [
 const afterTestSteps = [
   // Short interleaved bench with wide guards (p50 < 1 ms, >= 5k msg/s, 16 MiB < 1 s through the chain).
   { name: 'bench:smoke', command: ['pnpm', 'run', 'bench:smoke'] },
+  // Packs every public package, installs the tarballs with npm into a fresh project and uses them there.
+  { name: 'release:check', command: ['pnpm', 'run', 'release:check'] },
 ];
 
 let passed = 0;

@@ -1,0 +1,94 @@
+// A consumer of the packed packages, type-checked by `pnpm release:check` against the installed `.d.ts` files with
+// `skipLibCheck: false`: every declaration file the packages ship (and the SDK's) must compile for a user.
+import * as acpremote from '@acpkit/acpremote';
+import * as choiceSchema from '@acpkit/choice-schema';
+import * as cli from '@acpkit/cli';
+import * as compat from '@acpkit/compat-1.6';
+import {
+  AcpSessionContext,
+  ChoiceElicitationAccepted,
+  ChoiceElicitationDeclined,
+  type ChoiceElicitationResult,
+  ElicitationUnsupportedError,
+  InvalidElicitationResponseError,
+} from '@acpkit/elicitation';
+import {
+  AcpRemoteError,
+  connectAcp,
+  type RemoteServer,
+  type ServeOptions,
+  serveAcp,
+  type TransportOptions,
+} from '@acpkit/remote';
+import { type AgentContext, agent, methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
+
+const deployTargets = [
+  { value: 'preview', label: 'Preview' },
+  {
+    value: 'production',
+    label: 'Production',
+    description: 'Deploy to the production environment.',
+    default: true,
+  },
+] as const;
+
+type DeployTarget = (typeof deployTargets)[number]['value'];
+
+/** askChoice infers the union of the offered literal values, and `status` narrows the result. */
+export async function chooseTarget(
+  client: AgentContext,
+  sessionId: string,
+): Promise<DeployTarget | undefined> {
+  const session = new AcpSessionContext({
+    sessionId,
+    client,
+    clientCapabilities: { elicitation: { form: {} } },
+  });
+  const supported: boolean = session.supportsElicitation('form');
+  const result = await session.askChoice('Choose a deployment target', deployTargets, {
+    fallback: () => new ChoiceElicitationDeclined(),
+    signal: AbortSignal.timeout(60_000),
+  });
+  const widened: ChoiceElicitationResult<DeployTarget> = result;
+  if (result instanceof ChoiceElicitationAccepted) {
+    const picked: DeployTarget = result.value;
+    return supported ? picked : widened.status === 'accepted' ? picked : undefined;
+  }
+  switch (result.status) {
+    case 'declined':
+    case 'cancelled':
+      return undefined;
+  }
+}
+
+/** Errors are recognised across copies of a package with isInstance(), and carry a stable string code. */
+export function describeError(error: unknown): string {
+  if (ElicitationUnsupportedError.isInstance(error)) return `unsupported: ${error.code}`;
+  if (InvalidElicitationResponseError.isInstance(error)) return `invalid response: ${error.code}`;
+  if (AcpRemoteError.isInstance(error)) return `remote: ${error.code}`;
+  return String(error);
+}
+
+/** Serve an in-process SDK agent (a factory: one agent per connection) and connect to it. */
+export async function serveAndConnect(): Promise<RemoteServer> {
+  const options: ServeOptions = { host: '127.0.0.1', port: 0 };
+  const server = await serveAcp(
+    () =>
+      agent({ name: 'typed-consumer' }).onRequest(methods.agent.initialize, () => ({
+        protocolVersion: PROTOCOL_VERSION,
+        agentCapabilities: {},
+      })),
+    options,
+  );
+  const transport: TransportOptions = { useUnstableProtocol: false, hostOwnership: 'remote' };
+  const connection = await connectAcp(server.url, transport);
+  const writer = connection.stream.writable.getWriter();
+  writer.releaseLock();
+  await connection.close();
+  return server;
+}
+
+/** Every public package's entry point loads for a type-checked consumer, including the CLIs' programmatic APIs. */
+export const packageEntryPoints = [acpremote, choiceSchema, cli, compat].map((namespace) =>
+  Object.keys(namespace),
+);

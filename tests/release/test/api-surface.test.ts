@@ -1,0 +1,86 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { type ApiSurface, compareWithSnapshot, readSnapshot } from '../../../scripts/release/api-surface.mjs';
+import { cleanEnvironment, repositoryRoot } from './support/scratch-workspace.js';
+
+const execFileAsync = promisify(execFile);
+
+describe('API-surface snapshot (tests/release/api-surface.json)', () => {
+  it('matches the exports of every built public package', async () => {
+    // A separate process, as in release:check: the packages load exactly as a consumer's Node would load them.
+    const result = await execFileAsync(
+      process.execPath,
+      [join(repositoryRoot, 'scripts', 'release', 'api-surface.mjs'), '--check'],
+      { cwd: repositoryRoot, env: cleanEnvironment() },
+    ).catch((error: { stdout: string; stderr: string }) => error);
+    expect(`${result.stdout}${result.stderr}`).toContain('API surface of 6 packages matches the snapshot.');
+  });
+
+  it('records one entry per public package', () => {
+    expect(Object.keys(readSnapshot())).toEqual([
+      '@acpkit/acpremote',
+      '@acpkit/choice-schema',
+      '@acpkit/cli',
+      '@acpkit/compat-1.6',
+      '@acpkit/elicitation',
+      '@acpkit/remote',
+    ]);
+  });
+});
+
+describe('compareWithSnapshot', () => {
+  const snapshot = { '@acpkit/x': { runtime: ['askChoice', 'Result'], types: ['Options'] } };
+  const same: ApiSurface = {
+    '@acpkit/x': {
+      runtime: ['Result', 'askChoice'],
+      declaredValues: ['Result', 'askChoice'],
+      types: ['Options'],
+    },
+  };
+
+  it('reports nothing when the exports match in any order', () => {
+    expect(compareWithSnapshot(same, snapshot)).toEqual([]);
+  });
+
+  it('reports added and removed runtime and type-only exports', () => {
+    const changed: ApiSurface = {
+      '@acpkit/x': {
+        runtime: ['askChoice', 'added'],
+        declaredValues: ['askChoice', 'added'],
+        types: ['NewOptions'],
+      },
+    };
+    expect(compareWithSnapshot(changed, snapshot)).toEqual([
+      '@acpkit/x: new runtime export added',
+      '@acpkit/x: runtime export Result is gone',
+      '@acpkit/x: new type-only export NewOptions',
+      '@acpkit/x: type-only export Options is gone',
+    ]);
+  });
+
+  it('reports a .d.ts that disagrees with the JavaScript', () => {
+    const lying: ApiSurface = {
+      '@acpkit/x': {
+        runtime: ['Result', 'askChoice'],
+        declaredValues: ['askChoice', 'ghost'],
+        types: ['Options'],
+      },
+    };
+    expect(compareWithSnapshot(lying, snapshot)).toEqual([
+      '@acpkit/x: ghost is declared as a value in the .d.ts but missing at runtime',
+      '@acpkit/x: Result is exported at runtime but not declared as a value in the .d.ts',
+    ]);
+  });
+
+  it('reports new, vanished and unreadable packages', () => {
+    expect(compareWithSnapshot({ '@acpkit/y': same['@acpkit/x']! }, snapshot)).toEqual([
+      '@acpkit/x: in the snapshot but not inspected (removed or renamed package?)',
+      '@acpkit/y: not in the snapshot (a new public package: run the update and review it)',
+    ]);
+    expect(compareWithSnapshot({ '@acpkit/x': { error: 'no .d.ts shipped' } }, snapshot)).toEqual([
+      '@acpkit/x: no .d.ts shipped',
+    ]);
+  });
+});
