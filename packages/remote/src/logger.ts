@@ -10,6 +10,8 @@ export interface RemoteLogger {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
+  /** Optional: flow-control events (pauses and resumes). The default logger leaves it out to stay quiet. */
+  debug?(message: string, fields?: Record<string, unknown>): void;
 }
 
 function formatFields(fields: Record<string, unknown> | undefined): string {

@@ -104,6 +104,7 @@ function relayToChild(
   const onSent = () => {
     if (stdoutPaused && socket.bufferedAmount <= SOCKET_LOW_WATER_BYTES) {
       stdoutPaused = false;
+      logger.debug?.('resumed reading agent stdout', { connection: connectionId });
       stdout.resume();
     }
   };
@@ -135,6 +136,10 @@ function relayToChild(
       socket.send(text, onSent);
       if (!stdoutPaused && socket.bufferedAmount > SOCKET_HIGH_WATER_BYTES) {
         stdoutPaused = true;
+        logger.debug?.('paused reading agent stdout: the WebSocket send buffer is full', {
+          connection: connectionId,
+          bufferedAmount: socket.bufferedAmount,
+        });
         stdout.pause();
       }
     },
@@ -152,6 +157,7 @@ function relayToChild(
   const onStdinDrain = () => {
     if (socketPaused) {
       socketPaused = false;
+      logger.debug?.('resumed reading the WebSocket', { connection: connectionId });
       socket.resume();
     }
   };
@@ -164,6 +170,7 @@ function relayToChild(
         if (!stdin.writable) return;
         if (!stdin.write(`${action.text}\n`) && !socketPaused) {
           socketPaused = true;
+          logger.debug?.('paused reading the WebSocket: agent stdin is full', { connection: connectionId });
           socket.pause();
         }
         return;

@@ -26,7 +26,7 @@ export class Cleanup {
 }
 
 export interface LogEntry {
-  level: 'info' | 'warn' | 'error';
+  level: 'debug' | 'info' | 'warn' | 'error';
   message: string;
   fields: Record<string, unknown> | undefined;
 }
@@ -50,7 +50,7 @@ export function recordingLogger(): {
     }
   };
   return {
-    logger: { info: push('info'), warn: push('warn'), error: push('error') },
+    logger: { info: push('info'), warn: push('warn'), error: push('error'), debug: push('debug') },
     entries,
     waitFor(pattern) {
       const found = entries.find((entry) => pattern.test(entry.message));
