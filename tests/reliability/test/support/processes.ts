@@ -164,8 +164,12 @@ export function spawnStdioPeer(
     stderr += text;
   });
   child.stdin.on('error', () => {});
+  const lineWaiters: { count: number; resolve: () => void }[] = [];
   createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY }).on('line', (line) => {
     lines.push(line);
+    for (let index = lineWaiters.length - 1; index >= 0; index -= 1) {
+      if (lines.length >= lineWaiters[index]!.count) lineWaiters.splice(index, 1)[0]!.resolve();
+    }
     let message: JsonRpcMessage;
     try {
       message = JSON.parse(line) as JsonRpcMessage;
@@ -217,6 +221,27 @@ export function spawnStdioPeer(
       return new Promise((resolve) => waiters.push({ test, resolve }));
     },
     pendingResponses: () => responses.size,
+    /** Resolves once `count` stdout lines arrived in total; rejects after `timeoutMs` or when the child exits. */
+    linesReached(count: number, timeoutMs: number): Promise<void> {
+      if (lines.length >= count) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`only ${lines.length} of ${count} stdout lines within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
+        void exited.then((code) => {
+          clearTimeout(timer);
+          reject(new Error(`peer exited with ${code} after ${lines.length} of ${count} stdout lines`));
+        });
+        lineWaiters.push({
+          count,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        });
+      });
+    },
   };
 }
 
