@@ -295,6 +295,37 @@ describe('acpSessions', () => {
     expect((await second).result).toBe(true);
   });
 
+  it('works in an agent built with the /unstable entrypoint: capabilities and session/cancel reach the session', async () => {
+    const agent = createTestAgent({ entrypoint: 'unstable' });
+    const asked = deferred<void>();
+    let calls = 0;
+    const { client, wire } = await setUp(
+      'stable',
+      {
+        clientCapabilities: FORM,
+        onElicitation: ({ signal }) => {
+          calls += 1;
+          if (calls === 1) return { action: 'accept', content: { choice: 'choice_0' } };
+          return new Promise((resolve) => {
+            asked.resolve();
+            signal.addEventListener('abort', () => resolve({ action: 'cancel' }));
+          });
+        },
+      },
+      agent,
+    );
+    const accepted = agent.nextPrompt({ run: (session) => session.askChoice('Q', TARGETS) });
+    await client.prompt();
+    expect((await accepted).result).toMatchObject({ status: 'accepted', value: 'preview' });
+    const cancelled = agent.nextPrompt({ run: (session) => session.askChoice('Q', TARGETS) });
+    const prompt = client.prompt();
+    await asked.promise;
+    await client.cancelSession();
+    expect((await cancelled).result).toBeInstanceOf(ChoiceElicitationCancelled);
+    await prompt;
+    expect(wire.toClient.filter(isCancelRequest)).toHaveLength(1);
+  });
+
   it('gives the same session context to every prompt of a session on a connection', async () => {
     const agent = createTestAgent();
     const { client } = await setUp('stable', { clientCapabilities: FORM }, agent);

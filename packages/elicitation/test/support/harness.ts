@@ -88,23 +88,25 @@ export interface PromptOutcome {
  * A real SDK agent app wired with `acpSessions()`: each prompt runs the next scenario and reports its outcome.
  * The prompt handler gets its session context in one added line.
  */
-export function createTestAgent(options: { sameSessionIdForAll?: boolean } = {}) {
+export function createTestAgent(options: { sameSessionIdForAll?: boolean; entrypoint?: Entrypoint } = {}) {
+  // The unstable builder has the same shape; one typed path keeps the test readable.
+  const entry = (options.entrypoint === 'unstable' ? unstable : sdk) as typeof sdk;
   const sessions = acpSessions();
   const scenarios: PromptScenario[] = [];
   const outcomes: Array<ReturnType<typeof deferred<PromptOutcome>>> = [];
   let sessionCounter = 0;
-  const app = sdk
+  const app = entry
     .agent({ name: 'elicitation-test-agent' })
     .onRequest(
-      sdk.methods.agent.initialize,
-      sessions.initialize(() => ({ protocolVersion: sdk.PROTOCOL_VERSION, agentCapabilities: {} })),
+      entry.methods.agent.initialize,
+      sessions.initialize(() => ({ protocolVersion: entry.PROTOCOL_VERSION, agentCapabilities: {} })),
     )
-    .onNotification(sdk.methods.agent.session.cancel, sessions.cancel())
-    .onRequest(sdk.methods.agent.session.new, () => {
+    .onNotification(entry.methods.agent.session.cancel, sessions.cancel())
+    .onRequest(entry.methods.agent.session.new, () => {
       sessionCounter += 1;
       return { sessionId: options.sameSessionIdForAll ? 'shared-session' : `session-${sessionCounter}` };
     })
-    .onRequest(sdk.methods.agent.session.prompt, async (context) => {
+    .onRequest(entry.methods.agent.session.prompt, async (context) => {
       const session = sessions.sessionFor(context);
       const scenario = scenarios.shift();
       const outcome = outcomes.shift();
@@ -114,7 +116,7 @@ export function createTestAgent(options: { sameSessionIdForAll?: boolean } = {})
         outcome.resolve({ result, settledAt: Date.now() });
         const text =
           typeof result === 'object' && result !== null && 'status' in result ? String(result.status) : '';
-        await context.client.notify(sdk.methods.client.session.update, {
+        await context.client.notify(entry.methods.client.session.update, {
           sessionId: context.params.sessionId,
           update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } },
         });
