@@ -1,4 +1,8 @@
-import { compileChoiceElicitation, parseChoiceResponse } from '@acpkit/choice-schema';
+import {
+  compileChoiceElicitation,
+  type ParsedChoiceResponse,
+  parseChoiceResponse,
+} from '@acpkit/choice-schema';
 import type {
   ClientCapabilities,
   CreateElicitationResponse,
@@ -148,6 +152,17 @@ function isRequestError(error: unknown): error is RequestError {
       error.name === 'RequestError' &&
       typeof (error as RequestError).code === 'number')
   );
+}
+
+function resultFromClient<T>(parsed: ParsedChoiceResponse<ElicitationChoice<T>>): ChoiceElicitationResult<T> {
+  switch (parsed.status) {
+    case 'accepted':
+      return new ChoiceElicitationAccepted(parsed.choice.value, 'client');
+    case 'declined':
+      return new ChoiceElicitationDeclined('client');
+    case 'cancelled':
+      return new ChoiceElicitationCancelled('client');
+  }
 }
 
 function modeName(mode: ElicitationModeSelector): string {
@@ -338,18 +353,8 @@ export class AcpSessionContext {
 
     const outcome = await this.#send(params, options.signal);
     switch (outcome.kind) {
-      case 'response': {
-        const parsed = parseChoiceResponse(outcome.response, choices);
-        switch (parsed.status) {
-          case 'accepted':
-            return new ChoiceElicitationAccepted(parsed.choice.value, 'client');
-          case 'declined':
-            return new ChoiceElicitationDeclined('client');
-          case 'cancelled':
-            return new ChoiceElicitationCancelled('client');
-        }
-        break;
-      }
+      case 'response':
+        return resultFromClient(parseChoiceResponse(outcome.response, choices));
       case 'session-cancelled':
       case 'client-cancelled':
         return new ChoiceElicitationCancelled('client');
