@@ -401,8 +401,10 @@ function hygieneProblems({ manifest, directory, absolute }) {
   }
   if (manifest.type !== 'module') problems.push('type must be "module" (ESM-only)');
   if (!manifest.license) problems.push('license is missing');
-  if (!Array.isArray(manifest.files) || !manifest.files.includes('dist'))
-    problems.push('files must ship dist');
+  for (const shipped of ['dist', 'README.md', 'LICENSE']) {
+    if (!Array.isArray(manifest.files) || !manifest.files.includes(shipped))
+      problems.push(`files must list ${shipped}`);
+  }
   for (const required of ['README.md', 'LICENSE']) {
     if (!existsSync(join(absolute, required)))
       problems.push(`${required} is missing from the package folder`);

@@ -194,6 +194,35 @@ describe('changeset version on a scratch copy of the workspace', () => {
     },
   );
 
+  it("versions the repository's pending changesets: they parse and release only public packages", async () => {
+    scratch = await ScratchWorkspace.create(workspacePackages);
+    const pending = await scratch.copyPendingChangesets();
+    // `changeset version` refuses the whole release when one file is malformed; name the file here.
+    expect(pending.malformed, 'changesets without valid frontmatter').toEqual([]);
+    const publicNames = new Set(publicPackages.map((workspacePackage) => workspacePackage.name));
+    for (const name of pending.releases)
+      expect(publicNames.has(name), `a changeset releases ${name}`).toBe(true);
+
+    // Fails with changesets' own message (file name and received content) when a changeset is malformed.
+    await scratch.version();
+
+    for (const workspacePackage of workspacePackages) {
+      const after = await scratch.readManifest(workspacePackage.directory);
+      const shouldMove = pending.releases.has(workspacePackage.name);
+      if (workspacePackage.manifest.private === true || !shouldMove) {
+        // Unnamed public packages may still move as dependents; private ones never do.
+        if (workspacePackage.manifest.private === true)
+          expect(after.version).toBe(workspacePackage.manifest.version);
+        continue;
+      }
+      expect(after.version, `${workspacePackage.name} is named by a pending changeset`).not.toBe(
+        workspacePackage.manifest.version,
+      );
+    }
+    for (const file of pending.files)
+      expect(await scratch.readText(join('.changeset', file))).toBeUndefined();
+  });
+
   it('versions nothing when a changeset names only a private package', async () => {
     scratch = await ScratchWorkspace.create(workspacePackages);
     const example = privatePackages.find((workspacePackage) =>

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -128,6 +128,32 @@ export class ScratchWorkspace {
       .map(([name, type]) => `'${name}': ${type}`)
       .join('\n');
     await writeFile(join(this.root, '.changeset', `${slug}.md`), `---\n${frontmatter}\n---\n\n${summary}\n`);
+  }
+
+  /**
+   * Copies the repository's pending changesets (every `.changeset/*.md` but the README) and returns the package names
+   * their frontmatter releases, plus the files whose frontmatter is not a list of `'name': patch|minor|major` lines.
+   */
+  async copyPendingChangesets(): Promise<{ files: string[]; releases: Set<string>; malformed: string[] }> {
+    const directory = join(repositoryRoot, '.changeset');
+    const files = (await readdir(directory))
+      .filter((file) => file.endsWith('.md') && file !== 'README.md')
+      .sort();
+    const releases = new Set<string>();
+    const malformed: string[] = [];
+    for (const file of files) {
+      const text = await readFile(join(directory, file), 'utf8');
+      await writeFile(join(this.root, '.changeset', file), text);
+      const frontmatter = /^---\r?\n([\s\S]*?)\r?\n?---\r?\n/.exec(text)?.[1];
+      const lines = frontmatter?.split(/\r?\n/).filter((line) => line.trim() !== '') ?? [];
+      const release = /^\s*["']?([^"':\s]+)["']?\s*:\s*(patch|minor|major)\s*$/;
+      if (frontmatter === undefined || lines.some((line) => !release.test(line))) {
+        malformed.push(`${file}: ${JSON.stringify(text.slice(0, 80))}`);
+        continue;
+      }
+      for (const line of lines) releases.add(release.exec(line)![1]!);
+    }
+    return { files, releases, malformed };
   }
 
   /** Runs the pinned `changeset version` in the scratch workspace. */
