@@ -16,6 +16,7 @@ export interface ResolvedTransportOptions {
   hostOwnership: HostOwnership;
   headers: Record<string, string>;
   emitLatencyMeta: boolean;
+  ca: string | Buffer | Array<string | Buffer> | undefined;
 }
 
 function invalid(message: string): AcpRemoteError {
@@ -94,6 +95,7 @@ export function resolveTransportOptions(url: string, options: TransportOptions):
     hostOwnership,
     headers,
     emitLatencyMeta: options.emitLatencyMeta === true,
+    ca: options.ca,
   };
 }
 
@@ -118,6 +120,7 @@ export async function openClientSocket(resolved: ResolvedTransportOptions): Prom
   const metadata = await fetchServerMetadata(url, {
     headers: resolved.headers,
     timeoutMs: resolved.openTimeoutMs,
+    ca: resolved.ca,
   });
   const socket = new WebSocket(url, {
     headers: resolved.headers,
@@ -125,6 +128,7 @@ export async function openClientSocket(resolved: ResolvedTransportOptions): Prom
     handshakeTimeout: resolved.openTimeoutMs,
     perMessageDeflate: false,
     followRedirects: false,
+    ...(resolved.ca ? { ca: resolved.ca } : {}),
   });
   await new Promise<void>((resolve, reject) => {
     const cleanup = () => {

@@ -1,3 +1,5 @@
+import { get as httpGet } from 'node:http';
+import { get as httpsGet } from 'node:https';
 import { createRequire } from 'node:module';
 import { PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import type { ServerPaths } from './mount-path.js';
@@ -137,8 +139,11 @@ export function parseServerMetadata(value: unknown): ServerMetadata | undefined 
   };
 }
 
+const MAX_METADATA_BYTES = 1024 * 1024;
+
 /**
  * Fetches server metadata for a WebSocket URL; undefined on any failure (non-200, bad JSON, timeout, ...).
+ * Uses `node:http(s)` rather than `fetch` so a custom CA (self-signed `wss://`) applies to it too.
  *
  * @example
  * ```ts
@@ -147,22 +152,57 @@ export function parseServerMetadata(value: unknown): ServerMetadata | undefined 
  */
 export async function fetchServerMetadata(
   webSocketUrl: string,
-  options: { headers: Record<string, string>; timeoutMs: number },
+  options: {
+    headers: Record<string, string>;
+    timeoutMs: number;
+    ca?: string | Buffer | Array<string | Buffer>;
+  },
 ): Promise<ServerMetadata | undefined> {
   const url = metadataUrlFor(webSocketUrl);
   if (!url) return undefined;
-  try {
-    const response = await fetch(url, {
-      headers: options.headers,
-      signal: AbortSignal.timeout(options.timeoutMs),
-      redirect: 'error',
-    });
-    if (response.status !== 200) {
-      await response.body?.cancel();
-      return undefined;
-    }
-    return parseServerMetadata(await response.json());
-  } catch {
-    return undefined;
-  }
+  const get = url.startsWith('https:') ? httpsGet : httpGet;
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (value: ServerMetadata | undefined) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(value);
+    };
+    const request = get(
+      url,
+      { headers: options.headers, ...(options.ca ? { ca: options.ca } : {}) },
+      (response) => {
+        if (response.statusCode !== 200) {
+          response.resume();
+          finish(undefined);
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let bytes = 0;
+        response.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+          if (bytes > MAX_METADATA_BYTES) {
+            request.destroy();
+            finish(undefined);
+            return;
+          }
+          chunks.push(chunk);
+        });
+        response.on('end', () => {
+          try {
+            finish(parseServerMetadata(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
+          } catch {
+            finish(undefined);
+          }
+        });
+        response.on('error', () => finish(undefined));
+      },
+    );
+    const timer = setTimeout(() => {
+      request.destroy();
+      finish(undefined);
+    }, options.timeoutMs);
+    request.on('error', () => finish(undefined));
+  });
 }

@@ -37,6 +37,8 @@ export interface TransportOptions {
   bearerToken?: string;
   /** Add transport timings under `_meta["acpkit.dev/transport-latency"]` of relayed `session/update` (default false). */
   emitLatencyMeta?: boolean;
+  /** Extra trusted CA certificates (PEM) for `wss://`, e.g. a self-signed server certificate. */
+  ca?: string | Buffer | Array<string | Buffer>;
 }
 
 /**
@@ -74,6 +76,8 @@ export interface ServeOptions {
   remoteCwd?: string;
   /** Where diagnostics go (default: one line per event on stderr; never stdout). */
   logger?: RemoteLogger;
+  /** Serve HTTPS / `wss://` with this PEM key and certificate (default: plain HTTP / `ws://`). */
+  tls?: { key: string | Buffer; cert: string | Buffer };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
@@ -78,6 +79,7 @@ export interface ResolvedServeOptions {
   useUnstableProtocol: boolean;
   remoteCwd: string | undefined;
   logger: RemoteLogger;
+  tls: { key: string | Buffer; cert: string | Buffer } | undefined;
 }
 
 function invalid(message: string): AcpRemoteError {
@@ -124,6 +126,8 @@ export function resolveServeOptions(options: ServeOptions, defaultRemoteCwd?: st
         'set a token, or allowUnauthenticated (--dangerously-allow-unauthenticated) if something else guards access',
     );
   }
+  const tls = options.tls;
+  if (tls !== undefined && (!tls?.key || !tls.cert)) throw invalid('tls needs both key and cert (PEM)');
   const allowedOrigins = new Set<string>();
   for (const origin of options.allowedOrigins ?? []) {
     const normalized = normalizeOrigin(origin);
@@ -146,6 +150,7 @@ export function resolveServeOptions(options: ServeOptions, defaultRemoteCwd?: st
     useUnstableProtocol: options.useUnstableProtocol === true,
     remoteCwd: options.remoteCwd ?? defaultRemoteCwd,
     logger: options.logger ?? createStderrLogger(),
+    tls: tls ? { key: tls.key, cert: tls.cert } : undefined,
   };
 }
 
@@ -219,7 +224,7 @@ export async function startRemoteServer(
     maxPayload: hardPayloadCap(resolved.maxMessageBytes),
   });
 
-  const httpServer = createServer({ requireHostHeader: false }, (request, response) => {
+  const handleRequest = (request: IncomingMessage, response: ServerResponse) => {
     const hostAndOrigin = checkHostAndOrigin(request.headers, policy);
     if (!hostAndOrigin.ok) return respond(response, hostAndOrigin);
     const path = requestPath(request);
@@ -248,7 +253,10 @@ export async function startRemoteServer(
       'Cache-Control': 'no-store',
     });
     response.end(request.method === 'HEAD' ? undefined : metadataBody);
-  });
+  };
+  const httpServer = resolved.tls
+    ? createHttpsServer({ ...resolved.tls, requireHostHeader: false }, handleRequest)
+    : createServer({ requireHostHeader: false }, handleRequest);
 
   httpServer.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     // Malformed requests get 400 from us instead of crashing or hanging (webpack-dev-server lesson).
@@ -343,7 +351,7 @@ export async function startRemoteServer(
 
   const address = httpServer.address() as AddressInfo;
   const port = address.port;
-  const url = `ws://${formatUrlHost(resolved.host)}:${port}${paths.websocket}`;
+  const url = `${resolved.tls ? 'wss' : 'ws'}://${formatUrlHost(resolved.host)}:${port}${paths.websocket}`;
 
   return {
     url,
