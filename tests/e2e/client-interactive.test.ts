@@ -33,7 +33,7 @@ describe('acpkit client in a terminal: single choice', () => {
     await session.waitFor('Connected to Fixture Agent (fixture-agent 1.0.0).');
     await sendPrompt(session, 'deploy please');
     await session.waitFor('Choose a deployment target');
-    expect(session.screen).toContain('Form from Fixture Agent (fixture-agent 1.0.0)');
+    expect(session.screen).toContain('Form from Fixture Agent (fixture-agent 1.0.0) (Esc cancels it)');
     expect(session.screen).toContain('Production — Deploy to the production environment.');
     // The `_meta` description is shown when the standard one is absent.
     expect(session.screen).toContain('Preview — Deploy a preview build.');

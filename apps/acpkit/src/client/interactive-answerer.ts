@@ -88,7 +88,7 @@ export class InteractiveAnswerer implements Answerer {
   async answerForm(request: FormElicitationRequest, signal: AbortSignal): Promise<CreateElicitationResponse> {
     const model = readForm(request.requestedSchema);
     const output = this.streams.output;
-    log.info(`Form from ${this.agentLabel}`, { output });
+    log.info(`Form from ${this.agentLabel} (Esc cancels it)`, { output });
     const unsupported = model.fields.filter((field) => field.kind === 'unsupported');
     for (const field of unsupported) {
       if (field.required) {
@@ -253,7 +253,7 @@ export class InteractiveAnswerer implements Answerer {
   async answerUrl(request: UrlElicitationRequest, signal: AbortSignal): Promise<CreateElicitationResponse> {
     const output = this.streams.output;
     const review = reviewUrl(request.url);
-    log.info(`${this.agentLabel} asks you to open a URL`, { output });
+    log.info(`${this.agentLabel} asks you to open a URL (Esc cancels)`, { output });
     const lines = [request.message, '', `URL:  ${review.url}`];
     if (review.host !== undefined) lines.push(`Host: ${review.host}`);
     if (review.unicodeHost !== undefined) lines.push(`      (displays as ${review.unicodeHost})`);
@@ -292,7 +292,7 @@ export class InteractiveAnswerer implements Answerer {
     signal: AbortSignal,
   ): Promise<RequestPermissionResponse> {
     const output = this.streams.output;
-    log.info(`${this.agentLabel} asks for permission`, { output });
+    log.info(`${this.agentLabel} asks for permission (Esc cancels)`, { output });
     const choice = await select<string>({
       ...this.common(signal),
       message: request.toolCall.title ?? `Allow tool call ${request.toolCall.toolCallId}?`,
