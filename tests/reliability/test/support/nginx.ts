@@ -21,7 +21,7 @@ export interface NginxProxy {
 
 /** Options of {@link startNginxTlsProxy}. */
 export interface NginxProxyOptions {
-  /** `host:port` of every upstream; nginx balances round-robin. */
+  /** `host:port` of every upstream; nginx sends each new connection to the one with the fewest open (least_conn). */
   upstreams: string[];
   /** nginx `proxy_read_timeout` / `proxy_send_timeout` in seconds. */
   readTimeoutSeconds: number;
@@ -29,7 +29,7 @@ export interface NginxProxyOptions {
 
 /**
  * Starts nginx in the foreground (`daemon off`) with a fresh self-signed certificate for `localhost` and
- * 127.0.0.1, proxying `/` (WebSocket upgrades included) to the upstreams.
+ * 127.0.0.1, proxying `/` (WebSocket upgrades included) to the upstreams with `least_conn`.
  *
  * @example
  * ```ts
@@ -81,6 +81,8 @@ http {
   uwsgi_temp_path ${temp('uwsgi')};
   scgi_temp_path ${temp('scgi')};
   upstream acpremote {
+    # Long-lived WebSockets: send each new connection to the upstream with the fewest open ones.
+    least_conn;
 ${options.upstreams.map((upstream) => `    server ${upstream};`).join('\n')}
   }
   map $http_upgrade $connection_upgrade { default upgrade; '' close; }

@@ -158,6 +158,7 @@ export function spawnStdioPeer(
   const waiters: {
     test: (message: JsonRpcMessage) => boolean;
     resolve: (message: JsonRpcMessage) => void;
+    reject: (error: Error) => void;
   }[] = [];
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (text: string) => {
@@ -197,6 +198,14 @@ export function spawnStdioPeer(
     else incoming.push(message);
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // Nothing waits forever on a peer that is gone: pending requests and `next()` waiters fail with its exit code.
+  const failures = new Set<(error: Error) => void>();
+  void exited.then((code) => {
+    const error = new Error(`peer exited with ${code}; stderr: ${stderr.slice(-2_000)}`);
+    for (const fail of failures) fail(error);
+    failures.clear();
+    for (const waiter of waiters.splice(0)) waiter.reject(error);
+  });
   let nextId = 1;
   return {
     child,
@@ -206,7 +215,17 @@ export function spawnStdioPeer(
     stderr: () => stderr,
     /** Sends a request and resolves with the whole response message (result or error). */
     request(method: string, params: unknown, id: string | number = `t${nextId++}`): Promise<JsonRpcMessage> {
-      const response = new Promise<JsonRpcMessage>((resolve) => responses.set(id, resolve));
+      const response = new Promise<JsonRpcMessage>((resolve, reject) => {
+        if (child.exitCode !== null || child.signalCode !== null) {
+          reject(new Error(`peer already exited with ${child.exitCode ?? child.signalCode}`));
+          return;
+        }
+        failures.add(reject);
+        responses.set(id, (message) => {
+          failures.delete(reject);
+          resolve(message);
+        });
+      });
       child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
       return response;
     },
@@ -218,7 +237,10 @@ export function spawnStdioPeer(
     next(test: (message: JsonRpcMessage) => boolean): Promise<JsonRpcMessage> {
       const queued = incoming.findIndex(test);
       if (queued !== -1) return Promise.resolve(incoming.splice(queued, 1)[0]!);
-      return new Promise((resolve) => waiters.push({ test, resolve }));
+      if (child.exitCode !== null || child.signalCode !== null) {
+        return Promise.reject(new Error(`peer already exited with ${child.exitCode ?? child.signalCode}`));
+      }
+      return new Promise((resolve, reject) => waiters.push({ test, resolve, reject }));
     },
     pendingResponses: () => responses.size,
     /** Resolves once `count` stdout lines arrived in total; rejects after `timeoutMs` or when the child exits. */
