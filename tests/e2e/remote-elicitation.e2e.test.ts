@@ -51,7 +51,7 @@ const answers: Array<[name: string, answerer: ElicitationAnswerer, reply: string
 
 describe.each(chains)('%s ← %s --unstable-protocol', (serverName, mirrorCli) => {
   it.each(answers)(
-    'delivers a %s answer to the agent and its reply to the editor',
+    'delivers the %s answer to the agent and its reply to the editor',
     async (_answer, answerer, reply) => {
       const server = await (servers[serverName] as () => Promise<RunningServer>)();
       const mirror = spawnMirror(mirrorCli, server.url, ['--unstable-protocol']);
