@@ -34,7 +34,8 @@ export type ClientErrorCode = (typeof ClientErrorCode)[keyof typeof ClientErrorC
  * ```
  */
 export class ClientError extends Error {
-  private readonly [CLIENT_ERROR_MARKER] = true;
+  /** Brand checked by {@link ClientError.isInstance}, which works across copies of this code. */
+  readonly [CLIENT_ERROR_MARKER] = true;
   override readonly name: string = 'ClientError';
   /** Stable machine-readable code. */
   readonly code: ClientErrorCode;
