@@ -2,8 +2,10 @@
 // `skipLibCheck: false`: every declaration file the packages ship (and the SDK's) must compile for a user.
 import * as acpremote from '@acpkit/acpremote';
 import * as choiceSchema from '@acpkit/choice-schema';
+import { compileChoiceElicitation, parseChoiceResponse } from '@acpkit/choice-schema';
 import * as cli from '@acpkit/cli';
 import * as compat from '@acpkit/compat-1.6';
+import { legacyFallback } from '@acpkit/compat-1.6';
 import {
   AcpSessionContext,
   ChoiceElicitationAccepted,
@@ -20,7 +22,13 @@ import {
   serveAcp,
   type TransportOptions,
 } from '@acpkit/remote';
-import { type AgentContext, agent, methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
+import {
+  type AgentContext,
+  agent,
+  type ClientRequestParamsByMethod,
+  methods,
+  PROTOCOL_VERSION,
+} from '@agentclientprotocol/sdk';
 
 const deployTargets = [
   { value: 'preview', label: 'Preview' },
@@ -59,6 +67,30 @@ export async function chooseTarget(
     case 'cancelled':
       return undefined;
   }
+}
+
+/** The 1.6.0-style fallback still type-checks through the deprecated shim. */
+export async function chooseWithLegacyFallback(
+  session: AcpSessionContext,
+): Promise<ChoiceElicitationResult<DeployTarget>> {
+  return session.askChoice('Choose a deployment target', deployTargets, {
+    fallback: legacyFallback(() => 'preview' as const),
+  });
+}
+
+/** The pure compiler's output is a valid SDK `elicitation/create` request, and parsing keeps the offered choice. */
+export function compileForTheSdk(sessionId: string): ClientRequestParamsByMethod['elicitation/create'] {
+  const params = compileChoiceElicitation({
+    sessionId,
+    question: 'Choose a deployment target',
+    choices: deployTargets,
+  });
+  const parsed = parseChoiceResponse({ action: 'accept', content: { choice: 'choice_1' } }, deployTargets);
+  if (parsed.status === 'accepted') {
+    const value: DeployTarget = parsed.choice.value;
+    return { ...params, message: `${params.message} (${value})` };
+  }
+  return params;
 }
 
 /** Errors are recognised across copies of a package with isInstance(), and carry a stable string code. */
