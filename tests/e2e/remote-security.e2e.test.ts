@@ -1,6 +1,6 @@
 // Every security rule of the servers, checked against the built `acpremote` over real sockets: bearer auth before
 // the upgrade (401), Origin (403), Host / DNS rebinding (403), unknown routes (404), malformed headers (400),
-// binary frames (1003), oversized messages (1009), the connection cap (503), and the refusal to bind a
+// binary frames (1003), invalid UTF-8 (1007), oversized messages (1009), the connection cap (503), and the refusal to bind a
 // non-loopback host without a token (before binding). Tokens compare in constant time (SHA-256 digests through
 // crypto.timingSafeEqual in packages/remote/src/security.ts: reviewed, not timed).
 import { realpathSync } from 'node:fs';
@@ -186,6 +186,13 @@ describe('frames', () => {
     const closed = closeOf(socket);
     socket.send(Buffer.from('{"jsonrpc":"2.0","id":1,"method":"initialize"}'), { binary: true });
     expect((await closed).code).toBe(1003);
+  });
+
+  it('closes with 1007 on a text frame that is not valid UTF-8', async () => {
+    const socket = await openAcceptedWebSocket(server.url, authorized);
+    const closed = closeOf(socket);
+    socket.send(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), { binary: false });
+    expect((await closed).code).toBe(1007);
   });
 
   it('answers an oversized request with a JSON-RPC error for its id and keeps the connection', async () => {

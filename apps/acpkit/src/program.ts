@@ -13,7 +13,16 @@ import {
 import packageJson from '../package.json' with { type: 'json' };
 import { registerClientCommand } from './client/index.js';
 
-/** Options of {@link main}; each defaults to the real process. */
+/**
+ * Options of {@link main}; each defaults to the real process.
+ *
+ * @example
+ * ```ts
+ * import { PassThrough } from 'node:stream';
+ * const stderr = new PassThrough();
+ * const exitCode = await main(['run', './agent.js'], { stderr, env: {} });
+ * ```
+ */
 export interface MainOptions {
   readonly stdin?: Readable;
   readonly stdout?: Writable;

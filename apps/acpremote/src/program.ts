@@ -17,7 +17,16 @@ import {
 import { Option } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
 
-/** Options of {@link main}; each defaults to the real process (see the README's "Programmatic use"). */
+/**
+ * Options of {@link main}; each defaults to the real process (see the README's "Programmatic use").
+ *
+ * @example
+ * ```ts
+ * import { PassThrough } from 'node:stream';
+ * const stderr = new PassThrough();
+ * const exitCode = await main(['serve', './agent.js', '--port', '0'], { stderr, env: {} });
+ * ```
+ */
 export interface MainOptions {
   readonly stdin?: Readable;
   readonly stdout?: Writable;
