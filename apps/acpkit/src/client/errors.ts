@@ -15,8 +15,6 @@ export const ClientErrorCode = {
   AgentStartFailed: 'AGENT_START_FAILED',
   /** The agent process ended (or closed its stdout) before the conversation was over. */
   AgentExited: 'AGENT_EXITED',
-  /** The agent answered a protocol request (initialize, session/new, session/prompt) with an error. */
-  ProtocolFailed: 'PROTOCOL_FAILED',
 } as const;
 /** Union of the {@link ClientErrorCode} values. */
 export type ClientErrorCode = (typeof ClientErrorCode)[keyof typeof ClientErrorCode];
