@@ -105,6 +105,13 @@ describe('acpkit client without a terminal', () => {
     expect(result.code).toBe(0);
   });
 
+  it('refuses an elicitation mode it does not know with invalid params instead of guessing', async () => {
+    const result = await runClient(['--prompt', 'wizard', ...agent('custom-mode')]);
+    expect(result.stdout).toContain('Custom mode refused: -32602');
+    expect(result.stdout).toContain('Unsupported elicitation mode: _vendor_wizard');
+    expect(result.code).toBe(0);
+  });
+
   it('exits 1 with a clear error when the agent command cannot start', async () => {
     const result = await runClient(['--prompt', 'x', '--', 'acpkit-no-such-agent-command']);
     expect(result.stderr).toContain(
