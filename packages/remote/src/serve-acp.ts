@@ -48,6 +48,13 @@ function serveAgentConnection(
   });
   let connection: { readonly closed: Promise<void>; close(error?: unknown): void } | undefined;
   let shuttingDown = false;
+  // Wrap the socket before awaiting the factory: frames that arrive meanwhile queue in the stream (and pause the
+  // socket at its high-water mark) instead of being emitted with no listener and lost.
+  const stream = webSocketMessageStream(socket, {
+    maxMessageBytes,
+    logger,
+    fields: { connection: connectionId },
+  });
   const started = (async () => {
     const app = typeof source === 'function' ? await source() : source;
     if (!app || typeof app.connect !== 'function') {
@@ -57,11 +64,6 @@ function serveAgentConnection(
       );
     }
     if (socket.readyState !== socket.OPEN) return;
-    const stream = webSocketMessageStream(socket, {
-      maxMessageBytes,
-      logger,
-      fields: { connection: connectionId },
-    });
     connection = app.connect(stream);
     // The SDK does not propagate close: end the socket when the agent connection ends, and vice versa.
     void connection.closed.then(() => {

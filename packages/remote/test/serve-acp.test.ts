@@ -87,6 +87,30 @@ describe('serveAcp', () => {
     expect(await runClient(server)).toEqual(['prompts=1 choice=c0']);
   });
 
+  it('keeps the frames that arrive while an async factory is still building the agent', async () => {
+    let releaseFactory: () => void = () => {};
+    const factoryGate = new Promise<void>((resolve) => {
+      releaseFactory = resolve;
+    });
+    const server = await serveAcp(
+      async () => {
+        await factoryGate;
+        return countingAgent();
+      },
+      { port: 0, logger: recordingLogger().logger },
+    );
+    cleanup.add(() => server.close());
+    const raw = await RawClient.open(server.url);
+    cleanup.add(() => raw.close());
+    raw.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: PROTOCOL_VERSION } });
+    // ws answers a ping only after emitting the frames before it, so the pong proves the server has read the request.
+    const pong = new Promise<void>((resolve) => raw.socket.once('pong', () => resolve()));
+    raw.socket.ping();
+    await pong;
+    releaseFactory();
+    expect((await raw.response(0)).result.protocolVersion).toBe(PROTOCOL_VERSION);
+  });
+
   it('connects a plain agent app once per socket', async () => {
     const server = await serveAcp(countingAgent(), { port: 0, logger: recordingLogger().logger });
     cleanup.add(() => server.close());
