@@ -145,16 +145,20 @@ export async function mirror(url: string, flags: MirrorFlagValues, io: CliIo): P
     io.stdin.unpipe(input);
     input.end();
   });
-  const exitCode = await runMirror(url, {
-    ...withLogger({}, io),
-    input,
-    output: io.stdout,
-    ...(token ? { bearerToken: token.token } : {}),
-    ...(flags.unstableProtocol ? { useUnstableProtocol: true } : {}),
-    ...(flags.hostOwnership ? { hostOwnership: flags.hostOwnership } : {}),
-    ...(flags.latencyMeta ? { emitLatencyMeta: true } : {}),
-  });
-  io.stdin.unpipe(input);
+  let exitCode: number;
+  try {
+    exitCode = await runMirror(url, {
+      ...withLogger({}, io),
+      input,
+      output: io.stdout,
+      ...(token ? { bearerToken: token.token } : {}),
+      ...(flags.unstableProtocol ? { useUnstableProtocol: true } : {}),
+      ...(flags.hostOwnership ? { hostOwnership: flags.hostOwnership } : {}),
+      ...(flags.latencyMeta ? { emitLatencyMeta: true } : {}),
+    });
+  } finally {
+    io.stdin.unpipe(input);
+  }
   return stoppedBy ? exitCodeForSignal(stoppedBy) : exitCode;
 }
 
