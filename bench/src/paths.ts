@@ -1,6 +1,6 @@
 // The paths the bench measures: two raw baselines and our three relays, each opened as one driver connection.
 import { fileURLToPath } from 'node:url';
-import { type RunningHost, startHost } from './hosts/spawn-host.js';
+import { profilingFlags, type RunningHost, startHost } from './hosts/spawn-host.js';
 import { RpcClient } from './rpc-client.js';
 import { type MessageEndpoint, openWebSocketEndpoint, spawnStdioEndpoint } from './transports.js';
 
@@ -94,6 +94,7 @@ export const paths: PathDefinition[] = [
         fixture('echo-agent.mjs'),
       ]);
       const mirror = spawnStdioEndpoint(process.execPath, [
+        ...profilingFlags(),
         '--import',
         import.meta.resolve('tsx'),
         host('mirror-host.ts'),

@@ -116,6 +116,8 @@ export function describeMachine() {
     totalMemoryGiB: Number((os.totalmem() / 1024 ** 3).toFixed(1)),
     platform: `${os.type()} ${os.release()} ${os.arch()}`,
     node: process.version,
+    /** 1/5/15-minute load averages when the figures were taken: above the core count, every figure is suspect. */
+    loadAverage: os.loadavg().map((value) => Number(value.toFixed(2))),
   };
 }
 

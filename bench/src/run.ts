@@ -41,6 +41,7 @@ const output =
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
 const started = Date.now();
+const machineAtStart = describeMachine();
 const records: FigureRecord[] = [];
 if (sections.has('relay')) {
   const tasks = smoke
@@ -61,12 +62,13 @@ if (sections.has('micro')) {
 const summaries = records.map(summarise);
 const targetOutcomes = smoke ? [] : checkBounds(summaries, targets);
 const guardOutcomes = checkBounds(summaries, smokeGuards);
-const machine = describeMachine();
+const machine = { ...describeMachine(), loadAverageAtStart: machineAtStart.loadAverage };
 const date = new Date().toISOString();
 const markdown = renderMarkdown(summaries, targetOutcomes, guardOutcomes);
 console.log(
   `\nACP Kit bench (${smoke ? 'smoke' : 'full'}), ${date}, ${machine.cpuCount}× ${machine.cpuModel}, Node ${machine.node}; ` +
-    `${repeats} repeats of ${sliceMs} ms slices, interleaved\n`,
+    `${repeats} repeats of ${sliceMs} ms slices, interleaved; load average ${machineAtStart.loadAverage.join(' ')} at start, ` +
+    `${machine.loadAverage.join(' ')} at end\n`,
 );
 console.log(markdown);
 mkdirSync(new URL('.', `file://${output}`).pathname, { recursive: true });

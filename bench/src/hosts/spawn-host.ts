@@ -5,6 +5,15 @@ import type { HostReport } from './host-ipc.js';
 
 const benchRoot = fileURLToPath(new URL('../..', import.meta.url));
 
+/**
+ * Extra Node flags for every process the bench starts: `ACPKIT_BENCH_CPU_PROF=<dir>` writes a V8 CPU profile of
+ * each host and mirror into `<dir>` (open them in Chrome DevTools, or summarise with `scripts/bench-profile.mjs`).
+ */
+export function profilingFlags(): string[] {
+  const directory = process.env.ACPKIT_BENCH_CPU_PROF;
+  return directory ? ['--cpu-prof', `--cpu-prof-dir=${directory}`] : [];
+}
+
 /** A running host process (a server under test or a raw baseline server). */
 export interface RunningHost {
   readonly url: string;
@@ -25,7 +34,7 @@ export interface RunningHost {
 export async function startHost(name: string, args: readonly string[] = []): Promise<RunningHost> {
   const child = fork(fileURLToPath(new URL(`./${name}.ts`, import.meta.url)), args, {
     cwd: benchRoot,
-    execArgv: ['--import', 'tsx', '--expose-gc'],
+    execArgv: ['--import', 'tsx', '--expose-gc', ...profilingFlags()],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const url = await new Promise<string>((resolve, reject) => {
