@@ -77,7 +77,8 @@ describe('acpkit client in a terminal: single choice', () => {
   });
 });
 
-describe('acpkit client in a terminal: a multi-field form', () => {
+// Many keystrokes, each waited for on screen: give the form tests room on a loaded two-core runner.
+describe('acpkit client in a terminal: a multi-field form', { timeout: 120_000 }, () => {
   /** Types into the prompt that shows `label`, once it appeared in reaction to the previous keys. */
   async function answer(session: PtySession, label: string, keys: string): Promise<number> {
     await session.waitFor(label, { from: session.typedAt });

@@ -19,9 +19,11 @@ function startDemo(): { session: PtySession; marker: string } {
 }
 
 describe('pnpm demo in a terminal', () => {
-  it('lets the person pick Preview with the arrow keys, then exits 0 and reaps every process', async () => {
+  it('lets the person pick Preview with the arrow keys, then exits 0 and reaps every process', {
+    timeout: 120_000,
+  }, async () => {
     const { session, marker } = startDemo();
-    await session.waitFor('Choose a deployment target');
+    await session.waitFor('Choose a deployment target', { timeoutMs: 90_000 });
     // demo, acpremote expose, the agent it spawned, acpkit client and acpkit run are all running now.
     expect(processesWithMarker(marker).length).toBeGreaterThanOrEqual(5);
     expect(session.screen).toContain('Production — Deploy to the production environment.');
@@ -31,18 +33,18 @@ describe('pnpm demo in a terminal', () => {
     expect(processesWithMarker(marker)).toEqual([]);
   });
 
-  it('cancels the form on Ctrl+C, reports it, and still exits cleanly', async () => {
+  it('cancels the form on Ctrl+C, reports it, and still exits cleanly', { timeout: 120_000 }, async () => {
     const { session, marker } = startDemo();
-    await session.waitFor('Choose a deployment target');
+    await session.waitFor('Choose a deployment target', { timeoutMs: 90_000 });
     session.type(Keys.interrupt);
     await session.waitFor('The choice was cancelled.', { from: session.typedAt });
     expect((await session.exited).exitCode).toBe(0);
     expect(processesWithMarker(marker)).toEqual([]);
   });
 
-  it('stops every process when the demo itself gets SIGTERM', async () => {
+  it('stops every process when the demo itself gets SIGTERM', { timeout: 120_000 }, async () => {
     const { session, marker } = startDemo();
-    await session.waitFor('Choose a deployment target');
+    await session.waitFor('Choose a deployment target', { timeoutMs: 90_000 });
     process.kill(session.pid, 'SIGTERM');
     expect((await session.exited).exitCode).toBe(143);
     expect(processesWithMarker(marker)).toEqual([]);

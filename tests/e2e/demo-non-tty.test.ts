@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { processesWithMarker, repositoryRoot } from './fixtures/client-pty.js';
 
 describe('pnpm demo without a terminal', () => {
-  it('answers with the default, prints Selected: production, exits 0 and reaps every process', async () => {
+  it('answers with the default, prints Selected: production, exits 0 and reaps every process', {
+    timeout: 120_000,
+  }, async () => {
     const marker = randomUUID();
     const child = spawn(process.execPath, ['scripts/demo.mjs'], {
       cwd: repositoryRoot,
