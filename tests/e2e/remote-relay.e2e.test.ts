@@ -41,12 +41,15 @@ describe.each(mirrors)('through %s', (mirrorCli) => {
     const ping = await peer.request('ping-7', '_vendor/ping', {
       nonce: 'n-7',
       extra: { nested: [1, { deep: true }] },
+      log: true,
     });
     expect(ping).toEqual({
       jsonrpc: '2.0',
       id: 'ping-7',
       result: { pong: 'n-7', requestId: 'ping-7', unknownFieldEcho: { nested: [1, { deep: true }] } },
     });
+    // The agent's non-JSON stdout line was logged by the server, not relayed to the editor.
+    await server.process.waitForStderr(/agent stdout line is not a JSON-RPC object; not forwarded/);
 
     peer.send({ jsonrpc: '2.0', method: '_vendor/notice', params: { hello: 'agent' } });
     const session = await peer.request(1, 'session/new', { cwd: process.cwd(), mcpServers: [] });
