@@ -298,6 +298,20 @@ describe('acpkit client in a terminal: Ctrl+C', () => {
   });
 });
 
+describe('acpkit client in a terminal: the agent dies', () => {
+  it('closes the open form, reports how the agent ended and exits 1', async () => {
+    const session = open('single-choice');
+    const pid = await agentPid(session);
+    await sendPrompt(session, 'deploy');
+    await session.waitFor('Choose a deployment target');
+    const mark = session.mark;
+    process.kill(pid, 'SIGKILL');
+    await session.waitFor('The agent withdrew the request.', { from: mark });
+    await session.waitFor('Error: The agent exited (signal SIGKILL).', { from: mark });
+    expect((await session.exited).exitCode).toBe(1);
+  });
+});
+
 describe('acpkit client in a terminal: --yes', () => {
   it('asks for the prompt but answers the form with its default and prints what it answered', async () => {
     const session = open('single-choice', ['--yes']);
