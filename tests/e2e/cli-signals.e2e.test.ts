@@ -71,12 +71,15 @@ describe('acpkit run TARGET (stdio)', () => {
     stdout.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
     const peer = ndjsonPeer(stdin, stdout);
     expect(await peer.request(0, 'initialize', INITIALIZE_WITH_FORMS)).toMatchObject({ id: 0, result: {} });
-    expect(await peer.request('p', '_vendor/ping', { nonce: 'stdio' })).toMatchObject({
+    expect(await peer.request('p', '_vendor/ping', { nonce: 'stdio', log: true })).toMatchObject({
       result: { pong: 'stdio' },
     });
     stdin.end();
     expect(await run.exited).toEqual({ code: 0, signal: null });
+    // Two responses and nothing else: the agent's console.log went to stderr.
+    expect(lines).toHaveLength(2);
     for (const line of lines) expect(JSON.parse(line)).toHaveProperty('jsonrpc', '2.0');
+    expect(run.stderr()).toContain('probe agent log line (not JSON-RPC)');
   });
 
   it('loads a .ts TARGET without a build step', async () => {
