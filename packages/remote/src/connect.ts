@@ -6,6 +6,8 @@ import type { ServerMetadata } from './metadata.js';
 import type { TransportOptions } from './options.js';
 import { webSocketMessageStream } from './websocket-stream.js';
 
+const CLOSE_HANDSHAKE_TIMEOUT_MS = 5_000;
+
 /**
  * A raw ACP message stream to a remote endpoint, returned by {@link connectAcp}.
  *
@@ -61,7 +63,14 @@ export async function connectAcp(
     metadata,
     closed,
     async close() {
-      if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) socket.close(1000);
+      if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) {
+        socket.close(1000);
+        // Don't wait ws's 30 s close timeout for a server that never answers the close frame.
+        const timer = setTimeout(() => socket.terminate(), CLOSE_HANDSHAKE_TIMEOUT_MS);
+        timer.unref();
+        await closed;
+        clearTimeout(timer);
+      }
       await closed;
     },
   };

@@ -47,7 +47,15 @@ export interface ServerMetadata {
   websocket_path: string;
 }
 
-/** Inputs of {@link buildServerMetadata}. */
+/**
+ * Inputs of {@link buildServerMetadata}.
+ *
+ * @example
+ * ```ts
+ * const input: ServerMetadataInput = { paths: buildServerPaths('/acp'), authRequired: false, maxMessageBytes: 1024,
+ *   remoteCwd: undefined, useUnstableProtocol: false };
+ * ```
+ */
 export interface ServerMetadataInput {
   paths: ServerPaths;
   authRequired: boolean;

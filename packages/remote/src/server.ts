@@ -292,6 +292,7 @@ export async function startRemoteServer(
         pendingUpgrades -= 1;
       }
     });
+    const remoteAddress = request.socket.remoteAddress;
     webSocketServer.handleUpgrade(request, socket, head, (webSocket) => {
       upgraded = true;
       pendingUpgrades -= 1;
@@ -305,7 +306,7 @@ export async function startRemoteServer(
       webSocket.on('error', (error: Error & { code?: string }) => {
         logger.warn('WebSocket error', { connection: connectionId, error: error.code ?? error.message });
       });
-      logger.info('connection opened', { connection: connectionId });
+      logger.info('connection opened', { connection: connectionId, remoteAddress });
       const stopHeartbeat = startHeartbeat(webSocket, resolved.pingIntervalMs, () => {
         logger.warn('connection terminated: missed pong', { connection: connectionId });
       });
