@@ -28,6 +28,7 @@ import { join, relative } from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { hygieneProblems, tarballProblems, wireFormatProblems } from './package-rules.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const consumerFixtures = join(root, 'scripts', 'release', 'consumer');
@@ -362,174 +363,25 @@ async function listPublicPackages() {
     .sort((left, right) => left.name.localeCompare(right.name));
 }
 
-function listFiles(directory, predicate) {
-  if (!existsSync(directory)) return [];
-  return readdirSync(directory, { recursive: true, encoding: 'utf8' })
-    .filter((file) => predicate(file))
-    .map((file) => join(directory, file));
-}
-
-/** Bare module specifiers imported by built files (declarations or JavaScript). */
-function importedPackages(files) {
-  const specifiers = new Set();
-  const pattern =
-    /(?:^|[\s;}])(?:import|export)\s(?:[^'";]*?\sfrom\s*)?["']([^"'.][^"']*)["']|import\(\s*["']([^"'.][^"']*)["']\s*\)/gm;
-  for (const file of files) {
-    const text = readFileSync(file, 'utf8');
-    for (const match of text.matchAll(pattern)) {
-      const specifier = match[1] ?? match[2];
-      if (!specifier || specifier.startsWith('node:') || specifier.startsWith('/')) continue;
-      const parts = specifier.split('/');
-      specifiers.add(specifier.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]);
-    }
-  }
-  return specifiers;
-}
-
-const nodeBuiltins = new Set(createRequire(import.meta.url)('node:module').builtinModules);
-
-/**
- * The manifest rules of issue 6 that publint and attw do not cover.
- * @param {PublicPackage} publicPackage
- * @returns {string[]}
- */
-function hygieneProblems({ manifest, directory, absolute }) {
-  const problems = [];
-  const isCli = manifest.bin !== undefined;
-  if (typeof manifest.description !== 'string' || manifest.description.trim().length < 20) {
-    problems.push('description must say what the package is');
-  }
-  if (manifest.type !== 'module') problems.push('type must be "module" (ESM-only)');
-  if (!manifest.license) problems.push('license is missing');
-  for (const shipped of ['dist', 'README.md', 'LICENSE']) {
-    if (!Array.isArray(manifest.files) || !manifest.files.includes(shipped))
-      problems.push(`files must list ${shipped}`);
-  }
-  for (const required of ['README.md', 'LICENSE']) {
-    if (!existsSync(join(absolute, required)))
-      problems.push(`${required} is missing from the package folder`);
-  }
-  if (manifest.exports?.['./package.json'] !== './package.json')
-    problems.push('exports must include "./package.json"');
-  const main = manifest.exports?.['.'];
-  if (!main || Object.keys(main)[0] !== 'types' || !main.default) {
-    problems.push('exports["."] must list "types" first and a "default"');
-  }
-  if (manifest.engines?.node !== '>=20.19')
-    problems.push(`engines.node must be ">=20.19" (is ${manifest.engines?.node})`);
-  if (manifest.repository?.directory !== directory) {
-    problems.push(`repository.directory must be "${directory}" (is ${manifest.repository?.directory})`);
-  }
-  if (!manifest.repository?.url) problems.push('repository.url is missing');
-  if (manifest.publishConfig?.access !== 'public') problems.push('publishConfig.access must be "public"');
-  if (!isCli && manifest.sideEffects !== false) problems.push('a library must declare "sideEffects": false');
-
-  const runtimeDependencies = new Set([
-    ...Object.keys(manifest.dependencies ?? {}),
-    ...Object.keys(manifest.peerDependencies ?? {}),
-  ]);
-  const dist = join(absolute, 'dist');
-  const declarations = listFiles(dist, (file) => file.endsWith('.d.ts'));
-  const scripts = listFiles(dist, (file) => file.endsWith('.js'));
-  const sdk = '@agentclientprotocol/sdk';
-  if (importedPackages(declarations).has(sdk)) {
-    // The SDK's types cross this package's API: one SDK copy must be shared with the user's own code.
-    if (!isCli && manifest.peerDependencies?.[sdk] !== '^2.4.0') {
-      problems.push(`its .d.ts uses ${sdk}: declare peerDependencies["${sdk}"]: "^2.4.0"`);
-    }
-  }
-  for (const [kind, files] of [
-    ['.d.ts', declarations],
-    ['.js', scripts],
-  ]) {
-    for (const name of importedPackages(files)) {
-      if (nodeBuiltins.has(name) || name === manifest.name) continue;
-      if (!runtimeDependencies.has(name)) {
-        problems.push(`dist ${kind} imports "${name}", which is not in dependencies or peerDependencies`);
-      }
-    }
-  }
-  for (const [binary, target] of Object.entries(
-    typeof manifest.bin === 'string' ? { [manifest.name]: manifest.bin } : (manifest.bin ?? {}),
-  )) {
-    const path = join(absolute, target);
-    if (!existsSync(path)) problems.push(`bin ${binary} -> ${target} does not exist after the build`);
-    else if (!readFileSync(path, 'utf8').startsWith('#!/usr/bin/env node')) {
-      problems.push(`bin ${binary} -> ${target} must start with "#!/usr/bin/env node"`);
-    }
-  }
-  return problems;
-}
-
 /**
  * Checks a packed tarball: what it ships, and a manifest with every workspace/catalog range resolved.
  * @param {PublicPackage} publicPackage
  * @param {{ files: Array<{ path: string }> }} packed
  */
 async function checkTarball(publicPackage, packed) {
-  const paths = packed.files.map((file) => file.path).sort();
-  const problems = [];
-  const required = ['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.d.ts'];
-  const bins = publicPackage.manifest.bin ?? {};
-  for (const target of Object.values(typeof bins === 'string' ? { bin: bins } : bins)) {
-    required.push(target.replace(/^\.\//, ''));
-  }
-  for (const path of required) if (!paths.includes(path)) problems.push(`missing ${path}`);
-  for (const path of paths) {
-    if (
-      /^(src|test|tests)\//.test(path) ||
-      /\.test(-d)?\.[cm]?[jt]s/.test(path) ||
-      /(^|\/)(tsconfig|tsup\.config|vitest\.config)/.test(path)
-    ) {
-      problems.push(`ships a development file: ${path}`);
-    }
-  }
   const { stdout } = await run('tar', ['-xzOf', publicPackage.tarball, 'package/package.json']);
-  const manifest = JSON.parse(stdout);
-  for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies']) {
-    for (const [name, range] of Object.entries(manifest[field] ?? {})) {
-      if (/^(workspace|catalog|link|file):/.test(range))
-        problems.push(`${field}.${name} is "${range}" in the tarball`);
-    }
-  }
-  if (manifest.version !== publicPackage.manifest.version)
-    problems.push(`tarball version ${manifest.version}`);
+  const paths = packed.files.map((file) => file.path);
+  const problems = tarballProblems(publicPackage.manifest, paths, JSON.parse(stdout));
   if (problems.length > 0) throw new Error(problems.join('\n'));
   return `${paths.length} files`;
-}
-
-/** The wire format VERSIONING.md freezes: tokens choice_<i>, field `choice`, title `Choice`, the _meta key. */
-function assertWireFormat(request) {
-  assert(request, 'the client received no elicitation/create request');
-  assertEqual(request.mode, 'form', 'elicitation mode');
-  assertEqual(request.message, question, 'elicitation message');
-  const schema = request.requestedSchema;
-  assertEqual(schema?.type, 'object', 'requestedSchema.type');
-  assertEqual(schema?.required, ['choice'], 'requestedSchema.required');
-  const choice = schema?.properties?.choice;
-  assertEqual(choice?.type, 'string', 'choice.type');
-  assertEqual(choice?.title, 'Choice', 'choice.title');
-  assertEqual(choice?.default, 'choice_1', 'choice.default');
-  assertEqual(
-    choice?.oneOf,
-    [
-      { const: 'choice_0', title: 'Preview' },
-      {
-        const: 'choice_1',
-        title: 'Production',
-        description: 'Deploy to the production environment.',
-        _meta: { 'acpkit.dev/choice-description': 'Deploy to the production environment.' },
-      },
-    ],
-    'choice.oneOf',
-  );
 }
 
 function assertAnswered(outcome, how) {
   assertEqual(outcome.text, expectedAnswer, `agent reply ${how}`);
   assertEqual(outcome.stopReason, 'end_turn', `stopReason ${how}`);
   assertEqual(outcome.elicitationRequests.length, 1, `elicitation requests ${how}`);
-  assertWireFormat(outcome.elicitationRequests[0]);
+  const problems = wireFormatProblems(outcome.elicitationRequests[0], question);
+  if (problems.length > 0) throw new Error(`wire format ${how}:\n${problems.join('\n')}`);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
