@@ -22,6 +22,9 @@ const afterTestSteps = [
   { name: 'bench:smoke', command: ['pnpm', 'run', 'bench:smoke'] },
   // Packs every public package, installs the tarballs with npm into a fresh project and uses them there.
   { name: 'release:check', command: ['pnpm', 'run', 'release:check'] },
+  // The README's first command, exactly as a newcomer runs it, without a terminal: it must exit 0
+  // (tests/e2e/demo-*.test.ts check that "Selected: production" comes back and that no process survives).
+  { name: 'demo (non-TTY)', command: ['pnpm', 'demo'], stdin: 'ignore' },
 ];
 
 let passed = 0;
@@ -33,7 +36,7 @@ function runStep(step) {
   console.log(`\n==> ${step.name}: ${step.command.join(' ')}`);
   const result = spawnSync(step.command[0], step.command.slice(1), {
     cwd: root,
-    stdio: 'inherit',
+    stdio: [step.stdin ?? 'inherit', 'inherit', 'inherit'],
     env: environment,
   });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
