@@ -17,6 +17,8 @@ import {
 } from './report.js';
 
 const { values: flags } = parseArgs({
+  // Tolerates a `--` separator forwarded by `pnpm … bench -- --flags`.
+  allowPositionals: true,
   options: {
     smoke: { type: 'boolean', default: false },
     repeats: { type: 'string' },
