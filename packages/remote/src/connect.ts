@@ -1,5 +1,5 @@
 import type { Stream } from '@agentclientprotocol/sdk';
-import { openClientSocket, resolveTransportOptions } from './client-socket.js';
+import { isInsecureRemoteUrl, openClientSocket, resolveTransportOptions } from './client-socket.js';
 import { startHeartbeat } from './heartbeat.js';
 import { createStderrLogger, type RemoteLogger } from './logger.js';
 import type { ServerMetadata } from './metadata.js';
@@ -51,6 +51,11 @@ export async function connectAcp(
 ): Promise<RemoteConnection> {
   const resolved = resolveTransportOptions(url, options);
   const logger = options.logger ?? createStderrLogger();
+  if (isInsecureRemoteUrl(resolved.url)) {
+    logger.warn('ws:// to a non-loopback host: messages and the token travel unencrypted; prefer wss://', {
+      host: resolved.url.hostname,
+    });
+  }
   const { socket, metadata } = await openClientSocket(resolved);
   startHeartbeat(socket, resolved.pingIntervalMs, () => logger.warn('connection terminated: missed pong'));
   const closed = new Promise<{ code: number; reason: string }>((resolve) => {

@@ -23,6 +23,7 @@ import {
   checkHostAndOrigin,
   isLoopbackHost,
   normalizeOrigin,
+  parseHostHeader,
   type RequestDecision,
   type SecurityPolicy,
 } from './security.js';
@@ -128,6 +129,11 @@ export function resolveServeOptions(options: ServeOptions, defaultRemoteCwd?: st
   }
   const tls = options.tls;
   if (tls !== undefined && (!tls?.key || !tls.cert)) throw invalid('tls needs both key and cert (PEM)');
+  for (const allowedHost of options.allowedHosts ?? []) {
+    if (typeof allowedHost !== 'string' || parseHostHeader(allowedHost.trim()) === undefined) {
+      throw invalid(`allowedHosts entry is not a host name: ${JSON.stringify(allowedHost)}`);
+    }
+  }
   const allowedOrigins = new Set<string>();
   for (const origin of options.allowedOrigins ?? []) {
     const normalized = normalizeOrigin(origin);

@@ -202,6 +202,9 @@ describe('connection limits and binding', () => {
     expect(await errorCodeOf(start({ allowedOrigins: ['not an origin'] }))).toBe(
       AcpRemoteErrorCode.InvalidOption,
     );
+    expect(await errorCodeOf(start({ allowedHosts: ['bad host name'] }))).toBe(
+      AcpRemoteErrorCode.InvalidOption,
+    );
   });
 
   it('reports LISTEN_FAILED when the port is taken', async () => {
