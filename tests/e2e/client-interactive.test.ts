@@ -298,6 +298,16 @@ describe('acpkit client in a terminal: Ctrl+C', () => {
   });
 });
 
+describe('acpkit client in a terminal: a failed turn', () => {
+  it('reports the error and lets the person go on', async () => {
+    const session = open('fails');
+    await sendPrompt(session, 'first');
+    const mark = session.typedAt;
+    await session.waitFor('Error: The agent answered with an error: Internal error', { from: mark });
+    expect(await quit(session, mark)).toBe(0);
+  });
+});
+
 describe('acpkit client in a terminal: the agent dies', () => {
   it('closes the open form, reports how the agent ended and exits 1', async () => {
     const session = open('single-choice');

@@ -112,6 +112,12 @@ describe('acpkit client without a terminal', () => {
     expect(result.code).toBe(0);
   });
 
+  it('exits 1 when the agent fails a turn', async () => {
+    const result = await runClient(['--prompt', 'x', ...agent('fails')]);
+    expect(result.stderr).toContain('Error: The agent answered with an error: Internal error');
+    expect(result.code).toBe(1);
+  });
+
   it('exits 1 with a clear error when the agent command cannot start', async () => {
     const result = await runClient(['--prompt', 'x', '--', 'acpkit-no-such-agent-command']);
     expect(result.stderr).toContain(

@@ -268,12 +268,13 @@ export async function runClient(options: ClientRunOptions): Promise<number> {
       return await stop(error.code);
     }
     // A closed connection usually means the agent died; name its exit status when it follows promptly.
-    const exit = ClientError.isInstance(error)
-      ? undefined
-      : await Promise.race([
-          agentGone,
-          new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 3_000).unref()),
-        ]);
+    const exit =
+      ClientError.isInstance(error) || error instanceof RequestError
+        ? undefined
+        : await Promise.race([
+            agentGone,
+            new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 3_000).unref()),
+          ]);
     if (exit !== undefined) reportError(exit.message);
     else if (ClientError.isInstance(error)) reportError(error.message);
     else if (error instanceof RequestError) reportError(`The agent answered with an error: ${error.message}`);
