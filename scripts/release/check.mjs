@@ -387,8 +387,12 @@ function assertAnswered(outcome, how) {
 // ---------------------------------------------------------------------------------------------------------------
 // The check
 
+/** The temporary directory of this run, removed on every exit path (also on SIGINT/SIGTERM). */
+let scratchDirectory = '';
+
 async function main() {
   const scratch = mkdtempSync(join(tmpdir(), 'acpkit-release-check-'));
+  scratchDirectory = scratch;
   const tarballs = join(scratch, 'tarballs');
   const consumer = join(scratch, 'consumer');
   mkdirSync(tarballs);
@@ -725,7 +729,10 @@ async function roundTrip({ consumer, environment, server, mirror }) {
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
     console.log(`\nrelease:check interrupted by ${signal}; stopping child processes`);
-    void reapChildren().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    void reapChildren().finally(() => {
+      if (scratchDirectory && !flags.keep) rmSync(scratchDirectory, { recursive: true, force: true });
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    });
   });
 }
 
