@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeBlock, extractTypeScriptBlocks } from './code-blocks.js';
+import { describeBlock, extractFencedCode, extractTypeScriptBlocks } from './code-blocks.js';
 
 const document = [
   '# Title', // 1
@@ -54,5 +54,15 @@ describe('describeBlock', () => {
   it('names the file, the block number and the fence line', () => {
     const [block] = extractTypeScriptBlocks(document, 'docs/cli.md');
     expect(block && describeBlock(block)).toBe('docs/cli.md block 1 (line 3)');
+  });
+});
+
+describe('extractFencedCode', () => {
+  it('returns the contents of every fence of one language, in order', () => {
+    expect(extractFencedCode(document, 'sh')).toEqual(['pnpm demo\n']);
+    expect(extractFencedCode(document, 'md')).toEqual([
+      '```ts\nnot a block: inside a four-backtick fence\n```\n',
+    ]);
+    expect(extractFencedCode(document, 'nginx')).toEqual([]);
   });
 });

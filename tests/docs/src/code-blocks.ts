@@ -53,6 +53,21 @@ export function extractTypeScriptBlocks(text: string, source: string): CodeBlock
 }
 
 /**
+ * The contents of every fenced block of one language (```nginx, ```sh, …), in order.
+ *
+ * @example
+ * ```ts
+ * extractFencedCode('```nginx\nserver {}\n```\n', 'nginx'); // ['server {}\n']
+ * ```
+ */
+export function extractFencedCode(text: string, language: string): string[] {
+  return markdown
+    .parse(text, {})
+    .filter((token) => token.type === 'fence' && token.info.trim().split(/\s+/)[0] === language)
+    .map((token) => token.content);
+}
+
+/**
  * A short human label for a block, used in test names and failure messages.
  *
  * @example
