@@ -14,6 +14,8 @@ import { isUnstableMethod } from './unstable-methods.js';
 const SOCKET_HIGH_WATER_BYTES = 1024 * 1024;
 const SOCKET_LOW_WATER_BYTES = 256 * 1024;
 const CLOSE_HANDSHAKE_TIMEOUT_MS = 5_000;
+/** After local EOF, how long answers to requests already sent may still arrive before the mirror closes. */
+const IN_FLIGHT_DRAIN_MS = 5_000;
 
 /**
  * Options of {@link runMirror}: transport options plus the local stdio streams and a logger.
@@ -128,6 +130,7 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
   const inFlight = new Map<string, WireId>();
   const prompts = new Map<string, PromptTiming[]>();
   let localEnded = false;
+  let closeWhenDrained: () => void = () => {};
   let inputPaused = false;
   let lastWrite: Promise<void> = Promise.resolve();
 
@@ -266,6 +269,7 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
       const key = idKey(frame.id);
       inFlight.delete(key);
       if (resolved.emitLatencyMeta) finishPrompt(key);
+      if (localEnded && inFlight.size === 0) queueMicrotask(closeWhenDrained);
     } else if (frame.kind === 'request' || frame.kind === 'notification') {
       if (!resolved.useUnstableProtocol && isUnstableMethod(frame.method)) {
         if (frame.kind === 'request')
@@ -299,11 +303,10 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
   });
   const onData = (chunk: Buffer | string) =>
     splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  const onEnd = () => {
-    if (localEnded) return;
-    splitter.end();
-    localEnded = true;
-    logger.info('local input ended; closing the remote connection');
+  let outputFailed = false;
+  let drainTimer: NodeJS.Timeout | undefined;
+  const closeUpstream = () => {
+    clearTimeout(drainTimer);
     // Reads may be paused for output backpressure; the server's close frame must still get through.
     if (socket.isPaused) socket.resume();
     if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) {
@@ -312,6 +315,27 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
       setTimeout(() => socket.terminate(), CLOSE_HANDSHAKE_TIMEOUT_MS).unref();
     }
   };
+  closeWhenDrained = () => {
+    if (localEnded && inFlight.size === 0) closeUpstream();
+  };
+  const onEnd = () => {
+    if (localEnded) return;
+    splitter.end();
+    localEnded = true;
+    if (outputFailed || inFlight.size === 0) {
+      logger.info('local input ended; closing the remote connection');
+      closeUpstream();
+      return;
+    }
+    // Answers to requests already sent still reach the output (e.g. `printf ... | acpremote mirror URL`), within
+    // a bound so a request that never completes cannot keep the mirror alive.
+    logger.info('local input ended; closing the remote connection once in-flight requests are answered', {
+      inFlight: inFlight.size,
+      timeoutMs: IN_FLIGHT_DRAIN_MS,
+    });
+    drainTimer = setTimeout(closeUpstream, IN_FLIGHT_DRAIN_MS);
+    drainTimer.unref();
+  };
   const onInputError = (error: Error) => {
     logger.warn('local input failed; treating it as end of input', { error: error.message });
     onEnd();
@@ -319,7 +343,9 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
   // An editor that went away makes stdout fail with EPIPE: that is a local end, not a crash.
   const onOutputError = (error: Error) => {
     logger.warn('local output failed; closing the remote connection', { error: error.message });
-    onEnd();
+    outputFailed = true;
+    if (localEnded) closeUpstream();
+    else onEnd();
   };
   input.on('data', onData);
   input.once('end', onEnd);
@@ -334,7 +360,12 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
   input.off('end', onEnd);
   input.off('error', onInputError);
   input.pause();
+  clearTimeout(drainTimer);
   if (localEnded) {
+    if (!outputFailed && inFlight.size > 0) {
+      const error = transportLost(closeInfo.code, closeInfo.reason || 'local input ended');
+      for (const id of inFlight.values()) writeLine(errorResponseText(id, error));
+    }
     await lastWrite;
     return 0;
   }

@@ -252,6 +252,39 @@ describe('runMirror', () => {
     expect(processExists(pinged.pid)).toBe(false);
   });
 
+  it('still delivers answers to requests sent before input EOF, then resolves 0', async () => {
+    const server = await startServer();
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const exitCode = runMirror(server.url, { input, output, logger: recordingLogger().logger });
+    input.end(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: 1 } })}\n` +
+        `${JSON.stringify({ jsonrpc: '2.0', id: 'fork', method: 'session/fork', params: { sessionId: 's' } })}\n`,
+    );
+    expect(await exitCode).toBe(0);
+    const lines = output
+      .read()
+      .toString('utf8')
+      .trim()
+      .split('\n')
+      .map((line: string) => JSON.parse(line));
+    expect(lines.find((line: Loose) => line.id === 0)?.result.protocolVersion).toBe(1);
+    expect(lines.find((line: Loose) => line.id === 'fork')?.error.code).toBe(-32601);
+  });
+
+  it('gives up on an unanswered request a few seconds after input EOF, answering it with an error', async () => {
+    const server = await startServer();
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const recorder = recordingLogger();
+    const exitCode = runMirror(server.url, { input, output, logger: recorder.logger });
+    input.end(`${JSON.stringify({ jsonrpc: '2.0', id: 9, method: '_test/hang', params: {} })}\n`);
+    await recorder.waitFor(/once in-flight requests are answered/);
+    expect(await exitCode).toBe(0);
+    const [line] = output.read().toString('utf8').trim().split('\n');
+    expect(JSON.parse(line)).toMatchObject({ id: 9, error: { code: TRANSPORT_LOST_ERROR_CODE } });
+  });
+
   it('fails every in-flight request with a transport-loss error and resolves 1 when the remote dies', async () => {
     const server = await startServer();
     const { connection, exitCode } = startMirror(server);
