@@ -29,6 +29,12 @@ export interface BlockDiagnostic {
   readonly file: string | undefined;
 }
 
+/** Options of {@link typeCheckBlocks}. */
+export interface TypeCheckOptions {
+  /** Skip checking declaration files (default false: the built declarations are checked too). */
+  readonly skipLibCheck?: boolean;
+}
+
 /** What {@link typeCheckBlocks} found. */
 export interface TypeCheckReport {
   /** Messages per checked block (an empty array when the block compiles). */
@@ -50,6 +56,7 @@ function blockFileName(block: CodeBlock): string {
  * @param blocks - The blocks to check; ignored blocks are skipped.
  * @param directory - An empty scratch directory inside `tests/docs`.
  * @param repositoryRoot - Used to print library paths relative to the repository.
+ * @param options - `skipLibCheck` (default false).
  * @example
  * ```ts
  * const report = typeCheckBlocks(blocks, mkdtempSync(join(packageDirectory, '.extracted-')), repositoryRoot);
@@ -60,6 +67,7 @@ export function typeCheckBlocks(
   blocks: readonly CodeBlock[],
   directory: string,
   repositoryRoot: string,
+  options: TypeCheckOptions = {},
 ): TypeCheckReport {
   const filesToBlocks = new Map<string, CodeBlock>();
   for (const block of blocks) {
@@ -70,7 +78,11 @@ export function typeCheckBlocks(
     filesToBlocks.set(file, block);
   }
   const configPath = join(directory, 'tsconfig.json');
-  writeFileSync(configPath, `${JSON.stringify(EXTRACTED_TSCONFIG, null, 2)}\n`);
+  const configuration = {
+    ...EXTRACTED_TSCONFIG,
+    compilerOptions: { ...EXTRACTED_TSCONFIG.compilerOptions, skipLibCheck: options.skipLibCheck ?? false },
+  };
+  writeFileSync(configPath, `${JSON.stringify(configuration, null, 2)}\n`);
 
   const other: BlockDiagnostic[] = [];
   const parsed = ts.getParsedCommandLineOfConfigFile(configPath, undefined, {
