@@ -21,6 +21,9 @@ const stopGraceMs = 5_000;
 
 /** Children still running, reaped on exit. */
 const running = new Set();
+/** Set once known: whether the person answers (TTY), and the client process. */
+let interactive = false;
+let client;
 
 function log(message) {
   process.stderr.write(`[demo] ${message}\n`);
@@ -106,7 +109,7 @@ async function main() {
     if (!existsSync(path))
       throw new Error(`${what} is not built (missing ${path}); run \`pnpm build\` first`);
   }
-  const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
+  interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
   const environment = { ...process.env, [tokenVariable]: randomBytes(24).toString('base64url') };
 
   // Its own process group: the terminal's Ctrl+C belongs to the client, which turns it into session/cancel.
@@ -151,7 +154,7 @@ async function main() {
       ? 'Answer the agent in the form below (arrows to move, Enter to confirm, Esc to cancel).'
       : 'No terminal: answering the form with its default (--yes).',
   );
-  const client = start(process.execPath, clientArguments, { cwd: root, env: environment, stdio: 'inherit' });
+  client = start(process.execPath, clientArguments, { cwd: root, env: environment, stdio: 'inherit' });
   const [clientExit] = await Promise.race([
     Promise.all([client.exited]),
     server.exited.then(() => {
@@ -163,13 +166,25 @@ async function main() {
   return clientExit.code ?? (clientExit.signal === 'SIGINT' ? 130 : 1);
 }
 
-// The client owns Ctrl+C (first: cancel the turn, second: quit); the demo waits for it and then cleans up.
-process.on('SIGINT', () => undefined);
+async function shutdown(code) {
+  await Promise.all([...running].map((child) => stop(child)));
+  process.exit(code);
+}
+
+// While the client runs it owns Ctrl+C (first: cancel the turn, second: quit), and the demo cleans up after it. A
+// terminal delivers Ctrl+C to the client itself; a SIGINT sent to the demo alone (no terminal) is passed on. Before
+// the client starts, or on a second SIGINT, the demo stops everything.
+let interrupts = 0;
+process.on('SIGINT', () => {
+  interrupts += 1;
+  if (client === undefined || interrupts > 1) {
+    void shutdown(130);
+    return;
+  }
+  if (!interactive) signal(client, 'SIGINT');
+});
 for (const name of ['SIGTERM', 'SIGHUP']) {
-  process.on(name, async () => {
-    await Promise.all([...running].map((child) => stop(child)));
-    process.exit(name === 'SIGTERM' ? 143 : 129);
-  });
+  process.on(name, () => void shutdown(name === 'SIGTERM' ? 143 : 129));
 }
 
 try {
