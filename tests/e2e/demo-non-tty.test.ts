@@ -34,4 +34,30 @@ describe('pnpm demo without a terminal', () => {
     expect(code).toBe(0);
     expect(processesWithMarker(marker)).toEqual([]);
   });
+
+  it('stops every process and exits 130 on two SIGINTs sent to the demo alone', {
+    timeout: 120_000,
+  }, async () => {
+    const marker = randomUUID();
+    const child = spawn(process.execPath, ['scripts/demo.mjs'], {
+      cwd: repositoryRoot,
+      env: { ...process.env, ACPKIT_TEST_MARKER: marker },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    let interrupted = false;
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      // The banner comes seconds before the turn can end, so both signals land while the demo runs.
+      if (!interrupted && stderr.includes('Serving ACP WebSocket at')) {
+        interrupted = true;
+        child.kill('SIGINT');
+        child.kill('SIGINT');
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    expect(interrupted).toBe(true);
+    expect(code).toBe(130);
+    expect(processesWithMarker(marker)).toEqual([]);
+  });
 });
