@@ -28,7 +28,7 @@ describe.each(signals)('on %s', (signal, exitCode) => {
     server.process.child.kill(signal);
     expect(await server.process.exited).toEqual({ code: exitCode, signal: null });
     expect(agentPids.filter((pid) => isAlive(pid))).toEqual([]);
-    expect(server.process.stderr()).toContain(`Received ${signal}`);
+    await server.process.waitForStderr(new RegExp(`Received ${signal}`));
   });
 
   it(`acpremote serve and acpkit serve exit ${exitCode}`, async () => {
@@ -79,7 +79,7 @@ describe('acpkit run TARGET (stdio)', () => {
     // Two responses and nothing else: the agent's console.log went to stderr.
     expect(lines).toHaveLength(2);
     for (const line of lines) expect(JSON.parse(line)).toHaveProperty('jsonrpc', '2.0');
-    expect(run.stderr()).toContain('probe agent log line (not JSON-RPC)');
+    await run.waitForStderr(/probe agent log line \(not JSON-RPC\)/);
   });
 
   it('loads a .ts TARGET without a build step', async () => {

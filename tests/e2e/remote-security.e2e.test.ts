@@ -61,10 +61,12 @@ afterEach(async () => {
 });
 
 describe('the banner', () => {
-  it('references the token variable and never prints the token', () => {
+  it('references the token variable and never prints the token', async () => {
+    // The banner lines may arrive in separate chunks: wait for the mirror line itself.
+    await server.process.waitForStderr(/Connect an editor with: .*\n/);
     const stderr = server.process.stderr();
     expect(stderr).toContain(
-      `Connect an editor with: acpremote mirror ${server.url} --token-env ${TOKEN_VARIABLE}`,
+      `Connect an editor with: acpremote mirror ${server.url} --token-env ${TOKEN_VARIABLE}\n`,
     );
     expect(stderr).not.toContain(TOKEN);
   });

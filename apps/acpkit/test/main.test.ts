@@ -100,7 +100,7 @@ describe('acpkit serve', () => {
   it('serves TARGET over WebSocket and exits 143 on SIGTERM', async () => {
     const io = createTestIo();
     const exitCode = start(['serve', `${echoAgent}:createEchoAgent`, '--port', '0'], io);
-    const [, url] = await io.waitForStderr(/Serving ACP WebSocket at (ws:\/\/\S+)/);
+    const [, url] = await io.waitForStderr(/Serving ACP WebSocket at (ws:\/\/\S+)\n/);
     const connection = await connectAcp(url as string);
     cleanups.push(() => connection.close());
     expect(await promptOnce(connection.stream, 'served')).toBe('none: served');

@@ -14,7 +14,7 @@ import { createEchoAgent } from './fixtures/echo-agent.js';
 import { promptOnce } from './prompt-client.js';
 
 const echoAgent = fileURLToPath(new URL('./fixtures/echo-agent.js', import.meta.url));
-const BANNER = /Serving ACP WebSocket at (ws:\/\/\S+)/;
+const BANNER = /Serving ACP WebSocket at (ws:\/\/\S+)\n/;
 const cleanups: Array<() => Promise<unknown>> = [];
 
 afterEach(async () => {
@@ -47,7 +47,8 @@ describe('acpremote serve', () => {
     const [, url] = await io.waitForStderr(BANNER);
     expect(url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/acp\/ws$/);
     expect(url).not.toContain(':0/');
-    expect(io.stderrText()).toContain(`acpremote mirror ${url} --token-env ACPREMOTE_TEST_TOKEN`);
+    await io.waitForStderr(/Connect an editor with: .*\n/);
+    expect(io.stderrText()).toContain(`acpremote mirror ${url} --token-env ACPREMOTE_TEST_TOKEN\n`);
     expect(io.stderrText()).not.toContain('token-1');
 
     const connection = await connect(url as string, 'token-1');

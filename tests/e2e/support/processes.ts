@@ -18,8 +18,13 @@ export interface SpawnedProcess {
   stdout(): string;
   /** Resolves with the first stderr match of `pattern` (waits for more output until the process exits). */
   waitForStderr(pattern: RegExp): Promise<RegExpMatchArray>;
-  /** Resolves when the process has exited. */
+  /** Resolves when the process has exited (its output may still be in flight; see `closed`). */
   readonly exited: Promise<ProcessExit>;
+  /**
+   * Resolves when the process has exited and its stdio pipes are closed, so `stdout()`/`stderr()` are complete.
+   * Only use it for processes whose children cannot hold the pipes open.
+   */
+  readonly closed: Promise<ProcessExit>;
 }
 
 /** Options of {@link spawnProcess}. */
@@ -70,9 +75,13 @@ export function spawnProcess(
   const exited = new Promise<ProcessExit>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });
-  let hasExited = false;
-  void exited.then(() => {
-    hasExited = true;
+  const closed = new Promise<ProcessExit>((resolve) => {
+    child.once('close', (code, signal) => resolve({ code, signal }));
+  });
+  // stderr is complete only once its pipe has closed (after 'exit', data can still be in flight).
+  let stderrEnded = false;
+  child.stderr?.once('close', () => {
+    stderrEnded = true;
     for (const listener of stderrListeners) listener();
   });
   const processHandle: SpawnedProcess = {
@@ -81,6 +90,7 @@ export function spawnProcess(
     stderr: () => stderrText,
     stdout: () => stdoutText,
     exited,
+    closed,
     waitForStderr: (pattern) =>
       new Promise((resolve, reject) => {
         const check = () => {
@@ -88,9 +98,9 @@ export function spawnProcess(
           if (match) {
             stderrListeners.delete(check);
             resolve(match);
-          } else if (hasExited) {
+          } else if (stderrEnded) {
             stderrListeners.delete(check);
-            reject(new Error(`process exited before stderr matched ${pattern}; stderr:\n${stderrText}`));
+            reject(new Error(`stderr closed before it matched ${pattern}; stderr:\n${stderrText}`));
           }
         };
         stderrListeners.add(check);
@@ -111,7 +121,7 @@ export function spawnCli(
 }
 
 /** Matches the serve/expose banner and captures the WebSocket URL and port. */
-export const BANNER_PATTERN = /Serving ACP WebSocket at (ws:\/\/[^\s:]+:(\d+)(\/\S*))/;
+export const BANNER_PATTERN = /Serving ACP WebSocket at (ws:\/\/[^\s:]+:(\d+)(\/\S*))\n/;
 
 /** Waits for the serve/expose banner and returns the real URL and port. */
 export async function waitForBanner(
@@ -273,6 +283,6 @@ export async function runCliToExit(
 ): Promise<CompletedRun> {
   const processHandle = spawnCli(cli, args, options);
   processHandle.child.stdin?.end();
-  const exit = await processHandle.exited;
+  const exit = await processHandle.closed;
   return { ...exit, stdout: processHandle.stdout(), stderr: processHandle.stderr() };
 }
