@@ -330,11 +330,15 @@ export async function startRemoteServer(
         return;
       }
       sessions.add(session);
-      void session.done.finally(() => {
-        stopHeartbeat();
-        sessions.delete(session);
-        logger.info('connection closed', { connection: connectionId });
-      });
+      void session.done
+        .catch((error: unknown) => {
+          logger.error('connection teardown failed', { connection: connectionId, error: String(error) });
+        })
+        .finally(() => {
+          stopHeartbeat();
+          sessions.delete(session);
+          logger.info('connection closed', { connection: connectionId });
+        });
     });
   });
 
