@@ -15,8 +15,8 @@ function markdownFilesIn(repositoryRoot: string, directory: string): string[] {
   const absolute = join(repositoryRoot, directory);
   if (!existsSync(absolute)) return [];
   return readdirSync(absolute, { withFileTypes: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.md'))
-    .map((entry) => `${directory}/${entry.name}`)
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.md') && entry.name !== 'CHANGELOG.md')
+    .map((entry) => (directory === '.' ? entry.name : `${directory}/${entry.name}`))
     .sort();
 }
 
@@ -30,18 +30,18 @@ function readmesUnder(repositoryRoot: string, parent: string): string[] {
 }
 
 /**
- * Every Markdown file whose TypeScript examples are type-checked, relative to the repository: the root README,
- * `packages/*\/README.md`, the two CLI READMEs, `examples/*\/README.md` and `docs/*.md` (not `docs/internal/`,
+ * Every Markdown file whose TypeScript examples are type-checked, relative to the repository: the root `*.md`
+ * (README, CONTRIBUTING, VERSIONING, …), `packages/*\/README.md`, the two CLI READMEs, `examples/*\/README.md` and `docs/*.md` (not `docs/internal/`,
  * which holds contributor notes with interface sketches).
  *
  * @example
  * ```ts
- * documentedMarkdownFiles('/work/main'); // ['README.md', 'apps/acpkit/README.md', …, 'docs/cli.md', …]
+ * documentedMarkdownFiles('/work/main'); // ['CONTRIBUTING.md', 'README.md', …, 'docs/cli.md', …]
  * ```
  */
 export function documentedMarkdownFiles(repositoryRoot: string): string[] {
   const files = [
-    'README.md',
+    ...markdownFilesIn(repositoryRoot, '.'),
     ...readmesUnder(repositoryRoot, 'packages'),
     'apps/acpremote/README.md',
     'apps/acpkit/README.md',
