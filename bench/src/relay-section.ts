@@ -1,6 +1,7 @@
 // Relay paths: latency, pipelined throughput, large messages, interleaved path by path within every repeat.
 import { echoParams, measureOne, measurePipelined, measureRoundTrips } from './measure.js';
 import type { OpenPath, PathDefinition, PathId } from './paths.js';
+import { processTreeCpuMs } from './process-tree-cpu.js';
 import type { FigureRecord } from './report.js';
 import type { RpcClient } from './rpc-client.js';
 import { combineHops, type FigureKind, quantile } from './stats.js';
@@ -36,10 +37,20 @@ export const relayTasks: RelayTask[] = [
   },
   {
     id: 'small-throughput',
-    figures: [{ id: 'msgs-per-s', unit: 'msg/s', kind: 'rate' }],
+    figures: [
+      { id: 'msgs-per-s', unit: 'msg/s', kind: 'rate' },
+      // CPU of every process of the path (driver included) per message: robust against other people's load.
+      { id: 'cpu-us-per-msg', unit: 'µs CPU', kind: 'time' },
+    ],
     async run(client, sliceMs) {
+      const cpuBefore = processTreeCpuMs();
       const result = await measurePipelined(client, small, 64, sliceMs);
-      return [result.messages / result.seconds];
+      const cpuAfter = processTreeCpuMs();
+      const cpuPerMessage =
+        cpuBefore === undefined || cpuAfter === undefined
+          ? Number.NaN
+          : ((cpuAfter - cpuBefore) * 1000) / result.messages;
+      return [result.messages / result.seconds, cpuPerMessage];
     },
   },
   {

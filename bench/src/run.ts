@@ -1,6 +1,6 @@
 // `pnpm bench` / `pnpm bench:smoke`: measures our relay paths and their raw baselines in one interleaved run and
 // writes a markdown table plus results/*.json. `--smoke` runs the short CI mode and exits 1 when a guard fails.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runChurnSection, runMemorySection } from './connection-sections.js';
 import { runMicroSection } from './micro-section.js';
@@ -25,7 +25,9 @@ const { values: flags } = parseArgs({
     'slice-ms': { type: 'string' },
     paths: { type: 'string' },
     sections: { type: 'string' },
+    tasks: { type: 'string' },
     output: { type: 'string' },
+    'update-readme': { type: 'boolean', default: false },
   },
 });
 
@@ -91,6 +93,20 @@ writeFileSync(
     2,
   )}\n`,
 );
+if (flags['update-readme']) {
+  // The README keeps the latest full run's table between two markers.
+  const readmePath = new URL('../README.md', import.meta.url);
+  const readme = readFileSync(readmePath, 'utf8');
+  const start = '<!-- results:start -->';
+  const end = '<!-- results:end -->';
+  const header =
+    `Run of ${date} on ${machine.cpuCount}× ${machine.cpuModel} (${machine.totalMemoryGiB} GiB), ${machine.platform}, ` +
+    `Node ${machine.node}; ${repeats} repeats of ${sliceMs} ms slices, interleaved; load average ` +
+    `${machineAtStart.loadAverage.join(' / ')} at start, ${machine.loadAverage.join(' / ')} at end.`;
+  const updated = `${readme.slice(0, readme.indexOf(start) + start.length)}\n${header}\n\n${markdown}\n${readme.slice(readme.indexOf(end))}`;
+  writeFileSync(readmePath, updated);
+  log('updated the results in README.md');
+}
 log(`wrote ${output} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
 const failedGuards = guardOutcomes.filter((outcome) => outcome.met === false);
