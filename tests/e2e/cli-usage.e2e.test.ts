@@ -24,6 +24,15 @@ describe('--help and --version', () => {
     expect(run.stderr).toBe('');
   });
 
+  it.each(['acpremote', 'acpkit'] as const)(
+    '%s help serve prints the serve usage and exits 0',
+    async (cli) => {
+      const run = await runCliToExit(cli, ['help', 'serve']);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(new RegExp(`^Usage: ${cli} serve `));
+    },
+  );
+
   it.each(['acpremote', 'acpkit'] as const)('%s --version prints the package version', async (cli) => {
     const run = await runCliToExit(cli, ['--version']);
     expect(run.code).toBe(0);

@@ -33,6 +33,12 @@ describe('CliRun.execute', () => {
     expect(version.io.stderrText()).toBe('');
   });
 
+  it('exits 0 for the help command', async () => {
+    const { io, run, program } = programThatThrows(undefined);
+    expect(await run.execute(program, ['help', 'succeed'])).toBe(0);
+    expect(io.stdoutText()).toContain('Usage: tool succeed');
+  });
+
   it('exits 2 with "Error: <message>" for commander usage errors', async () => {
     const { io, run, program } = programThatThrows(undefined);
     expect(await run.execute(program, ['succeed'])).toBe(2);

@@ -87,10 +87,9 @@ export class CliRun {
  */
 export function reportError(error: unknown, io: Pick<CliIo, 'stderr'>): number {
   if (error instanceof CommanderError) {
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.Ok;
-    // `commander.help` is help printed because no subcommand was given; every other code is a usage error
-    // whose message commander already wrote through outputError.
-    return ExitCode.Usage;
+    // --help, --version and `help [command]` exit 0; help printed because no subcommand was given (exit code 1
+    // from commander) and every usage error (message already written through outputError) exit 2.
+    return error.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
   }
   const message = error instanceof Error ? error.message : String(error);
   writeLine(io.stderr, `Error: ${message}`);
