@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixturePath } from './support/paths.js';
 import { reapAll, runCliToExit } from './support/processes.js';
+import { startServe } from './support/remote-servers.js';
 
 afterEach(async () => {
   await reapAll();
@@ -167,6 +168,19 @@ describe('usage and configuration errors exit 2', () => {
 });
 
 describe('runtime failures exit 1', () => {
+  it('when the port is already in use', async () => {
+    const first = await startServe(`${fixturePath('remote-probe-agent.js')}:createProbeAgent`);
+    const run = await runCliToExit('acpremote', [
+      'serve',
+      `${fixturePath('remote-probe-agent.js')}:createProbeAgent`,
+      '--port',
+      String(first.port),
+    ]);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(/^Error: .*(EADDRINUSE|in use)/im);
+    expect(run.stderr).not.toContain('Serving ACP WebSocket');
+  });
+
   it('when the mirror cannot reach the remote endpoint', async () => {
     const run = await runCliToExit('acpremote', ['mirror', 'ws://127.0.0.1:1/acp/ws']);
     expect(run.code).toBe(1);
