@@ -1,4 +1,4 @@
-// `pnpm docs` runs TypeDoc over typedoc.json; building the site takes minutes on a small machine, so the test run
+// `pnpm run docs` runs TypeDoc over typedoc.json (a bare `pnpm docs` is passed through to `npm docs`); building the site takes minutes on a small machine, so the test run
 // checks the configuration instead: one entry point per public package, each with the curated src/index.ts, and the
 // output in the git-ignored docs/api/.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
