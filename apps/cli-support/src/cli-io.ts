@@ -71,11 +71,16 @@ export function writeLine(stream: Writable, line: string): void {
 }
 
 function flush(stream: NodeJS.WriteStream): Promise<void> {
+  // A reader that has already gone (EPIPE) must not crash the exit path: there is nothing left to flush to. The
+  // listener goes on first and stays, because a failed write destroys the stream at once but emits its error a tick
+  // later — and the process is exiting anyway.
+  stream.on('error', () => {});
   return new Promise((resolve) => {
     if (stream.destroyed || !stream.writable) {
       resolve();
       return;
     }
+    stream.on('error', () => resolve());
     stream.write('', () => resolve());
   });
 }
