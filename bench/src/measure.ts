@@ -1,5 +1,5 @@
 // Measurements on one open path, each bounded by a slice duration so paths can be interleaved A B C A B C.
-import type { RpcClient } from './rpc-client.js';
+import { type RpcClient, SINK_METHOD } from './rpc-client.js';
 
 /** JSON params shaped like an ACP `session/update` agent message chunk, padded so the request is `bytes` long. */
 export function echoParams(bytes: number): string {
@@ -87,7 +87,8 @@ export function measurePipelined(
 }
 
 /**
- * Time for one message of `params` to go through the path and back, in milliseconds.
+ * Time for one message of `params` to be relayed to the far end, acknowledged there with a small reply
+ * (`_acpkit/bench_sink`), in milliseconds: the big message travels one way.
  *
  * @example
  * ```ts
@@ -96,6 +97,12 @@ export function measurePipelined(
  */
 export async function measureOne(client: RpcClient, params: string): Promise<number> {
   const started = now();
-  await client.call(params);
-  return Number(now() - started) / 1e6;
+  const reply = await client.call(params, SINK_METHOD);
+  const elapsed = Number(now() - started) / 1e6;
+  // The far end must have seen the whole message (at least its padding text), not an error or a truncated line.
+  const received = (JSON.parse(reply) as { result?: { receivedBytes?: number } }).result?.receivedBytes;
+  if (typeof received !== 'number' || received < Buffer.byteLength(params) - 256) {
+    throw new Error(`the sink did not acknowledge the whole message: ${reply.slice(0, 200)}`);
+  }
+  return elapsed;
 }

@@ -9,7 +9,7 @@ const host = (name: string) => fileURLToPath(new URL(`./hosts/${name}`, import.m
 
 /** The raw hops our paths are built from. */
 export type HopId = 'stdio-hop' | 'ws-hop';
-export type PathId = HopId | 'serve-command' | 'chain' | 'serve-acp';
+export type PathId = HopId | 'serve-command' | 'chain' | 'serve-acp' | 'minimal-relay' | 'minimal-chain';
 
 /** One measured path. */
 export interface PathDefinition {
@@ -17,6 +17,8 @@ export interface PathDefinition {
   label: string;
   /** Raw hops whose same-run figures combine into this path's baseline (empty for a baseline itself). */
   hops: HopId[];
+  /** A same-shape minimal relay to compare with as well (what our checks cost on top of bare forwarding). */
+  reference?: PathId;
   open(): Promise<OpenPath>;
 }
 
@@ -74,6 +76,7 @@ export const paths: PathDefinition[] = [
     id: 'serve-command',
     label: 'serveCommand: WS → expose → stdio echo agent',
     hops: ['ws-hop', 'stdio-hop'],
+    reference: 'minimal-relay',
     async open() {
       const server = await startHost('serve-command-host', [
         '--',
@@ -87,6 +90,7 @@ export const paths: PathDefinition[] = [
     id: 'chain',
     label: 'full chain: stdio → mirror → WS → expose → stdio echo agent',
     hops: ['stdio-hop', 'ws-hop', 'stdio-hop'],
+    reference: 'minimal-chain',
     async open() {
       const server = await startHost('serve-command-host', [
         '--',
@@ -110,6 +114,39 @@ export const paths: PathDefinition[] = [
     async open() {
       const server = await startHost('serve-acp-host');
       return connect(await openWebSocketEndpoint(server.url), [server], 'serve-acp');
+    },
+  },
+  {
+    id: 'minimal-relay',
+    label: 'reference: minimal 30-line WS → stdio relay (no checks)',
+    hops: ['ws-hop', 'stdio-hop'],
+    async open() {
+      const server = await startHost('minimal-relay-host', [
+        '--',
+        process.execPath,
+        fixture('echo-agent.mjs'),
+      ]);
+      return connect(await openWebSocketEndpoint(server.url), [server], 'minimal-relay');
+    },
+  },
+  {
+    id: 'minimal-chain',
+    label: 'reference: minimal mirror → minimal relay chain (no checks)',
+    hops: ['stdio-hop', 'ws-hop', 'stdio-hop'],
+    async open() {
+      const server = await startHost('minimal-relay-host', [
+        '--',
+        process.execPath,
+        fixture('echo-agent.mjs'),
+      ]);
+      const mirror = spawnStdioEndpoint(process.execPath, [
+        ...profilingFlags(),
+        '--import',
+        import.meta.resolve('tsx'),
+        host('minimal-mirror.ts'),
+        server.url,
+      ]);
+      return connect(mirror, [server], 'minimal-chain');
     },
   },
 ];

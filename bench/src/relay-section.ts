@@ -148,6 +148,15 @@ export async function runRelaySection(options: RelaySectionOptions): Promise<Fig
           record.baselineLabel = path.hops.join(' + ');
         }
         records.push(record);
+        const referenceValues = path.reference ? values.get(key(path.reference, figure.id)) : undefined;
+        if (path.reference && referenceValues) {
+          records.push({
+            ...record,
+            figure: `${figure.id} vs minimal`,
+            baselineValues: referenceValues,
+            baselineLabel: `${path.reference} (same run)`,
+          });
+        }
       }
     }
   }

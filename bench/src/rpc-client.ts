@@ -3,6 +3,9 @@ import type { MessageEndpoint } from './transports.js';
 /** The JSON-RPC method every echo request uses: an extension method, so no relay treats it as a known one. */
 export const ECHO_METHOD = '_acpkit/bench_echo';
 
+/** Answered with a small acknowledgement by every echo: a big message's time is then one way plus a tiny reply. */
+export const SINK_METHOD = '_acpkit/bench_sink';
+
 const idPattern = /"id":(\d+)/;
 
 /**

@@ -48,9 +48,8 @@ const started = Date.now();
 const machineAtStart = describeMachine();
 const records: FigureRecord[] = [];
 if (sections.has('relay')) {
-  const tasks = smoke
-    ? relayTasks.filter((task) => ['rtt', 'small-throughput', '16mib'].includes(task.id))
-    : relayTasks;
+  const wanted = flags.tasks?.split(',') ?? (smoke ? ['rtt', 'small-throughput', '16mib'] : undefined);
+  const tasks = wanted ? relayTasks.filter((task) => wanted.includes(task.id)) : relayTasks;
   records.push(...(await runRelaySection({ paths: selectedPaths, tasks, repeats, sliceMs, log })));
 }
 if (sections.has('churn')) {

@@ -4,8 +4,18 @@ import { WebSocketServer } from 'ws';
 import { announceReady } from './host-ipc.js';
 
 const server = new WebSocketServer({ host: '127.0.0.1', port: 0, maxPayload: 64 * 1024 * 1024 });
+const sinkMarker = Buffer.from('"method":"_acpkit/bench_sink"');
 server.on('connection', (socket) => {
-  socket.on('message', (data, isBinary) => socket.send(data, { binary: isBinary }));
+  socket.on('message', (data: Buffer, isBinary) => {
+    // The bench's sink request (the 16 MiB figure) gets a small acknowledgement: the big message travels one way.
+    const head = data.subarray(0, 96);
+    if (!isBinary && head.includes(sinkMarker)) {
+      const id = /"id":(\d+)/.exec(head.toString('latin1'))?.[1] ?? 'null';
+      socket.send(`{"jsonrpc":"2.0","id":${id},"result":{"receivedBytes":${data.length}}}`);
+      return;
+    }
+    socket.send(data, { binary: isBinary });
+  });
 });
 server.on('listening', () => {
   const address = server.address();
