@@ -532,6 +532,13 @@ async function main() {
         );
         if (sdkCopies.length !== 1)
           problems.push(`@agentclientprotocol/sdk is installed ${sdkCopies.length} times: ${sdkCopies}`);
+        // npm's own verdict on the tree: a missing or invalid (peer) dependency makes `npm ls` exit non-zero.
+        const tree = await run('npm', ['ls', '--all'], {
+          cwd: consumer,
+          env: environment,
+          allowFailure: true,
+        });
+        if (tree.code !== 0) problems.push(`npm ls reports problems:\n${tail(tree, 20)}`);
         if (problems.length > 0) throw new Error(problems.join('\n'));
         const sdkVersion = lock.packages['node_modules/@agentclientprotocol/sdk'].version;
         return `${Object.keys(lock.packages).length - 1} packages, @agentclientprotocol/sdk@${sdkVersion}`;
