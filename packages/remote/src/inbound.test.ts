@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CloseCode, MESSAGE_TOO_LARGE_ERROR_CODE } from './constants.js';
-import { closeReason, inspectWebSocketMessage } from './inbound.js';
+import { closeReason, inspectBytes, inspectWebSocketMessage } from './inbound.js';
 
 describe('inspectWebSocketMessage', () => {
   it('closes with 1003 on a binary frame', () => {
@@ -43,9 +43,48 @@ describe('inspectWebSocketMessage', () => {
     });
   });
 
-  it('forwards the original text of a valid object', () => {
+  it('forwards the original bytes of a valid object, classified', () => {
     const text = '{"jsonrpc":"2.0","id":0,"method":"_vendor/ping","params":{"unknown":1.0}}';
-    expect(inspectWebSocketMessage(Buffer.from(text), false, 1000)).toMatchObject({ type: 'forward', text });
+    const bytes = Buffer.from(text);
+    const action = inspectWebSocketMessage(bytes, false, 1000);
+    expect(action).toMatchObject({
+      type: 'forward',
+      frame: { kind: 'request', id: 0, method: '_vendor/ping' },
+    });
+    expect(action.type === 'forward' ? action.payload : undefined).toBe(bytes);
+    expect(action.type === 'forward' ? action.message() : undefined).toEqual(JSON.parse(text));
+  });
+
+  it('replaces raw newlines (JSON whitespace) so a frame stays one NDJSON line', () => {
+    const text = '{"jsonrpc":"2.0",\n"id":1,\r\n"method":"m","params":{"text":"a\\nb"}}';
+    const action = inspectWebSocketMessage(Buffer.from(text), false, 1000);
+    const payload = action.type === 'forward' ? action.payload.toString('utf8') : '';
+    expect(payload).not.toMatch(/[\r\n]/);
+    expect(JSON.parse(payload)).toEqual(JSON.parse(text));
+  });
+
+  it('answers a scalar and a batch with -32600 and keeps the slow path exact', () => {
+    for (const text of ['42', '[{"jsonrpc":"2.0","id":1,"method":"x"}]']) {
+      const action = inspectWebSocketMessage(Buffer.from(text), false, 1000);
+      expect(action.type === 'reply' ? JSON.parse(action.text) : undefined).toMatchObject({
+        id: null,
+        error: { code: -32600 },
+      });
+    }
+  });
+});
+
+describe('inspectBytes', () => {
+  it('decodes invalid UTF-8 from a line with replacement characters, as a text decoder would', () => {
+    const bytes = Buffer.concat([
+      Buffer.from('{"id":1,"method":"m","params":"'),
+      Buffer.from([0xff]),
+      Buffer.from('"}'),
+    ]);
+    const action = inspectBytes(bytes, false);
+    expect(action.type === 'forward' ? action.payload.toString('utf8') : '').toBe(
+      '{"id":1,"method":"m","params":"\ufffd"}',
+    );
   });
 });
 

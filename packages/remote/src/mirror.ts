@@ -4,12 +4,13 @@ import { RequestError } from '@agentclientprotocol/sdk';
 import { isInsecureRemoteUrl, openClientSocket, resolveTransportOptions } from './client-socket.js';
 import { CloseCode, TRANSPORT_LATENCY_META_KEY, TRANSPORT_LOST_ERROR_CODE } from './constants.js';
 import { startHeartbeat } from './heartbeat.js';
-import { closeReason, inspectOversize, inspectText, inspectWebSocketMessage } from './inbound.js';
+import { closeReason, inspectBytes, inspectOversize, inspectWebSocketMessage } from './inbound.js';
 import { errorResponseText, idKey, type WireId } from './json-rpc.js';
 import { LineSplitter } from './line-splitter.js';
 import { createStderrLogger, type RemoteLogger } from './logger.js';
 import type { HostOwnership, TransportOptions } from './options.js';
 import { isUnstableMethod } from './unstable-methods.js';
+import { NEWLINE_BYTES, tickCorker, underlyingSocket } from './write-batching.js';
 
 const SOCKET_HIGH_WATER_BYTES = 1024 * 1024;
 const SOCKET_LOW_WATER_BYTES = 256 * 1024;
@@ -132,16 +133,35 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
   let localEnded = false;
   let closeWhenDrained: () => void = () => {};
   let inputPaused = false;
-  let lastWrite: Promise<void> = Promise.resolve();
+  const corkOutput = tickCorker(output);
+  const corkSocket = tickCorker(underlyingSocket(socket));
+  // Counted instead of a Promise per line: the mirror only ever waits for all output to be written, at the end.
+  let pendingOutputWrites = 0;
+  let onOutputIdle: (() => void) | undefined;
+  const onOutputWritten = () => {
+    pendingOutputWrites -= 1;
+    if (pendingOutputWrites === 0 && onOutputIdle) {
+      const resolve = onOutputIdle;
+      onOutputIdle = undefined;
+      resolve();
+    }
+  };
+  const outputWritten = () =>
+    pendingOutputWrites === 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          onOutputIdle = resolve;
+        });
 
-  const writeLine = (text: string) => {
-    lastWrite = new Promise<void>((resolve) => {
-      const flushed = output.write(`${text}\n`, () => resolve());
-      if (!flushed && socket.readyState === socket.OPEN && !socket.isPaused) {
-        socket.pause();
-        output.once('drain', () => socket.resume());
-      }
-    });
+  const writeLine = (payload: Buffer | string) => {
+    corkOutput();
+    pendingOutputWrites += 1;
+    output.write(payload);
+    const flushed = output.write(NEWLINE_BYTES, onOutputWritten);
+    if (!flushed && socket.readyState === socket.OPEN && !socket.isPaused) {
+      socket.pause();
+      output.once('drain', () => socket.resume());
+    }
   };
 
   const onSent = () => {
@@ -150,8 +170,9 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
       input.resume();
     }
   };
-  const sendUpstream = (text: string) => {
-    socket.send(text, onSent);
+  const sendUpstream = (payload: Buffer | string) => {
+    corkSocket();
+    socket.send(payload, { binary: false }, onSent);
     if (!inputPaused && socket.bufferedAmount > SOCKET_HIGH_WATER_BYTES) {
       inputPaused = true;
       input.pause();
@@ -165,16 +186,19 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
       { transport: 'websocket', closeCode: code, reason },
     );
 
-  const handleEditorLine = (text: string) => {
-    const action = inspectText(text);
+  const handleEditorLine = (line: Buffer) => {
+    const action = inspectBytes(line, false);
     if (action.type === 'reply') {
       logger.warn(`editor sent an ${action.note}`);
       writeLine(action.text);
       return;
     }
     if (action.type !== 'forward') return;
-    const { frame, message } = action;
-    let outgoing = action.text;
+    const { frame } = action;
+    // Parsed only when a rewrite or the latency meta needs the object, and then once.
+    let parsed: JsonObject | undefined;
+    const message = () => (parsed ??= action.message());
+    let outgoing: Buffer | string = action.payload;
     if (frame.kind === 'request' || frame.kind === 'notification') {
       if (!resolved.useUnstableProtocol && isUnstableMethod(frame.method)) {
         if (frame.kind === 'request')
@@ -185,11 +209,14 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
           });
         return;
       }
-      const rewritten =
-        frame.method === 'initialize'
-          ? applyHostOwnership(message.params, resolved.hostOwnership)
-          : rewriteSessionCwd(frame.method, message.params, remoteCwd);
-      if (rewritten) outgoing = JSON.stringify({ ...message, params: rewritten });
+      let rewritten: JsonObject | undefined;
+      if (frame.method === 'initialize') {
+        if (resolved.hostOwnership !== 'client-passthrough')
+          rewritten = applyHostOwnership(message().params, resolved.hostOwnership);
+      } else if (remoteCwd !== undefined && frame.method.startsWith('session/')) {
+        rewritten = rewriteSessionCwd(frame.method, message().params, remoteCwd);
+      }
+      if (rewritten) outgoing = JSON.stringify({ ...message(), params: rewritten });
     }
     if (frame.kind === 'request') {
       if (socket.readyState !== socket.OPEN) {
@@ -198,8 +225,10 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
       }
       const key = idKey(frame.id);
       inFlight.set(key, frame.id);
-      if (resolved.emitLatencyMeta && frame.method === 'session/prompt' && isObject(message.params)) {
-        const sessionId = message.params.sessionId;
+      const params =
+        resolved.emitLatencyMeta && frame.method === 'session/prompt' ? message().params : undefined;
+      if (isObject(params)) {
+        const sessionId = params.sessionId;
         if (typeof sessionId === 'string') {
           const list = prompts.get(sessionId) ?? [];
           list.push({
@@ -263,8 +292,8 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
       case 'forward':
         break;
     }
-    const { frame, message } = action;
-    let text = action.text;
+    const { frame } = action;
+    let payload: Buffer | string = action.payload;
     if (frame.kind === 'response') {
       const key = idKey(frame.id);
       inFlight.delete(key);
@@ -281,17 +310,17 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
         return;
       }
       if (resolved.emitLatencyMeta && frame.kind === 'notification' && frame.method === 'session/update') {
-        text = addLatencyMeta(message) ?? text;
+        payload = addLatencyMeta(action.message()) ?? payload;
       }
     }
-    writeLine(text);
+    writeLine(payload);
   });
   socket.on('error', (error) => logger.warn('WebSocket error', { error: error.message }));
 
   const splitter = new LineSplitter(resolved.maxMessageBytes, {
     onLine(line) {
       if (line.length === 0) return;
-      handleEditorLine(line.toString('utf8'));
+      handleEditorLine(line);
     },
     onOversize(head) {
       const action = inspectOversize(head.toString('utf8'), resolved.maxMessageBytes, undefined);
@@ -366,7 +395,7 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
       const error = transportLost(closeInfo.code, closeInfo.reason || 'local input ended');
       for (const id of inFlight.values()) writeLine(errorResponseText(id, error));
     }
-    await lastWrite;
+    await outputWritten();
     return 0;
   }
   logger.error('remote connection lost', {
@@ -377,6 +406,6 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
   const error = transportLost(closeInfo.code, closeInfo.reason);
   for (const id of inFlight.values()) writeLine(errorResponseText(id, error));
   inFlight.clear();
-  await lastWrite;
+  await outputWritten();
   return 1;
 }

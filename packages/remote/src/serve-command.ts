@@ -1,10 +1,11 @@
+import { isUtf8 } from 'node:buffer';
 import { statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
-import { TextDecoder } from 'node:util';
 import type { WebSocket } from 'ws';
 import { spawnManagedChild } from './child-process.js';
 import { CloseCode, DEFAULT_TERMINATE_TIMEOUT_MS } from './constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from './errors.js';
+import { scanFrame } from './frame-scan.js';
 import { closeReason, inspectWebSocketMessage } from './inbound.js';
 import { parseFrame } from './json-rpc.js';
 import { LineSplitter } from './line-splitter.js';
@@ -16,6 +17,7 @@ import {
   resolveServeOptions,
   startRemoteServer,
 } from './server.js';
+import { NEWLINE_BYTES, tickCorker, underlyingSocket } from './write-batching.js';
 
 /** Pause reading the child while this many bytes wait in the socket's send buffer. */
 const SOCKET_HIGH_WATER_BYTES = 1024 * 1024;
@@ -91,7 +93,8 @@ function relayToChild(
   const child = spawnManagedChild(command);
   const stdin = child.process.stdin!;
   const stdout = child.process.stdout!;
-  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const corkSocket = tickCorker(underlyingSocket(socket));
+  const corkStdin = tickCorker(stdin);
   let stdoutPaused = false;
   let socketPaused = false;
 
@@ -112,28 +115,34 @@ function relayToChild(
   const splitter = new LineSplitter(maxMessageBytes, {
     onLine(line) {
       if (line.length === 0) return;
-      let text: string;
-      try {
-        text = decoder.decode(line);
-      } catch {
+      if (!isUtf8(line)) {
         logger.warn('agent stdout line is not valid UTF-8; not forwarded', {
           connection: connectionId,
           bytes: line.length,
         });
         return;
       }
-      const parsed = parseFrame(text);
-      if (!parsed.ok) {
-        // Agents sometimes print logs to stdout; those would corrupt the client's JSON-RPC stream.
-        logger.warn('agent stdout line is not a JSON-RPC object; not forwarded', {
-          connection: connectionId,
-          bytes: line.length,
-          preview: text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}...` : text,
-        });
-        return;
+      // Fast path: a valid JSON object goes out as the very bytes the agent wrote, never decoded or parsed.
+      let payload: Buffer | string = line;
+      if (scanFrame(line) === undefined) {
+        let text = line.toString('utf8');
+        // A byte order mark is dropped, as the UTF-8 decoder this relay used before did.
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+        const parsed = parseFrame(text);
+        if (!parsed.ok) {
+          // Agents sometimes print logs to stdout; those would corrupt the client's JSON-RPC stream.
+          logger.warn('agent stdout line is not a JSON-RPC object; not forwarded', {
+            connection: connectionId,
+            bytes: line.length,
+            preview: text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}...` : text,
+          });
+          return;
+        }
+        payload = text;
       }
       if (socket.readyState !== socket.OPEN) return;
-      socket.send(text, onSent);
+      corkSocket();
+      socket.send(payload, { binary: false }, onSent);
       if (!stdoutPaused && socket.bufferedAmount > SOCKET_HIGH_WATER_BYTES) {
         stdoutPaused = true;
         logger.debug?.('paused reading agent stdout: the WebSocket send buffer is full', {
@@ -168,7 +177,9 @@ function relayToChild(
     switch (action.type) {
       case 'forward':
         if (!stdin.writable) return;
-        if (!stdin.write(`${action.text}\n`) && !socketPaused) {
+        corkStdin();
+        stdin.write(action.payload);
+        if (!stdin.write(NEWLINE_BYTES) && !socketPaused) {
           socketPaused = true;
           logger.debug?.('paused reading the WebSocket: agent stdin is full', { connection: connectionId });
           socket.pause();

@@ -1,8 +1,9 @@
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 import type { WebSocket } from 'ws';
 import { CloseCode } from './constants.js';
-import { closeReason, inspectWebSocketMessage } from './inbound.js';
+import { closeReason, parseWebSocketMessage } from './inbound.js';
 import type { RemoteLogger } from './logger.js';
+import { tickCorker, underlyingSocket } from './write-batching.js';
 
 const SEND_HIGH_WATER_BYTES = 1024 * 1024;
 const READ_QUEUE_MESSAGES = 64;
@@ -46,7 +47,7 @@ export function webSocketMessageStream(socket: WebSocket, options: WebSocketMess
 
   socket.on('message', (data, isBinary) => {
     if (finished) return;
-    const action = inspectWebSocketMessage(data, isBinary, maxMessageBytes);
+    const action = parseWebSocketMessage(data, isBinary, maxMessageBytes);
     switch (action.type) {
       case 'forward':
         readableController?.enqueue(action.message as AnyMessage);
@@ -75,14 +76,20 @@ export function webSocketMessageStream(socket: WebSocket, options: WebSocketMess
     }
   });
 
+  const corkSocket = tickCorker(underlyingSocket(socket));
   const writable = new WritableStream<AnyMessage>({
-    async write(message) {
+    write(message) {
       if (socket.readyState !== socket.OPEN) throw new Error('WebSocket is closed');
       const text = JSON.stringify(message);
-      await new Promise<void>((resolve, reject) => {
+      corkSocket();
+      // While the send buffer is small, return at once (no Promise per message) so small messages are not
+      // serialised on the network; past the high-water mark, wait until this message has been written.
+      if (socket.bufferedAmount + text.length <= SEND_HIGH_WATER_BYTES) {
+        socket.send(text);
+        return;
+      }
+      return new Promise<void>((resolve, reject) => {
         socket.send(text, (error) => (error ? reject(error) : resolve()));
-        // Resolve early while the send buffer is small so small messages are not serialised on the network.
-        if (socket.bufferedAmount <= SEND_HIGH_WATER_BYTES) resolve();
       });
     },
     close() {
