@@ -124,6 +124,17 @@ describe('scanFrame', () => {
     }
   });
 
+  it('finds quotes, escapes, control and non-ASCII bytes at every alignment of the four-byte string scan', () => {
+    const specials = ['"', '\\', '\\"', '\\u00e9', '\u0001', '\u001f', 'é', '✓', ' ', '~', '\u007f'];
+    for (const special of specials) {
+      for (let offset = 0; offset < 12; offset += 1) {
+        const text = `{"id":1,"method":"${'a'.repeat(offset)}${special}${'b'.repeat(17)}"}`;
+        const fast = scanFrame(Buffer.from(text));
+        expect({ text, fast }).toEqual({ text, fast: slowPath(text) });
+      }
+    }
+  });
+
   it('handles deep nesting without recursion and large strings in one pass', () => {
     const deep = `{"a":${'['.repeat(400)}${']'.repeat(400)}}`;
     expect(scanFrame(Buffer.from(deep))).toEqual({ kind: 'unknown' });
