@@ -2,8 +2,6 @@ import type { ClientCapabilities } from '@agentclientprotocol/sdk';
 import { connectionContextOf } from './connection-context.js';
 import { AcpSessionContext, type ElicitationClient } from './session-context.js';
 
-type MaybePromise<T> = T | Promise<T>;
-
 /**
  * The part of an `initialize` handler context {@link AcpSessions.initialize} reads.
  *
@@ -113,7 +111,7 @@ export class AcpSessions {
    * ```
    */
   initialize<Context extends InitializeContextLike, Response>(
-    handler: (context: Context) => MaybePromise<Response>,
+    handler: (context: Context) => Response | Promise<Response>,
   ): (context: Context) => Promise<Response> {
     return async (context) => {
       const state = this.#state(context.client);
@@ -140,7 +138,7 @@ export class AcpSessions {
    * ```
    */
   cancel<Context extends CancelContextLike>(
-    handler?: (context: Context) => MaybePromise<void>,
+    handler?: (context: Context) => void | Promise<void>,
   ): (context: Context) => Promise<void> {
     return async (context) => {
       this.#state(context.client).sessions.get(context.params.sessionId)?.cancelPending();
