@@ -19,6 +19,17 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_PING_INTERVAL_MS = 25_000;
 
 /**
+ * Default send-stall timeout (60 s, as the ACP SDK's own server uses): a peer whose socket accepted nothing for this
+ * long is closed with 1008 and a logged reason, so a client that stops reading cannot hold a relay forever.
+ *
+ * @example
+ * ```ts
+ * await serveCommand(argv, { stallTimeoutMs: DEFAULT_STALL_TIMEOUT_MS / 2 });
+ * ```
+ */
+export const DEFAULT_STALL_TIMEOUT_MS = 60_000;
+
+/**
  * Default time allowed to open a WebSocket connection (and to fetch server metadata).
  *
  * @example

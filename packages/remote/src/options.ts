@@ -70,6 +70,11 @@ export interface ServeOptions {
   maxMessageBytes?: number;
   /** Ping interval; a missed pong terminates the socket (default 25 000; `0` disables). */
   pingIntervalMs?: number;
+  /**
+   * Close a connection whose client has read nothing for this long while data waits to be sent: 1008 with a reason
+   * that says so, and a warning on the logger (default 60 000; `0` disables).
+   */
+  stallTimeoutMs?: number;
   /** Reported in metadata as `unstable_protocol` (the server relays frames; policy is the client's). */
   useUnstableProtocol?: boolean;
   /** Reported in metadata as `remote_cwd` (serveCommand defaults it to the command's cwd). */

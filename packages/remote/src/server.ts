@@ -10,6 +10,7 @@ import {
   DEFAULT_MOUNT_PATH,
   DEFAULT_PING_INTERVAL_MS,
   DEFAULT_PORT,
+  DEFAULT_STALL_TIMEOUT_MS,
 } from './constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from './errors.js';
 import { startHeartbeat } from './heartbeat.js';
@@ -27,6 +28,7 @@ import {
   type RequestDecision,
   type SecurityPolicy,
 } from './security.js';
+import { startSendStallGuard } from './send-stall-guard.js';
 
 /**
  * A running WebSocket server returned by {@link serveAcp} and {@link serveCommand}.
@@ -77,6 +79,7 @@ export interface ResolvedServeOptions {
   maxConnections: number;
   maxMessageBytes: number;
   pingIntervalMs: number;
+  stallTimeoutMs: number;
   useUnstableProtocol: boolean;
   remoteCwd: string | undefined;
   logger: RemoteLogger;
@@ -153,6 +156,7 @@ export function resolveServeOptions(options: ServeOptions, defaultRemoteCwd?: st
     maxConnections: positiveInteger(options.maxConnections, 'maxConnections', Number.POSITIVE_INFINITY),
     maxMessageBytes: positiveInteger(options.maxMessageBytes, 'maxMessageBytes', DEFAULT_MAX_MESSAGE_BYTES),
     pingIntervalMs: positiveInteger(options.pingIntervalMs, 'pingIntervalMs', DEFAULT_PING_INTERVAL_MS, true),
+    stallTimeoutMs: positiveInteger(options.stallTimeoutMs, 'stallTimeoutMs', DEFAULT_STALL_TIMEOUT_MS, true),
     useUnstableProtocol: options.useUnstableProtocol === true,
     remoteCwd: options.remoteCwd ?? defaultRemoteCwd,
     logger: options.logger ?? createStderrLogger(),
@@ -315,6 +319,13 @@ export async function startRemoteServer(
       logger.info('connection opened', { connection: connectionId, remoteAddress });
       const stopHeartbeat = startHeartbeat(webSocket, resolved.pingIntervalMs, () => {
         logger.warn('connection terminated: missed pong', { connection: connectionId });
+      });
+      startSendStallGuard(webSocket, resolved.stallTimeoutMs, (stalledForMs) => {
+        logger.warn('connection closed: send stalled, the client stopped reading', {
+          connection: connectionId,
+          stalledForMs: Math.round(stalledForMs),
+          bufferedAmount: webSocket.bufferedAmount,
+        });
       });
       let session: ConnectionSession;
       try {
