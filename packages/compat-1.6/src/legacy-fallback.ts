@@ -21,7 +21,7 @@ export const LEGACY_FALLBACK_WARNING_CODE = 'ACPKIT_DEP001';
 const LEGACY_FALLBACK_WARNING =
   'Returning a plain value from an askChoice fallback is deprecated; return a ChoiceElicitationResult variant ' +
   '(new ChoiceElicitationAccepted(value), ChoiceElicitationDeclined or ChoiceElicitationCancelled from ' +
-  "'@acpkit/elicitation') instead. legacyFallback from '@acpkit/compat-1.6' will be removed in 2.0.";
+  "'@acpkit/elicitation') instead. legacyFallback from '@acpkit/compat-1.6' will be removed in the next major release of '@acpkit/elicitation'.";
 
 // Kept on the process-wide registry so the warning appears once per process, even with two copies loaded.
 const WARNED = Symbol.for('acpkit.compat-1.6.legacy-fallback-warned');
@@ -39,7 +39,7 @@ function warnOnce(): void {
 /**
  * A 1.6.0-style fallback: returns a plain choice value (or already a result variant), synchronously or not.
  *
- * @deprecated Use `ChoiceElicitationFallback` from `@acpkit/elicitation`. Removal: 2.0.0.
+ * @deprecated Use `ChoiceElicitationFallback` from `@acpkit/elicitation`. Removal: the next major release of `@acpkit/elicitation`.
  * @example
  * ```ts
  * import type { LegacyChoiceFallback } from '@acpkit/compat-1.6';
@@ -59,7 +59,7 @@ export type LegacyChoiceFallback<T> = () =>
  * value emits a `DeprecationWarning` (code `ACPKIT_DEP001`) once per process.
  *
  * @deprecated Return `new ChoiceElicitationAccepted(value)`, `new ChoiceElicitationDeclined()` or
- * `new ChoiceElicitationCancelled()` from the fallback instead. Removal: 2.0.0.
+ * `new ChoiceElicitationCancelled()` from the fallback instead. Removal: the next major release of `@acpkit/elicitation`.
  * @example
  * ```ts
  * import { legacyFallback } from '@acpkit/compat-1.6';
