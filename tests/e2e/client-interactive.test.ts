@@ -132,8 +132,11 @@ describe('acpkit client in a terminal: a multi-field form', { timeout: 120_000 }
     await session.waitFor('Choose at most 2 options.', { from: mark });
     await session.waitFor('Channels (choose at least 1, at most 2)', { from: mark });
     mark = session.mark;
-    // Asked again with the three still selected and the cursor on Stable: untick it.
-    session.type(`${Keys.space}${Keys.enter}`);
+    // Asked again with the three still selected and the cursor on Stable: untick it, and confirm only once the
+    // prompt has redrawn (a key sent while it redraws can be lost on a busy machine).
+    session.type(Keys.space);
+    await session.waitFor('◻ Stable', { from: mark });
+    session.type(Keys.enter);
 
     await session.waitFor('Send these answers to Fixture Agent', { from: mark });
     expect(session.screen.slice(mark)).toContain('Release name: abc');
