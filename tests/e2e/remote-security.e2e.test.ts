@@ -235,7 +235,9 @@ describe('frames', () => {
         params: { padding: 'x'.repeat(MAX_MESSAGE_BYTES * 3) },
       }),
     );
-    expect((await closed).code).toBe(1009);
+    const { code, reason } = await closed;
+    expect(code).toBe(1009);
+    expect(reason).toContain(String(MAX_MESSAGE_BYTES));
   });
 });
 

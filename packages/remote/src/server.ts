@@ -311,6 +311,16 @@ export async function startRemoteServer(
         return;
       }
       const connectionId = nextConnectionId++;
+      // ws closes a message over its payload cap itself, with code 1009 and no reason; give that close the same
+      // reason our own size check gives, so the peer learns the limit either way.
+      const closeSocket = webSocket.close.bind(webSocket);
+      webSocket.close = (code?: number, reason?: string | Buffer) =>
+        closeSocket(
+          code,
+          code === CloseCode.MessageTooBig && (reason === undefined || reason.length === 0)
+            ? `message exceeds the ${resolved.maxMessageBytes}-byte limit`
+            : reason,
+        );
       // ws reports protocol violations (invalid UTF-8, oversize) as 'error' before closing with 1007/1009;
       // without a listener they would crash the process.
       webSocket.on('error', (error: Error & { code?: string }) => {
