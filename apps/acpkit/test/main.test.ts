@@ -6,12 +6,12 @@ import { createTestIo, type TestIo } from '@acpkit/cli-support';
 import { connectAcp, serveAcp, silentLogger } from '@acpkit/remote';
 import { ndJsonStream } from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../src/index.js';
 // @ts-expect-error -- a plain JavaScript fixture without type declarations.
-import { createEchoAgent } from './fixtures/echo-agent.js';
-import { promptOnce } from './prompt-client.js';
+import { createEchoAgent } from '../../cli-support/test/support/echo-agent.js';
+import { promptOnce } from '../../cli-support/test/support/prompt-client.js';
+import { main } from '../src/index.js';
 
-const echoAgent = fileURLToPath(new URL('./fixtures/echo-agent.js', import.meta.url));
+const echoAgent = fileURLToPath(new URL('../../cli-support/test/support/echo-agent.js', import.meta.url));
 const cleanups: Array<() => Promise<unknown>> = [];
 
 afterEach(async () => {
