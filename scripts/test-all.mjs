@@ -76,6 +76,11 @@ if (spawnSync('sh', ['-c', 'command -v nginx'], { env: environment }).status !==
   }
 }
 
+// tests/interop-python runs the real Python ACP Kit (acpkit, acpremote, pydantic-acp 1.10) from a project-local venv
+// in a git-ignored folder: built once from the committed lock file, then reused until the lock changes. A failed
+// install fails this step with pip's output, and the interop tests then fail with it too (never skipped).
+runStep({ name: 'python interop venv', command: ['node', 'scripts/python-venv.mjs'] });
+
 if (buildOk) {
   rmSync(vitestReport, { force: true });
   mkdirSync(outputDirectory, { recursive: true });

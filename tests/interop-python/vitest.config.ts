@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    name: 'interop-python',
+    include: ['test/**/*.test.ts'],
+    exclude: ['**/node_modules/**', '.venv/**'],
+    restoreMocks: true,
+    // Builds (or reuses) the project-local venv of the real Python ACP Kit once; a failure reaches every test.
+    globalSetup: ['./test/support/global-setup.ts'],
+    // Real Python and Node processes and sockets on a shared 2-core machine: one file at a time, generous limits.
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
+    fileParallelism: false,
+  },
+});
