@@ -2,7 +2,7 @@
 // outcome it reports. The live tests capture both implementations; the committed vectors hold Python's.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { type ChoiceOutcome, type ChoiceSession, withoutSessionId } from './choice-agents.js';
+import { type ChoiceOutcome, type RawClientSession, withoutSessionId } from './choice-agents.js';
 import {
   acceptToken,
   answerCases,
@@ -48,7 +48,7 @@ export const RECORDED_DISTRIBUTIONS = [
   'agent-client-protocol',
 ] as const;
 
-async function captureForm(session: ChoiceSession, choiceCase: ChoiceCase): Promise<CapturedForm> {
+async function captureForm(session: RawClientSession, choiceCase: ChoiceCase): Promise<CapturedForm> {
   const { token } = tokenToAccept(choiceCase);
   const turn = await session.ask(choiceCase, acceptToken(token));
   if (turn.elicitations.length !== 1) {
@@ -64,7 +64,7 @@ async function captureForm(session: ChoiceSession, choiceCase: ChoiceCase): Prom
 }
 
 /** Asks every form case on `session`, accepting the default's token (else the last one). */
-export async function captureForms(session: ChoiceSession): Promise<Record<string, CapturedForm>> {
+export async function captureForms(session: RawClientSession): Promise<Record<string, CapturedForm>> {
   const forms: Record<string, CapturedForm> = {};
   for (const [name, choiceCase] of Object.entries(formCases)) {
     forms[name] = await captureForm(session, choiceCase);
@@ -73,7 +73,7 @@ export async function captureForms(session: ChoiceSession): Promise<Record<strin
 }
 
 /** Asks every validation case on `session`, accepting `choice_0` if a form is sent at all. */
-export async function captureValidation(session: ChoiceSession): Promise<Record<string, CapturedOutcome>> {
+export async function captureValidation(session: RawClientSession): Promise<Record<string, CapturedOutcome>> {
   const validation: Record<string, CapturedOutcome> = {};
   for (const [name, choiceCase] of Object.entries(validationCases)) {
     const turn = await session.ask(choiceCase, acceptToken('choice_0'));
@@ -83,7 +83,7 @@ export async function captureValidation(session: ChoiceSession): Promise<Record<
 }
 
 /** Asks {@link answerChoiceSet} once per answer case on `session`, answering with that case. */
-export async function captureAnswers(session: ChoiceSession): Promise<Record<string, CapturedOutcome>> {
+export async function captureAnswers(session: RawClientSession): Promise<Record<string, CapturedOutcome>> {
   const answers: Record<string, CapturedOutcome> = {};
   for (const [name, answer] of Object.entries(answerCases)) {
     const turn = await session.ask(answerChoiceSet, answer);
@@ -93,7 +93,7 @@ export async function captureAnswers(session: ChoiceSession): Promise<Record<str
 }
 
 /** Every form, validation and answer case, one after the other. */
-export async function captureAll(session: ChoiceSession): Promise<Captures> {
+export async function captureAll(session: RawClientSession): Promise<Captures> {
   return {
     forms: await captureForms(session),
     validation: await captureValidation(session),

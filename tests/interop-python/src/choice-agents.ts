@@ -20,11 +20,21 @@ export type ChoiceOutcome =
       readonly message: string;
     };
 
+/** One prompt turn as the client saw it: the forms it received (in order), the agent's text, the stop reason. */
+export interface PromptTurn {
+  readonly elicitations: readonly Record<string, unknown>[];
+  readonly text: string;
+  readonly stopReason: string;
+}
+
 /** One `/choose` turn: the `elicitation/create` params the client received (in order) and the agent's outcome. */
 export interface ChoiceTurn {
   readonly elicitations: readonly Record<string, unknown>[];
   readonly outcome: ChoiceOutcome;
 }
+
+/** The `clientInfo` the raw test client sends in `initialize`. */
+export const INTEROP_CLIENT_INFO = { name: 'acpkit-interop-client', version: '0.0.0' } as const;
 
 /** The `initialize` client capabilities of a client that renders forms. */
 export const FORM_CLIENT_CAPABILITIES = { elicitation: { form: {} } } as const;
@@ -38,11 +48,11 @@ export function asciiJson(value: unknown): string {
 }
 
 /**
- * One ACP client session on a choice agent, over any NDJSON stdio pair: the agent process itself, or a mirror that
- * relays to it. `ask` sends `/choose <case>`, answers each `elicitation/create` with `answer`, and returns what
- * the client saw plus the agent's outcome.
+ * One ACP client session over any NDJSON stdio pair (an agent process, or a mirror in front of a remote one), driven
+ * with raw JSON-RPC so every `elicitation/create` is seen exactly as sent. `ask` sends a choice agent's
+ * `/choose <case>` and returns the forms received plus the agent's outcome.
  */
-export class ChoiceSession {
+export class RawClientSession {
   #nextId = 1;
 
   private constructor(
@@ -52,39 +62,44 @@ export class ChoiceSession {
     readonly initializeResult: Record<string, unknown>,
   ) {}
 
-  /** initialize (with `clientCapabilities`) → session/new, over `peer`. Throws a JSON-RPC error as an Error. */
+  /**
+   * initialize (with `clientCapabilities`) → session/new (with `cwd`, default the current directory), over `peer`.
+   * Throws a JSON-RPC error as an Error.
+   */
   static async open(
     peer: JsonRpcPeer,
     clientCapabilities: Record<string, unknown> = FORM_CLIENT_CAPABILITIES,
-  ): Promise<ChoiceSession> {
+    cwd: string = process.cwd(),
+  ): Promise<RawClientSession> {
     const initialized = resultOf(
       await peer.request('initialize', 'initialize', {
         protocolVersion: 1,
         clientCapabilities,
-        clientInfo: { name: 'acpkit-interop-client', version: '0.0.0' },
+        clientInfo: INTEROP_CLIENT_INFO,
       }),
       'initialize',
     );
     const created = resultOf(
-      await peer.request('session/new', 'session/new', { cwd: process.cwd(), mcpServers: [] }),
+      await peer.request('session/new', 'session/new', { cwd, mcpServers: [] }),
       'session/new',
     );
-    return new ChoiceSession(peer, String(created.sessionId), initialized);
+    return new RawClientSession(peer, String(created.sessionId), initialized);
   }
 
-  async ask(choiceCase: ChoiceCase, answer: ClientAnswer): Promise<ChoiceTurn> {
+  /**
+   * Sends a `session/prompt` with `text`, answers every `elicitation/create` with `answer`, and resolves with the
+   * forms received and the agent's text once the prompt is answered (a JSON-RPC error rejects).
+   */
+  async prompt(text: string, answer: ClientAnswer): Promise<PromptTurn> {
     const id = `prompt-${this.#nextId++}`;
     this.peer.send({
       jsonrpc: '2.0',
       id,
       method: 'session/prompt',
-      params: {
-        sessionId: this.sessionId,
-        prompt: [{ type: 'text', text: `/choose ${asciiJson(choiceCase)}` }],
-      },
+      params: { sessionId: this.sessionId, prompt: [{ type: 'text', text }] },
     });
     const elicitations: Record<string, unknown>[] = [];
-    let text = '';
+    let agentReply = '';
     for (;;) {
       const message = await this.peer.next(
         (candidate) =>
@@ -96,13 +111,18 @@ export class ChoiceSession {
         elicitations.push(message.params as Record<string, unknown>);
         this.peer.send({ jsonrpc: '2.0', id: message.id, ...answer } as WireMessage);
       } else if (message.method === 'session/update') {
-        text += agentText(message);
+        agentReply += agentText(message);
       } else {
-        resultOf(message, 'session/prompt');
-        break;
+        const result = resultOf(message, 'session/prompt');
+        return { elicitations, text: agentReply, stopReason: String(result.stopReason) };
       }
     }
-    return { elicitations, outcome: parseOutcome(text) };
+  }
+
+  /** Asks one choice case through the choice agent's `/choose` command and parses its outcome. */
+  async ask(choiceCase: ChoiceCase, answer: ClientAnswer): Promise<ChoiceTurn> {
+    const turn = await this.prompt(`/choose ${asciiJson(choiceCase)}`, answer);
+    return { elicitations: turn.elicitations, outcome: parseOutcome(turn.text) };
   }
 }
 
@@ -131,7 +151,7 @@ function parseOutcome(text: string): ChoiceOutcome {
 export interface RunningChoiceAgent {
   readonly implementation: Implementation;
   readonly process: SpawnedProcess;
-  readonly session: ChoiceSession;
+  readonly session: RawClientSession;
   /** Ends stdin and resolves when the agent exited. */
   close(): Promise<ProcessExit>;
 }
@@ -152,9 +172,9 @@ export async function startChoiceAgent(
   const agentProcess = spawnProcess(command, args, { collectStdout: false });
   const { stdin, stdout } = agentProcess.child;
   if (!stdin || !stdout) throw new Error('choice agent has no stdio pipes');
-  let session: ChoiceSession;
+  let session: RawClientSession;
   try {
-    session = await ChoiceSession.open(ndjsonPeer(stdin, stdout), clientCapabilities);
+    session = await RawClientSession.open(ndjsonPeer(stdin, stdout), clientCapabilities);
   } catch (error) {
     throw new Error(
       `${implementation} choice agent failed to start: ${String(error)}\n${agentProcess.stderr()}`,
