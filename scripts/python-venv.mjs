@@ -65,6 +65,7 @@ function run(what, command, args) {
 
 /** The interpreter to build the venv with, checked to be Python 3.11 or newer; returns its version. */
 function basePython() {
+  // biome-ignore lint/suspicious/noUndeclaredEnvVars: turbo never runs this script, so no task cache depends on it.
   const python = process.env.ACPKIT_INTEROP_PYTHON || 'python3';
   const version = run(`checking ${python}`, python, [
     '-c',
