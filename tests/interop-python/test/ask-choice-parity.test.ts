@@ -16,7 +16,9 @@ import { acceptToken, answerCases, formCases, validationCases } from '../src/cho
 import { codeSpans, readMarkedTable } from '../src/compatibility-tables.js';
 import { sameOutcome, summarize } from '../src/outcomes.js';
 import { interopPaths } from '../src/paths.js';
-import { requirePythonVenv } from './support/venv.js';
+import { failEveryTestWithoutPythonVenv } from './support/venv.js';
+
+const pythonReady = failEveryTestWithoutPythonVenv();
 
 /** Clients whose `initialize` does not make form elicitation available. */
 const capabilityCases: Readonly<Record<string, Record<string, unknown>>> = {
@@ -50,7 +52,7 @@ async function captureCapabilityCase(
 }
 
 beforeAll(async () => {
-  requirePythonVenv();
+  if (!pythonReady) return;
   vectors = readPythonVectors();
   const agents = await Promise.all([startChoiceAgent('python'), startChoiceAgent('typescript')]);
   const [python, typescript] = agents;

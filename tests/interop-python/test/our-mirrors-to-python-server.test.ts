@@ -16,7 +16,9 @@ import { type PythonVectors, readPythonVectors } from '../src/captures.js';
 import { RawClientSession, withoutSessionId } from '../src/choice-agents.js';
 import { acceptToken, formCases } from '../src/choice-cases.js';
 import { startPythonExpose } from '../src/remote-processes.js';
-import { requirePythonVenv } from './support/venv.js';
+import { failEveryTestWithoutPythonVenv } from './support/venv.js';
+
+const pythonReady = failEveryTestWithoutPythonVenv();
 
 const TOKEN_VARIABLE = 'ACPKIT_INTEROP_TOKEN';
 const token = randomBytes(16).toString('hex');
@@ -26,7 +28,7 @@ let server: RunningServer;
 let vectors: PythonVectors;
 
 beforeAll(async () => {
-  requirePythonVenv();
+  if (!pythonReady) return;
   vectors = readPythonVectors();
   server = await startPythonExpose(['--token-env', TOKEN_VARIABLE], { [TOKEN_VARIABLE]: token });
 });

@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UNSUPPORTED_REPLY } from '@acpkit/example-deploy-target';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { INITIALIZE_WITH_FORMS, type JsonRpcPeer } from '../../e2e/support/json-rpc-peer.js';
 import { deployTarget } from '../../e2e/support/paths.js';
 import type { SpawnedProcess } from '../../e2e/support/processes.js';
@@ -19,7 +19,9 @@ import { INTEROP_CLIENT_INFO, RawClientSession } from '../src/choice-agents.js';
 import { acceptToken } from '../src/choice-cases.js';
 import { interopPaths } from '../src/paths.js';
 import { getOnFreshConnection, type PythonMirror, spawnPythonMirror } from '../src/remote-processes.js';
-import { requirePythonVenv } from './support/venv.js';
+import { failEveryTestWithoutPythonVenv } from './support/venv.js';
+
+failEveryTestWithoutPythonVenv();
 
 const TOKEN_VARIABLE = 'ACPKIT_INTEROP_TOKEN';
 const token = randomBytes(16).toString('hex');
@@ -72,10 +74,6 @@ async function closeMirror(mirror: SpawnedProcess): Promise<void> {
   mirror.child.stdin?.end();
   expect(await mirror.exited).toEqual({ code: 0, signal: null });
 }
-
-beforeAll(() => {
-  requirePythonVenv();
-});
 
 afterEach(async () => {
   await reapAll();

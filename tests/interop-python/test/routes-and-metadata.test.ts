@@ -14,7 +14,9 @@ import { closeAllWebSockets, openWebSocket } from '../../e2e/support/websocket.j
 import { codeSpans, readMarkedTable } from '../src/compatibility-tables.js';
 import { interopPaths } from '../src/paths.js';
 import { getOnFreshConnection, type HttpReply, startPythonExpose } from '../src/remote-processes.js';
-import { requirePythonVenv } from './support/venv.js';
+import { failEveryTestWithoutPythonVenv } from './support/venv.js';
+
+const pythonReady = failEveryTestWithoutPythonVenv();
 
 const TOKEN_VARIABLE = 'ACPKIT_INTEROP_TOKEN';
 const token = randomBytes(16).toString('hex');
@@ -63,7 +65,7 @@ function tableStatus(cell: string): number {
 }
 
 beforeAll(async () => {
-  requirePythonVenv();
+  if (!pythonReady) return;
   const environment = { [TOKEN_VARIABLE]: token };
   [servers.python, servers.typescript] = await Promise.all([
     startPythonExpose(['--token-env', TOKEN_VARIABLE, '--cwd', serverCwd], environment),
@@ -124,6 +126,7 @@ describe('metadata', () => {
   const documented = new Map<string, DocumentedValue>();
 
   beforeAll(async () => {
+    if (!pythonReady) return;
     const fetchMetadata = async (server: RunningServer) =>
       JSON.parse((await getOnFreshConnection(`${server.origin}/acp`, bearer)).body) as Record<
         string,

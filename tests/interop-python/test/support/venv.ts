@@ -1,11 +1,15 @@
-import { inject } from 'vitest';
+import { beforeEach, inject } from 'vitest';
 
 /**
- * Throws the installer's error when the global setup could not build the venv of the real Python ACP Kit, so every
- * interop test fails with it (never skips). Call it first in `beforeAll`.
+ * Makes every test of the calling file fail with the installer's error when the global setup could not build the
+ * venv of the real Python ACP Kit: a failing `beforeEach` fails each test, where a failing `beforeAll` would only
+ * mark them skipped. Returns whether the venv is ready, so the file's `beforeAll` can leave its set-up out.
  */
-export function requirePythonVenv(): void {
+export function failEveryTestWithoutPythonVenv(): boolean {
   const error = inject('pythonVenvError');
-  if (error !== '')
-    throw new Error(`The Python ACP Kit could not be installed into the test venv:\n${error}`);
+  beforeEach(() => {
+    if (error !== '')
+      throw new Error(`The Python ACP Kit could not be installed into the test venv:\n${error}`);
+  });
+  return error === '';
 }
