@@ -3,6 +3,7 @@
 // connections; a raw JSON-RPC client captures each `elicitation/create` exactly as sent and accepts one token. The
 // two forms must be equal as JSON except for the differences docs/typed-elicitation.md lists, both agents must get
 // the offered value back, and Python's forms must still be the committed vectors.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { topLevelPins } from '../../../scripts/python-venv.mjs';
 import { reapAll } from '../../e2e/support/processes.js';
@@ -85,6 +86,11 @@ describe('the real Python ask_choice', () => {
     expect(sizes).toContain(1);
     expect(sizes).toContain(50);
     expect(Object.keys(vectors.forms).sort()).toEqual([...caseNames].sort());
+    // The compatibility section says how many choice sets it was measured over.
+    const claimed = /over (\d+) choice sets/.exec(
+      readFileSync(interopPaths.typedElicitationDocs, 'utf8'),
+    )?.[1];
+    expect(Number(claimed)).toBe(caseNames.length);
   });
 
   it.each(caseNames)('still sends the committed form for %s', (name) => {
