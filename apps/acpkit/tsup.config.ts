@@ -8,6 +8,7 @@ export default defineConfig({
   dts: true,
   sourcemap: true,
   clean: true,
-  // The private @acpkit/cli-support package is bundled in, so the published CLI never depends on it.
-  noExternal: ['@acpkit/cli-support'],
+  // The private @acpkit/cli-support and @acpkit/internal-branding packages are bundled in, so the published CLI
+  // never depends on them.
+  noExternal: ['@acpkit/cli-support', '@acpkit/internal-branding'],
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CliError, CliErrorCode } from './errors.js';
 
 describe('CliError', () => {
@@ -10,10 +10,20 @@ describe('CliError', () => {
     expect(error.cause).toBe(cause);
   });
 
-  it('recognises instances by marker, not by prototype', () => {
-    const foreign = Object.assign(new Error('x'), { [Symbol.for('acpkit.cli.error')]: true });
+  it('recognises instances by the acpkit.error.cli marker, not by prototype', () => {
+    const foreign = Object.assign(new Error('x'), { [Symbol.for('acpkit.error.cli')]: true });
     expect(CliError.isInstance(foreign)).toBe(true);
+    expect(foreign instanceof CliError).toBe(true);
     expect(CliError.isInstance(new Error('plain'))).toBe(false);
     expect(CliError.isInstance(null)).toBe(false);
+  });
+
+  it('makes instanceof work across two copies of this code (each CLI bundles one)', async () => {
+    vi.resetModules();
+    const other = await import('./errors.js');
+    expect(other.CliError).not.toBe(CliError);
+    const error = new other.CliError('USAGE', 'unknown flag');
+    expect(error instanceof CliError).toBe(true);
+    expect(CliError.isInstance(error)).toBe(true);
   });
 });

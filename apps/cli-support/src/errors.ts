@@ -1,4 +1,4 @@
-const CLI_ERROR_MARKER = Symbol.for('acpkit.cli.error');
+import { brandErrorClass, isBrandedInstance } from '@acpkit/internal-branding';
 
 /**
  * Stable codes of {@link CliError}. Adding one is a minor change; renaming or removing one is breaking.
@@ -38,20 +38,28 @@ export type CliErrorCode = (typeof CliErrorCode)[keyof typeof CliErrorCode];
  * }
  * ```
  */
-export class CliError extends Error {
-  // Read by isInstance through `in`, which works across copies of this code where instanceof does not.
-  readonly [CLI_ERROR_MARKER] = true;
+export class CliError<Code extends CliErrorCode = CliErrorCode> extends Error {
+  static {
+    brandErrorClass(CliError, 'acpkit.error.cli');
+  }
+
   override readonly name: string = 'CliError';
   /** Stable machine-readable code. */
-  readonly code: CliErrorCode;
+  readonly code: Code;
 
-  constructor(code: CliErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(code: Code, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.code = code;
   }
 
   /** Like `instanceof`, but also true for errors created by another copy of this code (each CLI bundles one). */
   static isInstance(value: unknown): value is CliError {
-    return typeof value === 'object' && value !== null && CLI_ERROR_MARKER in value;
+    return isBrandedInstance(CliError, value);
+  }
+
+  /** Makes `instanceof` check the class's own marker, so it also recognises errors from another copy of this code. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class right of instanceof, a subclass too
+    return isBrandedInstance(this, value);
   }
 }

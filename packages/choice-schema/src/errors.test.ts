@@ -1,5 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AcpKitError, ChoiceValidationError, InvalidElicitationResponseError } from './errors.js';
+
+/** A second, independently evaluated copy of this module: what a user gets with two installed copies. */
+async function anotherCopy(): Promise<typeof import('./errors.js')> {
+  vi.resetModules();
+  return import('./errors.js');
+}
 
 describe('AcpKitError', () => {
   it('keeps code, message and cause', () => {
@@ -19,6 +25,7 @@ describe('AcpKitError', () => {
     });
     expect(AcpKitError.isInstance(foreign)).toBe(true);
     expect(ChoiceValidationError.isInstance(foreign)).toBe(true);
+    expect(foreign instanceof ChoiceValidationError).toBe(true);
     expect(InvalidElicitationResponseError.isInstance(foreign)).toBe(false);
     expect(AcpKitError.isInstance(new Error('plain'))).toBe(false);
     expect(AcpKitError.isInstance(null)).toBe(false);
@@ -34,5 +41,33 @@ describe('AcpKitError', () => {
     expect(InvalidElicitationResponseError.isInstance(validation)).toBe(false);
     expect(ChoiceValidationError.isInstance(response)).toBe(false);
     expect(response.response).toEqual({ action: 'accept' });
+    expect(Symbol.for('acpkit.error.choice-validation') in validation).toBe(true);
+    expect(Symbol.for('acpkit.error.invalid-elicitation-response') in response).toBe(true);
+  });
+
+  it('makes instanceof work across two copies of the package, each class checking its own marker', async () => {
+    const other = await anotherCopy();
+    expect(other.ChoiceValidationError).not.toBe(ChoiceValidationError);
+    const cause = new Error('root');
+    const validation = new other.ChoiceValidationError('EMPTY_CHOICES', 'choices must not be empty', {
+      cause,
+    });
+    expect(validation instanceof ChoiceValidationError).toBe(true);
+    expect(validation instanceof AcpKitError).toBe(true);
+    expect(validation instanceof InvalidElicitationResponseError).toBe(false);
+    expect(ChoiceValidationError.isInstance(validation)).toBe(true);
+    expect([validation.name, validation.code, validation.cause]).toEqual([
+      'ChoiceValidationError',
+      'EMPTY_CHOICES',
+      cause,
+    ]);
+    expect(new other.AcpKitError('X', 'base') instanceof ChoiceValidationError).toBe(false);
+    expect(new AcpKitError('X', 'base') instanceof other.AcpKitError).toBe(true);
+  });
+
+  it('keeps the markers out of the instance, its keys and its JSON', () => {
+    const error = new ChoiceValidationError('BLANK_LABEL', 'choice labels must not be blank');
+    expect(Object.getOwnPropertySymbols(error)).toEqual([]);
+    expect(JSON.stringify(error)).not.toContain('acpkit');
   });
 });

@@ -1,15 +1,4 @@
-const ACPKIT_ERROR_MARKER = Symbol.for('acpkit.error');
-const CHOICE_VALIDATION_ERROR_MARKER = Symbol.for('acpkit.error.choice-validation');
-const INVALID_ELICITATION_RESPONSE_ERROR_MARKER = Symbol.for('acpkit.error.invalid-elicitation-response');
-
-function hasMarker(value: unknown, marker: symbol): boolean {
-  return typeof value === 'object' && value !== null && marker in value;
-}
-
-/** Brands an instance with a `Symbol.for` marker, non-enumerable so it stays out of logs and JSON. */
-function brand(target: object, marker: symbol): void {
-  Object.defineProperty(target, marker, { value: true });
-}
+import { brandErrorClass, isBrandedInstance } from '@acpkit/internal-branding';
 
 /**
  * Base class of every error thrown by the ACP Kit elicitation family (`@acpkit/choice-schema`,
@@ -29,6 +18,10 @@ function brand(target: object, marker: symbol): void {
  * ```
  */
 export class AcpKitError<Code extends string = string> extends Error {
+  static {
+    brandErrorClass(AcpKitError, 'acpkit.error');
+  }
+
   override readonly name: string = 'AcpKitError';
   /** Stable machine-readable code (SCREAMING_SNAKE). */
   readonly code: Code;
@@ -36,7 +29,6 @@ export class AcpKitError<Code extends string = string> extends Error {
   constructor(code: Code, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.code = code;
-    brand(this, ACPKIT_ERROR_MARKER);
   }
 
   /**
@@ -50,7 +42,27 @@ export class AcpKitError<Code extends string = string> extends Error {
    * ```
    */
   static isInstance(value: unknown): value is AcpKitError {
-    return hasMarker(value, ACPKIT_ERROR_MARKER);
+    return isBrandedInstance(AcpKitError, value);
+  }
+
+  /**
+   * Makes `instanceof` check the class's own marker (inherited by every subclass), so it also recognises errors
+   * created by another copy of the package.
+   *
+   * @example
+   * ```ts
+   * import { ChoiceValidationError, validateChoiceQuestion } from '@acpkit/choice-schema';
+   *
+   * try {
+   *   validateChoiceQuestion('', [{ label: 'A' }]);
+   * } catch (error) {
+   *   if (error instanceof ChoiceValidationError) console.error(error.code); // 'BLANK_QUESTION'
+   * }
+   * ```
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class right of instanceof, a subclass too
+    return isBrandedInstance(this, value);
   }
 }
 
@@ -95,11 +107,14 @@ export type ChoiceValidationErrorCode =
  * ```
  */
 export class ChoiceValidationError extends AcpKitError<ChoiceValidationErrorCode> {
+  static {
+    brandErrorClass(ChoiceValidationError, 'acpkit.error.choice-validation');
+  }
+
   override readonly name: string = 'ChoiceValidationError';
 
   constructor(code: ChoiceValidationErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
-    brand(this, CHOICE_VALIDATION_ERROR_MARKER);
   }
 
   /**
@@ -113,7 +128,7 @@ export class ChoiceValidationError extends AcpKitError<ChoiceValidationErrorCode
    * ```
    */
   static override isInstance(value: unknown): value is ChoiceValidationError {
-    return hasMarker(value, CHOICE_VALIDATION_ERROR_MARKER);
+    return isBrandedInstance(ChoiceValidationError, value);
   }
 }
 
@@ -154,6 +169,10 @@ export type InvalidElicitationResponseErrorCode =
  * ```
  */
 export class InvalidElicitationResponseError extends AcpKitError<InvalidElicitationResponseErrorCode> {
+  static {
+    brandErrorClass(InvalidElicitationResponseError, 'acpkit.error.invalid-elicitation-response');
+  }
+
   override readonly name: string = 'InvalidElicitationResponseError';
   /** The response exactly as the client sent it. */
   readonly response: unknown;
@@ -166,7 +185,6 @@ export class InvalidElicitationResponseError extends AcpKitError<InvalidElicitat
   ) {
     super(code, message, options);
     this.response = response;
-    brand(this, INVALID_ELICITATION_RESPONSE_ERROR_MARKER);
   }
 
   /**
@@ -180,6 +198,6 @@ export class InvalidElicitationResponseError extends AcpKitError<InvalidElicitat
    * ```
    */
   static override isInstance(value: unknown): value is InvalidElicitationResponseError {
-    return hasMarker(value, INVALID_ELICITATION_RESPONSE_ERROR_MARKER);
+    return isBrandedInstance(InvalidElicitationResponseError, value);
   }
 }

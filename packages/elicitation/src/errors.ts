@@ -1,18 +1,5 @@
 import { AcpKitError } from '@acpkit/choice-schema';
-
-const ELICITATION_UNSUPPORTED_MARKER = Symbol.for('acpkit.error.elicitation-unsupported');
-const INVALID_ELICITATION_FALLBACK_MARKER = Symbol.for('acpkit.error.invalid-elicitation-fallback');
-const ELICITATION_SCOPE_MARKER = Symbol.for('acpkit.error.elicitation-scope');
-const ELICITATION_CONNECTION_CLOSED_MARKER = Symbol.for('acpkit.error.elicitation-connection-closed');
-
-function hasMarker(value: unknown, marker: symbol): boolean {
-  return typeof value === 'object' && value !== null && marker in value;
-}
-
-/** Brands an instance with a `Symbol.for` marker, non-enumerable so it stays out of logs and JSON. */
-function brand(target: object, marker: symbol): void {
-  Object.defineProperty(target, marker, { value: true });
-}
+import { brandErrorClass, isBrandedInstance } from '@acpkit/internal-branding';
 
 /**
  * Stable codes of the errors `@acpkit/elicitation` throws itself (validation and response codes come from
@@ -63,6 +50,10 @@ export type ElicitationErrorCode = (typeof ElicitationErrorCode)[keyof typeof El
 export class ElicitationUnsupportedError extends AcpKitError<
   typeof ElicitationErrorCode.ElicitationUnsupported
 > {
+  static {
+    brandErrorClass(ElicitationUnsupportedError, 'acpkit.error.elicitation-unsupported');
+  }
+
   override readonly name: string = 'ElicitationUnsupportedError';
   /** The mode that is not supported: `form`, `url` or a custom mode string. */
   readonly mode: string;
@@ -75,7 +66,6 @@ export class ElicitationUnsupportedError extends AcpKitError<
       options,
     );
     this.mode = mode;
-    brand(this, ELICITATION_UNSUPPORTED_MARKER);
   }
 
   /**
@@ -89,7 +79,7 @@ export class ElicitationUnsupportedError extends AcpKitError<
    * ```
    */
   static override isInstance(value: unknown): value is ElicitationUnsupportedError {
-    return hasMarker(value, ELICITATION_UNSUPPORTED_MARKER);
+    return isBrandedInstance(ElicitationUnsupportedError, value);
   }
 }
 
@@ -110,6 +100,10 @@ export class ElicitationUnsupportedError extends AcpKitError<
 export class InvalidElicitationFallbackError extends AcpKitError<
   typeof ElicitationErrorCode.FallbackValueNotOffered | typeof ElicitationErrorCode.FallbackNotAResult
 > {
+  static {
+    brandErrorClass(InvalidElicitationFallbackError, 'acpkit.error.invalid-elicitation-fallback');
+  }
+
   override readonly name: string = 'InvalidElicitationFallbackError';
   /** What the fallback returned (the accepted value, or the plain value). */
   readonly value: unknown;
@@ -124,7 +118,6 @@ export class InvalidElicitationFallbackError extends AcpKitError<
   ) {
     super(code, message, options);
     this.value = value;
-    brand(this, INVALID_ELICITATION_FALLBACK_MARKER);
   }
 
   /**
@@ -138,7 +131,7 @@ export class InvalidElicitationFallbackError extends AcpKitError<
    * ```
    */
   static override isInstance(value: unknown): value is InvalidElicitationFallbackError {
-    return hasMarker(value, INVALID_ELICITATION_FALLBACK_MARKER);
+    return isBrandedInstance(InvalidElicitationFallbackError, value);
   }
 }
 
@@ -153,6 +146,10 @@ export class InvalidElicitationFallbackError extends AcpKitError<
  * ```
  */
 export class ElicitationScopeError extends AcpKitError<typeof ElicitationErrorCode.SessionMismatch> {
+  static {
+    brandErrorClass(ElicitationScopeError, 'acpkit.error.elicitation-scope');
+  }
+
   override readonly name: string = 'ElicitationScopeError';
 
   constructor(requestedSessionId: string, sessionId: string) {
@@ -160,7 +157,6 @@ export class ElicitationScopeError extends AcpKitError<typeof ElicitationErrorCo
       ElicitationErrorCode.SessionMismatch,
       `The elicitation is scoped to session ${JSON.stringify(requestedSessionId.slice(0, 100))}, not to this session ${JSON.stringify(sessionId.slice(0, 100))}.`,
     );
-    brand(this, ELICITATION_SCOPE_MARKER);
   }
 
   /**
@@ -174,7 +170,7 @@ export class ElicitationScopeError extends AcpKitError<typeof ElicitationErrorCo
    * ```
    */
   static override isInstance(value: unknown): value is ElicitationScopeError {
-    return hasMarker(value, ELICITATION_SCOPE_MARKER);
+    return isBrandedInstance(ElicitationScopeError, value);
   }
 }
 
@@ -192,6 +188,10 @@ export class ElicitationScopeError extends AcpKitError<typeof ElicitationErrorCo
 export class ElicitationConnectionClosedError extends AcpKitError<
   typeof ElicitationErrorCode.ConnectionClosed
 > {
+  static {
+    brandErrorClass(ElicitationConnectionClosedError, 'acpkit.error.elicitation-connection-closed');
+  }
+
   override readonly name: string = 'ElicitationConnectionClosedError';
 
   constructor(options?: { cause?: unknown }) {
@@ -200,7 +200,6 @@ export class ElicitationConnectionClosedError extends AcpKitError<
       'The ACP connection closed before the client answered the elicitation.',
       options,
     );
-    brand(this, ELICITATION_CONNECTION_CLOSED_MARKER);
   }
 
   /**
@@ -214,6 +213,6 @@ export class ElicitationConnectionClosedError extends AcpKitError<
    * ```
    */
   static override isInstance(value: unknown): value is ElicitationConnectionClosedError {
-    return hasMarker(value, ELICITATION_CONNECTION_CLOSED_MARKER);
+    return isBrandedInstance(ElicitationConnectionClosedError, value);
   }
 }

@@ -1,4 +1,4 @@
-const REMOTE_ERROR_MARKER = Symbol.for('acpkit.remote.error');
+import { brandErrorClass, isBrandedInstance } from '@acpkit/internal-branding';
 
 /**
  * Stable codes of {@link AcpRemoteError}. Adding a code is a minor change; renaming or removing one is breaking.
@@ -25,7 +25,11 @@ export const AcpRemoteErrorCode = {
 export type AcpRemoteErrorCode = (typeof AcpRemoteErrorCode)[keyof typeof AcpRemoteErrorCode];
 
 /**
- * Base class of every error thrown by `@acpkit/remote`. Wire errors stay the SDK's `RequestError`.
+ * Base class of every error thrown by `@acpkit/remote`: a stable `code` (branch on it, not on the message), `cause`
+ * kept when one error wraps another, and the `Symbol.for('acpkit.error.remote')` marker behind `isInstance()` and
+ * `instanceof`, which both recognise errors from another copy of the package. Subclasses (one per failure a caller
+ * branches on) brand themselves with their own `acpkit.error.<name>` marker. Wire errors stay the SDK's
+ * `RequestError`.
  *
  * @example
  * ```ts
@@ -36,16 +40,18 @@ export type AcpRemoteErrorCode = (typeof AcpRemoteErrorCode)[keyof typeof AcpRem
  * }
  * ```
  */
-export class AcpRemoteError extends Error {
+export class AcpRemoteError<Code extends AcpRemoteErrorCode = AcpRemoteErrorCode> extends Error {
+  static {
+    brandErrorClass(AcpRemoteError, 'acpkit.error.remote');
+  }
+
   override readonly name: string = 'AcpRemoteError';
   /** Stable machine-readable code. */
-  readonly code: AcpRemoteErrorCode;
+  readonly code: Code;
 
-  constructor(code: AcpRemoteErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(code: Code, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.code = code;
-    // Non-enumerable marker so the brand stays out of logs and JSON, and works across package copies.
-    Object.defineProperty(this, REMOTE_ERROR_MARKER, { value: true });
   }
 
   /**
@@ -57,6 +63,24 @@ export class AcpRemoteError extends Error {
    * ```
    */
   static isInstance(value: unknown): value is AcpRemoteError {
-    return typeof value === 'object' && value !== null && REMOTE_ERROR_MARKER in value;
+    return isBrandedInstance(AcpRemoteError, value);
+  }
+
+  /**
+   * Makes `instanceof` check the class's own marker (inherited by every subclass), so it also recognises errors
+   * created by another copy of the package.
+   *
+   * @example
+   * ```ts
+   * try {
+   *   await serveCommand(['node', 'agent.js'], { host: '0.0.0.0' });
+   * } catch (error) {
+   *   if (error instanceof AcpRemoteError) console.error(error.code);
+   * }
+   * ```
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class right of instanceof, a subclass too
+    return isBrandedInstance(this, value);
   }
 }

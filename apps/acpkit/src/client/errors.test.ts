@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ClientError, ClientErrorCode } from './errors.js';
 
 describe('ClientError', () => {
@@ -11,10 +11,19 @@ describe('ClientError', () => {
     expect(error.name).toBe('ClientError');
   });
 
-  it('recognises its instances by brand, including copies from another bundle', () => {
+  it('recognises its instances by the acpkit.error.client marker', () => {
     expect(ClientError.isInstance(new ClientError(ClientErrorCode.AgentExited, 'gone'))).toBe(true);
-    expect(ClientError.isInstance({ [Symbol.for('acpkit.client.error')]: true })).toBe(true);
+    expect(ClientError.isInstance({ [Symbol.for('acpkit.error.client')]: true })).toBe(true);
     expect(ClientError.isInstance(new Error('plain'))).toBe(false);
     expect(ClientError.isInstance(null)).toBe(false);
+  });
+
+  it('makes instanceof work across two copies of this code', async () => {
+    vi.resetModules();
+    const other = await import('./errors.js');
+    expect(other.ClientError).not.toBe(ClientError);
+    const error = new other.ClientError('AGENT_EXITED', 'gone');
+    expect(error instanceof ClientError).toBe(true);
+    expect(new Error('plain') instanceof ClientError).toBe(false);
   });
 });

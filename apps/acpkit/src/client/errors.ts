@@ -1,4 +1,4 @@
-const CLIENT_ERROR_MARKER = Symbol.for('acpkit.client.error');
+import { brandErrorClass, isBrandedInstance } from '@acpkit/internal-branding';
 
 /**
  * Stable codes of {@link ClientError}. Adding one is a minor change; renaming or removing one is breaking.
@@ -31,20 +31,28 @@ export type ClientErrorCode = (typeof ClientErrorCode)[keyof typeof ClientErrorC
  * }
  * ```
  */
-export class ClientError extends Error {
-  /** Brand checked by {@link ClientError.isInstance}, which works across copies of this code. */
-  readonly [CLIENT_ERROR_MARKER] = true;
+export class ClientError<Code extends ClientErrorCode = ClientErrorCode> extends Error {
+  static {
+    brandErrorClass(ClientError, 'acpkit.error.client');
+  }
+
   override readonly name: string = 'ClientError';
   /** Stable machine-readable code. */
-  readonly code: ClientErrorCode;
+  readonly code: Code;
 
-  constructor(code: ClientErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(code: Code, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.code = code;
   }
 
   /** Like `instanceof`, but also true for errors created by another copy of this code. */
   static isInstance(value: unknown): value is ClientError {
-    return typeof value === 'object' && value !== null && CLIENT_ERROR_MARKER in value;
+    return isBrandedInstance(ClientError, value);
+  }
+
+  /** Makes `instanceof` check the class's own marker, so it also recognises errors from another copy of this code. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class right of instanceof, a subclass too
+    return isBrandedInstance(this, value);
   }
 }

@@ -1,0 +1,76 @@
+import { AcpKitError } from '@acpkit/choice-schema';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  ElicitationConnectionClosedError,
+  ElicitationErrorCode,
+  ElicitationScopeError,
+  ElicitationUnsupportedError,
+  InvalidElicitationFallbackError,
+} from './errors.js';
+
+/** A second, independently evaluated copy of this module (and of `@acpkit/choice-schema` below it). */
+async function anotherCopy() {
+  vi.resetModules();
+  const [errors, choiceSchema] = await Promise.all([import('./errors.js'), import('@acpkit/choice-schema')]);
+  return { ...errors, AcpKitError: choiceSchema.AcpKitError };
+}
+
+function oneOfEach(errors: typeof import('./errors.js'), cause: unknown) {
+  return {
+    ElicitationUnsupportedError: new errors.ElicitationUnsupportedError('form', { cause }),
+    InvalidElicitationFallbackError: new errors.InvalidElicitationFallbackError(
+      'FALLBACK_NOT_A_RESULT',
+      'not a result',
+      'plain',
+      { cause },
+    ),
+    ElicitationScopeError: new errors.ElicitationScopeError('other-session', 'this-session'),
+    ElicitationConnectionClosedError: new errors.ElicitationConnectionClosedError({ cause }),
+  };
+}
+
+const classes = {
+  ElicitationUnsupportedError,
+  InvalidElicitationFallbackError,
+  ElicitationScopeError,
+  ElicitationConnectionClosedError,
+};
+
+const markers = {
+  ElicitationUnsupportedError: 'acpkit.error.elicitation-unsupported',
+  InvalidElicitationFallbackError: 'acpkit.error.invalid-elicitation-fallback',
+  ElicitationScopeError: 'acpkit.error.elicitation-scope',
+  ElicitationConnectionClosedError: 'acpkit.error.elicitation-connection-closed',
+};
+
+describe('elicitation errors', () => {
+  it('are AcpKitErrors with a literal name, a stable code, cause kept and their own acpkit.error.* marker', () => {
+    const cause = new Error('root');
+    for (const [name, error] of Object.entries(oneOfEach({ ...classes, ElicitationErrorCode }, cause))) {
+      expect(error.name).toBe(name);
+      expect(Object.values(ElicitationErrorCode)).toContain(error.code);
+      if (name !== 'ElicitationScopeError') expect(error.cause).toBe(cause);
+      expect(AcpKitError.isInstance(error)).toBe(true);
+      expect(error instanceof AcpKitError).toBe(true);
+      expect(Symbol.for(markers[name as keyof typeof markers]) in error).toBe(true);
+    }
+  });
+
+  it('are recognised by instanceof and isInstance across two copies of the packages, by their own class only', async () => {
+    const other = await anotherCopy();
+    expect(other.ElicitationUnsupportedError).not.toBe(ElicitationUnsupportedError);
+    expect(other.AcpKitError).not.toBe(AcpKitError);
+    const created = oneOfEach(other, new Error('root'));
+    for (const [name, error] of Object.entries(created)) {
+      for (const [candidateName, candidate] of Object.entries(classes)) {
+        expect(error instanceof candidate, `${name} instanceof ${candidateName}`).toBe(
+          name === candidateName,
+        );
+        expect(candidate.isInstance(error), `${candidateName}.isInstance(${name})`).toBe(
+          name === candidateName,
+        );
+      }
+      expect(error instanceof AcpKitError).toBe(true);
+    }
+  });
+});

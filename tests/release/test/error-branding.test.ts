@@ -1,0 +1,154 @@
+// Two installed copies of every public package's built output (house style §4.11): an error one copy throws must be
+// recognised by the other copy's `instanceof` and `isInstance()`, by its own class only, with name, code and cause
+// intact. The copies are two separate node_modules trees of the built dist, so every @acpkit module (and the
+// branding code each one bundles) is evaluated twice; third-party dependencies are shared, as npm would dedupe them.
+import { cp, mkdir, mkdtemp, readFile, realpath, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listWorkspacePackages, repositoryRoot, type WorkspacePackage } from './support/scratch-workspace.js';
+
+type ErrorClass = (new (...args: never[]) => Error) & { isInstance(value: unknown): boolean };
+type Namespace = Record<string, unknown>;
+
+const cause = new Error('root cause');
+
+/**
+ * How to build one of each exported error class whose constructor is not `(code, message, { cause })`. A new error
+ * class with another signature needs a line here; the test says which one is missing.
+ */
+const constructors: Record<string, (errorClass: new (...args: never[]) => Error) => Error> = {
+  InvalidElicitationResponseError: (C) =>
+    new (C as new (...args: unknown[]) => Error)('INVALID_CHOICE', 'bad answer', { action: 'x' }, { cause }),
+  ElicitationUnsupportedError: (C) => new (C as new (...args: unknown[]) => Error)('form', { cause }),
+  InvalidElicitationFallbackError: (C) =>
+    new (C as new (...args: unknown[]) => Error)('FALLBACK_NOT_A_RESULT', 'not a result', 'plain', { cause }),
+  ElicitationScopeError: (C) => new (C as new (...args: unknown[]) => Error)('other', 'this'),
+  ElicitationConnectionClosedError: (C) => new (C as new (...args: unknown[]) => Error)({ cause }),
+};
+/** Classes whose constructor takes no cause. */
+const withoutCause = new Set(['ElicitationScopeError']);
+
+function construct(name: string, errorClass: ErrorClass): Error {
+  const build =
+    constructors[name] ??
+    ((C) => new (C as new (...args: unknown[]) => Error)('SOME_CODE', `a ${name}`, { cause }));
+  return build(errorClass);
+}
+
+function errorClassesOf(namespace: Namespace): Map<string, ErrorClass> {
+  const classes = new Map<string, ErrorClass>();
+  for (const [name, value] of Object.entries(namespace)) {
+    if (typeof value === 'function' && value.prototype instanceof Error)
+      classes.set(name, value as ErrorClass);
+  }
+  return classes;
+}
+
+let scratch = '';
+let publicPackages: WorkspacePackage[] = [];
+const copies: [Map<string, Namespace>, Map<string, Namespace>] = [new Map(), new Map()];
+
+/** Copies package.json and dist of every public package into `<root>/node_modules`, linking third-party deps. */
+async function installCopy(root: string): Promise<void> {
+  for (const workspacePackage of publicPackages) {
+    const source = join(repositoryRoot, workspacePackage.directory);
+    const target = join(root, 'node_modules', workspacePackage.name);
+    await mkdir(target, { recursive: true });
+    await cp(join(source, 'package.json'), join(target, 'package.json'));
+    await cp(join(source, 'dist'), join(target, 'dist'), { recursive: true });
+    const manifest = JSON.parse(await readFile(join(source, 'package.json'), 'utf8')) as Record<
+      string,
+      Record<string, string> | undefined
+    >;
+    const thirdParty = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter(
+      (name) => !name.startsWith('@acpkit/'),
+    );
+    for (const dependency of thirdParty) {
+      const link = join(root, 'node_modules', dependency);
+      const resolved = await realpath(join(source, 'node_modules', dependency)).catch(() => undefined);
+      if (resolved === undefined) continue;
+      await mkdir(dirname(link), { recursive: true });
+      await symlink(resolved, link, 'dir').catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+      });
+    }
+  }
+}
+
+beforeAll(async () => {
+  publicPackages = (await listWorkspacePackages()).filter((entry) => entry.manifest.private !== true);
+  scratch = await mkdtemp(join(tmpdir(), 'acpkit-error-copies-'));
+  for (const [index, copy] of copies.entries()) {
+    const root = join(scratch, `copy-${index}`);
+    await installCopy(root);
+    for (const workspacePackage of publicPackages) {
+      const entry = join(root, 'node_modules', workspacePackage.name, 'dist', 'index.js');
+      copy.set(workspacePackage.name, (await import(pathToFileURL(entry).href)) as Namespace);
+    }
+  }
+});
+
+afterAll(async () => {
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
+
+describe('error classes across two installed copies of the built packages', () => {
+  it('loads two distinct copies of each package', () => {
+    const [first, second] = copies;
+    expect(first.get('@acpkit/choice-schema')?.AcpKitError).toBeDefined();
+    expect(first.get('@acpkit/choice-schema')?.AcpKitError).not.toBe(
+      second.get('@acpkit/choice-schema')?.AcpKitError,
+    );
+    expect(first.get('@acpkit/remote')?.AcpRemoteError).not.toBe(
+      second.get('@acpkit/remote')?.AcpRemoteError,
+    );
+  });
+
+  it('recognises every exported error class by its own marker in the other copy, with name, code and cause kept', () => {
+    const [first, second] = copies;
+    const checked: string[] = [];
+    for (const workspacePackage of publicPackages) {
+      const created = errorClassesOf(first.get(workspacePackage.name)!);
+      const recognising = errorClassesOf(second.get(workspacePackage.name)!);
+      for (const [name, errorClass] of created) {
+        const error = construct(name, errorClass);
+        const where = `${workspacePackage.name} ${name}`;
+        expect(error.name, where).toBe(name);
+        expect(typeof (error as { code?: unknown }).code, `${where} code`).toBe('string');
+        if (!withoutCause.has(name)) expect(error.cause, `${where} cause`).toBe(cause);
+        expect(Object.hasOwn(errorClass, 'isInstance'), `${where} declares its own isInstance`).toBe(true);
+        for (const [otherName, otherClass] of recognising) {
+          // What plain instanceof answers within one copy: the class itself and its bases match, nothing else.
+          const sameCopyClass = created.get(otherName);
+          const expected =
+            sameCopyClass !== undefined &&
+            Object.prototype.isPrototypeOf.call(sameCopyClass.prototype, error);
+          expect(error instanceof otherClass, `${where} instanceof ${otherName}`).toBe(expected);
+          expect(otherClass.isInstance(error), `${otherName}.isInstance(${where})`).toBe(expected);
+        }
+        checked.push(name);
+      }
+    }
+    expect(checked).toEqual(
+      expect.arrayContaining([
+        'AcpKitError',
+        'ChoiceValidationError',
+        'InvalidElicitationResponseError',
+        'ElicitationUnsupportedError',
+        'ElicitationConnectionClosedError',
+        'AcpRemoteError',
+      ]),
+    );
+  });
+
+  it('recognises an elicitation error from one copy as an AcpKitError of the other copy of choice-schema', () => {
+    const [first, second] = copies;
+    const { ElicitationConnectionClosedError } = first.get('@acpkit/elicitation') as {
+      ElicitationConnectionClosedError: new () => Error;
+    };
+    const { AcpKitError } = second.get('@acpkit/choice-schema') as { AcpKitError: ErrorClass };
+    expect(new ElicitationConnectionClosedError() instanceof AcpKitError).toBe(true);
+  });
+});
