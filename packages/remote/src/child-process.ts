@@ -1,34 +1,98 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { DEFAULT_TERMINATE_TIMEOUT_MS } from './constants.js';
+import { AcpRemoteError, AcpRemoteErrorCode } from './errors.js';
+import { newTreeMarker, PROCESS_TREE_VARIABLE, processesCarrying } from './process-tree.js';
 
-/** How to start one agent process. */
-export interface ChildSpec {
-  argv: readonly string[];
-  cwd: string | undefined;
-  env: NodeJS.ProcessEnv;
-  stderr: 'inherit' | 'discard';
-  terminateTimeoutMs: number;
-}
+/** What one of a child's standard streams is connected to. */
+export type ProcessGroupStdio = 'pipe' | 'ignore' | 'inherit';
 
-/** A spawned agent process in its own process group, with an idempotent, escalating teardown. */
-export interface ManagedChild {
-  readonly process: ChildProcess;
-  /** Resolves with the exit code and signal once the process has exited (also after a spawn failure). */
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>;
-  readonly hasExited: boolean;
+/**
+ * Options of {@link spawnProcessGroup}.
+ *
+ * @example
+ * ```ts
+ * const options: SpawnProcessGroupOptions = { stdio: ['ignore', 'pipe', 'pipe'], terminateTimeoutMs: 3_000 };
+ * ```
+ */
+export interface SpawnProcessGroupOptions {
+  /** Working directory of the child. Default: this process's. */
+  cwd?: string;
+  /** The child's whole environment. Default: `process.env`. `ACPKIT_PROCESS_TREE` is added to it. */
+  env?: NodeJS.ProcessEnv;
   /**
-   * End stdin → wait → SIGTERM the group → wait → SIGKILL the group; then reap group members left behind by the
-   * leader. Idempotent: every caller gets the same promise.
+   * stdin, stdout, stderr, and optionally `'ipc'` for a Node.js child that talks over `child.send()`.
+   * Default: `['pipe', 'pipe', 'inherit']`.
    */
-  terminate(): Promise<void>;
+  stdio?: readonly [ProcessGroupStdio, ProcessGroupStdio, ProcessGroupStdio] | readonly [ProcessGroupStdio, ProcessGroupStdio, ProcessGroupStdio, 'ipc'];
+  /**
+   * Start the child in a new process group (default `true`), so teardown reaches everything it starts. `false`
+   * keeps it in this process's group, so a terminal's Ctrl+C reaches it too; signals then go to the child alone.
+   * Windows has no process groups: there the child alone is signalled either way.
+   */
+  newProcessGroup?: boolean;
+  /** How long each teardown step waits before the next, harsher one. Default {@link DEFAULT_TERMINATE_TIMEOUT_MS}. */
+  terminateTimeoutMs?: number;
 }
 
-const GROUP_POLL_MS = 25;
+/**
+ * How a child ended. `error` is set when it never started (`ENOENT`, `EACCES`, `EMFILE`, ...); `code` and `signal`
+ * are then `null`.
+ *
+ * @example
+ * ```ts
+ * const { code, signal, error } = await child.exited;
+ * ```
+ */
+export interface ProcessGroupExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly error?: Error;
+}
 
-function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+/**
+ * A child process started by {@link spawnProcessGroup}, with its teardown.
+ *
+ * @example
+ * ```ts
+ * const agent = spawnProcessGroup(['node', 'agent.js']);
+ * agent.process.stdout?.on('data', (chunk) => process.stderr.write(chunk));
+ * await agent.terminate();
+ * ```
+ */
+export interface ProcessGroupChild {
+  /** The Node.js child process. Its stdio streams are `null` when it never started (see {@link ProcessGroupExit}). */
+  readonly process: ChildProcess;
+  /** Settles (never rejects) once the child has exited, or failed to start. */
+  readonly exited: Promise<ProcessGroupExit>;
+  /** True once {@link ProcessGroupChild.exited} has settled. */
+  readonly hasExited: boolean;
+  /** Sends `signal` to the child's whole process group (to the child alone without one); ignores a group that is gone. */
+  signal(signal: NodeJS.Signals): void;
+  /**
+   * Stops the child and everything it started, each step only if the previous one did not end it within
+   * `terminateTimeoutMs`: close its stdin (and its IPC channel) → SIGTERM the group → SIGKILL the group. Then, once
+   * the child is gone, the same SIGTERM → SIGKILL for what it left behind: members of its group, and (on Linux)
+   * descendants that left the group (`setsid`, daemons) but still carry its `ACPKIT_PROCESS_TREE` marker.
+   * Idempotent: every call returns the same promise.
+   */
+  terminate(): Promise<ProcessGroupExit>;
+}
+
+/** How often teardown looks whether processes that emit no events (group members, escapees) are gone. */
+const GONE_POLL_MS = 25;
+const usesProcessGroups = process.platform !== 'win32';
+
+/** Children not yet exited: the last-resort SIGKILL when this process exits without tearing them down. */
+const liveChildren = new Set<ProcessGroupChild>();
+let exitHookInstalled = false;
+
+function killLiveChildrenOnExit(): void {
+  for (const child of liveChildren) child.signal('SIGKILL');
+}
+
+function signalPid(pid: number, signal: NodeJS.Signals | 0): boolean {
   try {
-    // A negative pid addresses the whole process group, so grandchildren go too (no `sh -c` orphans).
-    process.kill(-pid, signal);
+    process.kill(pid, signal);
     return true;
   } catch {
     return false;
@@ -39,7 +103,8 @@ function delay(milliseconds: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, milliseconds).unref());
 }
 
-async function waitFor(promise: Promise<unknown>, milliseconds: number): Promise<boolean> {
+/** Resolves true when `promise` settles within `milliseconds`, false otherwise. */
+async function settlesWithin(promise: Promise<unknown>, milliseconds: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<false>((resolve) => {
     timer = setTimeout(() => resolve(false), milliseconds);
@@ -51,87 +116,158 @@ async function waitFor(promise: Promise<unknown>, milliseconds: number): Promise
   }
 }
 
-async function waitForGroupGone(pid: number, milliseconds: number): Promise<boolean> {
-  const deadline = Date.now() + milliseconds;
-  while (signalGroup(pid, 0)) {
-    if (Date.now() >= deadline) return false;
-    await delay(GROUP_POLL_MS);
+/** The checks `spawnProcessGroup` applies, also run by `serveCommand` up front (before any connection). */
+export function validateSpawnArguments(argv: readonly string[], terminateTimeoutMs: number): void {
+  if (!Array.isArray(argv) || argv.length === 0 || typeof argv[0] !== 'string' || argv[0].trim() === '') {
+    throw new AcpRemoteError(AcpRemoteErrorCode.InvalidOption, 'command must not be empty');
   }
-  return true;
+  if (argv.some((part) => typeof part !== 'string' || part.includes('\0'))) {
+    throw new AcpRemoteError(
+      AcpRemoteErrorCode.InvalidOption,
+      'command arguments must be strings without NUL characters',
+    );
+  }
+  if (!Number.isFinite(terminateTimeoutMs) || terminateTimeoutMs <= 0) {
+    throw new AcpRemoteError(
+      AcpRemoteErrorCode.InvalidOption,
+      `terminateTimeoutMs must be a positive finite number, got ${JSON.stringify(terminateTimeoutMs)}`,
+    );
+  }
 }
 
 /**
- * Spawns `argv` without a shell, detached into its own process group, stdin/stdout piped.
+ * Spawns `argv` (no shell) as the leader of a new process group, and gives it a teardown that reaches everything
+ * it started: the one process-group mechanism behind `serveCommand`, the `acpkit client`'s agent, and this
+ * repository's scripts and tests. The child is also SIGKILLed, with its group, if this process exits while it
+ * runs (an `'exit'` handler; it cannot run when this process is SIGKILLed: run under a supervisor that kills the
+ * whole service, such as systemd's default `KillMode=control-group` or a container, for that case).
+ *
+ * @param argv - Command and arguments, e.g. `['node', 'agent.js']`.
+ * @param options - Working directory, environment, stdio, process group and teardown timing.
+ * @returns The child; a spawn failure is reported through `exited` (with `error`), never thrown.
+ * @throws {@link AcpRemoteError} `INVALID_OPTION` for an empty command, an argument with a NUL character or a
+ *   `terminateTimeoutMs` that is not a positive number.
+ * @example
+ * ```ts
+ * import { spawnProcessGroup } from '@acpkit/remote';
+ *
+ * const agent = spawnProcessGroup(['node', 'agent.js'], { stdio: ['pipe', 'pipe', 'inherit'] });
+ * const { error } = await Promise.race([agent.exited, new Promise<{ error?: Error }>((r) => setTimeout(r, 100, {}))]);
+ * if (error) console.error(`could not start: ${error.message}`);
+ * await agent.terminate(); // stdin EOF, then SIGTERM, then SIGKILL, to the whole group
+ * ```
  */
-export function spawnManagedChild(spec: ChildSpec): ManagedChild {
-  const [file, ...args] = spec.argv;
+export function spawnProcessGroup(
+  argv: readonly string[],
+  options: SpawnProcessGroupOptions = {},
+): ProcessGroupChild {
+  const terminateTimeoutMs = options.terminateTimeoutMs ?? DEFAULT_TERMINATE_TIMEOUT_MS;
+  validateSpawnArguments(argv, terminateTimeoutMs);
+  const ownGroup = usesProcessGroups && options.newProcessGroup !== false;
+  const environment = options.env ?? process.env;
+  const tree = newTreeMarker(environment[PROCESS_TREE_VARIABLE]);
+  const [file, ...args] = argv;
   const child = spawn(file!, args, {
-    cwd: spec.cwd,
-    env: spec.env,
-    stdio: ['pipe', 'pipe', spec.stderr === 'inherit' ? 'inherit' : 'ignore'],
-    detached: true,
+    cwd: options.cwd,
+    env: { ...environment, [PROCESS_TREE_VARIABLE]: tree.value },
+    stdio: [...(options.stdio ?? ['pipe', 'pipe', 'inherit'])],
+    detached: ownGroup,
     shell: false,
     windowsHide: true,
   });
   let hasExited = false;
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>(
-    (resolve) => {
-      child.once('exit', (code, signal) => {
-        hasExited = true;
-        resolve({ code, signal });
-      });
-      // A persistent listener: ChildProcess can emit 'error' more than once, and an unhandled one would crash.
-      child.on('error', (error) => {
-        // 'error' without a pid means the process never started; 'exit' will not follow.
-        if (child.pid === undefined) {
-          hasExited = true;
-          resolve({ code: null, signal: null, error });
-        }
-      });
-    },
-  );
+  const exited = new Promise<ProcessGroupExit>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+    // A persistent listener: ChildProcess can emit 'error' more than once, and an unhandled one would crash.
+    child.on('error', (error) => {
+      // 'error' without a pid means the process never started; 'exit' will not follow.
+      if (child.pid === undefined) resolve({ code: null, signal: null, error });
+    });
+  }).then((exit) => {
+    hasExited = true;
+    liveChildren.delete(handle);
+    return exit;
+  });
+  // Writing to, or reading from, a child that is gone must not crash this process; `exited` reports the end.
   child.stdin?.on('error', () => {});
   child.stdout?.on('error', () => {});
-  let terminating: Promise<void> | undefined;
+
+  const signalGroup = (signal: NodeJS.Signals | 0): boolean => {
+    const pid = child.pid;
+    if (pid === undefined) return false;
+    // A negative pid addresses the whole process group: grandchildren go too (no `sh -c` orphans).
+    return signalPid(ownGroup ? -pid : pid, signal);
+  };
+
+  /** What outlived the child: live members of its group, and descendants that escaped it carrying its marker. */
+  const leftovers = async (): Promise<{ group: boolean; escaped: number[] }> => ({
+    group: ownGroup && signalGroup(0),
+    escaped: await processesCarrying(tree.marker),
+  });
+
+  const signalLeftovers = (found: { group: boolean; escaped: number[] }, signal: NodeJS.Signals) => {
+    if (found.group) signalGroup(signal);
+    for (const pid of found.escaped) signalPid(pid, signal);
+  };
+
+  const leftoversGone = async (milliseconds: number): Promise<boolean> => {
+    const deadline = Date.now() + milliseconds;
+    for (;;) {
+      const found = await leftovers();
+      if (!found.group && found.escaped.length === 0) return true;
+      if (Date.now() >= deadline) return false;
+      await delay(GONE_POLL_MS);
+    }
+  };
+
+  let terminating: Promise<ProcessGroupExit> | undefined;
   const terminate = () => {
     terminating ??= (async () => {
-      const pid = child.pid;
+      if (child.pid === undefined) return exited;
       if (!hasExited) {
+        // Ask first: a stdio agent ends on stdin EOF, a Node.js child with IPC when its channel closes.
+        const asked = child.stdin !== null || child.connected;
         child.stdin?.end();
-        if (!(await waitFor(exited, spec.terminateTimeoutMs)) && pid !== undefined) {
-          signalGroup(pid, 'SIGTERM');
-          if (!(await waitFor(exited, spec.terminateTimeoutMs))) {
-            signalGroup(pid, 'SIGKILL');
+        if (child.connected) child.disconnect();
+        if (!asked || !(await settlesWithin(exited, terminateTimeoutMs))) {
+          signalGroup('SIGTERM');
+          if (!(await settlesWithin(exited, terminateTimeoutMs))) {
+            signalGroup('SIGKILL');
             await exited;
           }
         }
       }
-      if (pid === undefined) return;
-      // The leader is gone; members of its group (grandchildren) may remain.
-      if (signalGroup(pid, 0)) {
-        signalGroup(pid, 'SIGTERM');
-        if (!(await waitForGroupGone(pid, spec.terminateTimeoutMs))) {
-          signalGroup(pid, 'SIGKILL');
-          await waitForGroupGone(pid, spec.terminateTimeoutMs);
+      // The child is gone; what it started may not be.
+      const found = await leftovers();
+      if (found.group || found.escaped.length > 0) {
+        signalLeftovers(found, 'SIGTERM');
+        if (!(await leftoversGone(terminateTimeoutMs))) {
+          signalLeftovers(await leftovers(), 'SIGKILL');
+          await leftoversGone(terminateTimeoutMs);
         }
       }
+      return exited;
     })();
     return terminating;
   };
-  return {
+
+  const handle: ProcessGroupChild = {
     process: child,
     exited,
     get hasExited() {
       return hasExited;
     },
+    signal(signal) {
+      signalGroup(signal);
+    },
     terminate,
   };
-}
-
-/** Waits until `stream` ended or closed (used to flush a child's last stdout lines). */
-export async function streamFinished(
-  stream: NodeJS.ReadableStream & { readableEnded?: boolean; closed?: boolean },
-) {
-  if (stream.readableEnded || stream.closed) return;
-  await Promise.race([once(stream as never, 'end'), once(stream as never, 'close')]);
+  if (child.pid !== undefined) {
+    liveChildren.add(handle);
+    if (!exitHookInstalled) {
+      exitHookInstalled = true;
+      process.on('exit', killLiveChildrenOnExit);
+    }
+  }
+  return handle;
 }

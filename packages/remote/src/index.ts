@@ -3,6 +3,13 @@
  * one, and mirror one back to stdio. Every export here is public API: named exports only.
  */
 
+export type {
+  ProcessGroupChild,
+  ProcessGroupExit,
+  ProcessGroupStdio,
+  SpawnProcessGroupOptions,
+} from './child-process.js';
+export { spawnProcessGroup } from './child-process.js';
 export type { RemoteConnection } from './connect.js';
 export { connectAcp } from './connect.js';
 export {

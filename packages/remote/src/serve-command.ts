@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import type { WebSocket } from 'ws';
-import { spawnManagedChild } from './child-process.js';
+import { type ProcessGroupChild, spawnProcessGroup, validateSpawnArguments } from './child-process.js';
 import { CloseCode, DEFAULT_TERMINATE_TIMEOUT_MS } from './constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from './errors.js';
 import { scanFrame } from './frame-scan.js';
@@ -37,12 +37,8 @@ function invalid(message: string): AcpRemoteError {
 }
 
 function resolveCommand(argv: readonly string[], options: CommandOptions): ResolvedCommand {
-  if (!Array.isArray(argv) || argv.length === 0 || typeof argv[0] !== 'string' || argv[0].trim() === '') {
-    throw invalid('command must not be empty');
-  }
-  if (argv.some((part) => typeof part !== 'string' || part.includes('\0'))) {
-    throw invalid('command arguments must be strings without NUL characters');
-  }
+  const terminateTimeoutMs = options.terminateTimeoutMs ?? DEFAULT_TERMINATE_TIMEOUT_MS;
+  validateSpawnArguments(argv, terminateTimeoutMs);
   let cwd: string | undefined;
   if (options.cwd !== undefined) {
     cwd = resolvePath(options.cwd);
@@ -67,12 +63,6 @@ function resolveCommand(argv: readonly string[], options: CommandOptions): Resol
   }
   const stderr = options.stderr ?? 'inherit';
   if (stderr !== 'inherit' && stderr !== 'discard') throw invalid(`stderr must be "inherit" or "discard"`);
-  const terminateTimeoutMs = options.terminateTimeoutMs ?? DEFAULT_TERMINATE_TIMEOUT_MS;
-  if (!Number.isFinite(terminateTimeoutMs) || terminateTimeoutMs <= 0) {
-    throw invalid(
-      `terminateTimeoutMs must be a positive finite number, got ${JSON.stringify(terminateTimeoutMs)}`,
-    );
-  }
   return { argv: [...argv], cwd, env, stderr, terminateTimeoutMs };
 }
 
@@ -83,6 +73,31 @@ function exitReason(result: { code: number | null; signal: NodeJS.Signals | null
   return `agent process exited with code ${result.code}`;
 }
 
+function closeSocketWith(socket: WebSocket, code: number, reason: string): void {
+  if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) {
+    socket.close(code, closeReason(reason));
+  }
+}
+
+/** A connection whose agent never started: closed with 4001 and the reason, nothing relayed. */
+function refuseUnstartedChild(
+  socket: WebSocket,
+  child: ProcessGroupChild,
+  { logger, connectionId }: ConnectionContext,
+): ConnectionSession {
+  const done = child.exited.then((result) => {
+    const reason = exitReason(result);
+    logger.info(reason, { connection: connectionId });
+    closeSocketWith(socket, CloseCode.AgentSpawnFailed, reason);
+  });
+  return {
+    done,
+    shutdown() {
+      closeSocketWith(socket, CloseCode.GoingAway, 'server shutting down');
+    },
+  };
+}
+
 /** Relays one WebSocket connection to one fresh child process. */
 function relayToChild(
   socket: WebSocket,
@@ -90,19 +105,21 @@ function relayToChild(
   context: ConnectionContext,
 ): ConnectionSession {
   const { logger, maxMessageBytes, connectionId } = context;
-  const child = spawnManagedChild(command);
-  const stdin = child.process.stdin!;
-  const stdout = child.process.stdout!;
+  const child = spawnProcessGroup(command.argv, {
+    cwd: command.cwd,
+    env: command.env,
+    stdio: ['pipe', 'pipe', command.stderr === 'inherit' ? 'inherit' : 'ignore'],
+    terminateTimeoutMs: command.terminateTimeoutMs,
+  });
+  const { stdin, stdout } = child.process;
+  // No pid: the spawn failed (ENOENT, EACCES, or EMFILE, where Node creates no stdio at all) and `exited` reports why.
+  if (child.process.pid === undefined || !stdin || !stdout) return refuseUnstartedChild(socket, child, context);
   const corkSocket = tickCorker(underlyingSocket(socket));
   const corkStdin = tickCorker(stdin);
   let stdoutPaused = false;
   let socketPaused = false;
 
-  const closeSocket = (code: number, reason: string) => {
-    if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) {
-      socket.close(code, closeReason(reason));
-    }
-  };
+  const closeSocket = (code: number, reason: string) => closeSocketWith(socket, code, reason);
 
   const onSent = () => {
     if (stdoutPaused && socket.bufferedAmount <= SOCKET_LOW_WATER_BYTES) {
