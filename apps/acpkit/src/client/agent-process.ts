@@ -1,6 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { Readable, Writable } from 'node:stream';
+import { type ProcessGroupChild, spawnProcessGroup } from '@acpkit/remote';
 import { ndJsonStream, type Stream } from '@agentclientprotocol/sdk';
 import { ClientError, ClientErrorCode } from './errors.js';
 
@@ -12,10 +12,6 @@ export interface AgentExit {
 
 /** How long the agent gets to exit after its stdin closes, and again after SIGTERM, before the next step. */
 const STOP_GRACE_MS = 2_000;
-
-function delay(milliseconds: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, milliseconds).unref());
-}
 
 /**
  * A spawned stdio ACP agent: argv without a shell, stdin/stdout carrying NDJSON JSON-RPC, stderr passed through.
@@ -34,78 +30,55 @@ export class AgentProcess {
   readonly exited: Promise<AgentExit>;
   /** The JSON-RPC message stream over the child's stdin/stdout. */
   readonly stream: Stream;
-  private running = true;
-  private readonly reapOnExit = () => this.signalGroup('SIGKILL');
 
-  private constructor(private readonly child: ChildProcess) {
-    this.exited = once(child, 'exit').then(([code, signal]) => {
-      this.running = false;
-      process.off('exit', this.reapOnExit);
-      return { code: code as number | null, signal: signal as NodeJS.Signals | null };
-    });
-    // A write to an agent that already exited must not crash the client; the exit is reported instead.
-    child.stdin?.on('error', () => undefined);
+  private constructor(private readonly child: ProcessGroupChild) {
+    this.exited = child.exited.then(({ code, signal }) => ({ code, signal }));
     this.stream = ndJsonStream(
-      Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>,
-      Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>,
+      Writable.toWeb(child.process.stdin!) as WritableStream<Uint8Array>,
+      Readable.toWeb(child.process.stdout!) as ReadableStream<Uint8Array>,
     );
-    process.on('exit', this.reapOnExit);
   }
 
   /** Spawns `command` in `cwd`; rejects with `AGENT_START_FAILED` when it cannot be started. */
   static async start(command: readonly string[], cwd: string): Promise<AgentProcess> {
-    const [file, ...args] = command;
+    const [file] = command;
     if (file === undefined) throw new ClientError(ClientErrorCode.InvalidOption, 'No agent command given.');
-    const child = spawn(file, args, {
-      cwd,
-      stdio: ['pipe', 'pipe', 'inherit'],
-      detached: process.platform !== 'win32',
-    });
-    try {
-      await once(child, 'spawn');
-    } catch (error) {
-      throw new ClientError(
+    const failed = (error: unknown) =>
+      new ClientError(
         ClientErrorCode.AgentStartFailed,
         `Could not start the agent command ${JSON.stringify(file)}: ${(error as Error).message}`,
         { cause: error },
       );
+    let child: ProcessGroupChild;
+    try {
+      // @acpkit/remote's process-group teardown (also behind `acpremote expose`); it reaps the group on our exit too.
+      child = spawnProcessGroup(command, {
+        cwd,
+        stdio: ['pipe', 'pipe', 'inherit'],
+        terminateTimeoutMs: STOP_GRACE_MS,
+      });
+    } catch (error) {
+      throw failed(error);
     }
+    const startError = await once(child.process, 'spawn').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    if (startError !== undefined) throw failed(startError);
     return new AgentProcess(child);
   }
 
   /** True until the process has exited. */
   get isRunning(): boolean {
-    return this.running;
+    return !this.child.hasExited;
   }
 
-  /** Stops the agent: closes its stdin (a stdio agent exits on EOF), then SIGTERM, then SIGKILL to its group. */
+  /**
+   * Stops the agent and everything it started: closes its stdin (a stdio agent exits on EOF), then SIGTERM, then
+   * SIGKILL to its process group, then the same for whatever it left behind.
+   */
   async stop(): Promise<AgentExit> {
-    if (this.running) {
-      this.child.stdin?.end();
-      const ended = await Promise.race([
-        this.exited.then(() => true),
-        delay(STOP_GRACE_MS).then(() => false),
-      ]);
-      if (!ended) {
-        this.signalGroup('SIGTERM');
-        const terminated = await Promise.race([
-          this.exited.then(() => true),
-          delay(STOP_GRACE_MS).then(() => false),
-        ]);
-        if (!terminated) this.signalGroup('SIGKILL');
-      }
-    }
+    await this.child.terminate();
     return this.exited;
-  }
-
-  private signalGroup(signal: NodeJS.Signals): void {
-    if (!this.running || this.child.pid === undefined) return;
-    try {
-      // A negative pid signals the whole process group (the agent and anything it spawned).
-      if (process.platform === 'win32') this.child.kill(signal);
-      else process.kill(-this.child.pid, signal);
-    } catch {
-      // Already gone.
-    }
   }
 }
