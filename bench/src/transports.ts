@@ -1,8 +1,9 @@
 // Driver-side endpoints: the bench talks to every path through the same tiny interface so the driver's own
 // cost is identical across baselines and our paths. Hand-written on purpose: the SDK's streams add web-stream
 // and validation overhead that would hide the relay's cost behind the driver's.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { spawnProcessGroup } from '@acpkit/remote';
 import WebSocket from 'ws';
 
 /** A bidirectional message pipe: one JSON-RPC message per `send`, one per receiver call. */
@@ -59,31 +60,28 @@ export function spawnStdioEndpoint(
   command: string,
   args: readonly string[],
 ): MessageEndpoint & { child: ChildProcess } {
-  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+  const group = spawnProcessGroup([command, ...args], { terminateTimeoutMs: 3_000 });
+  const child = group.process;
+  if (!child.stdin || !child.stdout) throw new Error(`could not spawn ${command}`);
+  const { stdin, stdout } = child;
   let receiver: (text: string) => void = () => {};
   const splitter = new LineSplitter((line) => receiver(line));
-  child.stdout.on('data', (chunk: Buffer) => splitter.push(chunk));
-  // A late EPIPE while closing is expected; anything else surfaces through `ended`.
-  child.stdin.on('error', () => {});
-  const ended = new Promise<string>((resolve) => {
-    child.on('exit', (code, signal) => resolve(`child exited with ${code ?? signal}`));
-    child.on('error', (error) => resolve(`child failed to start: ${error.message}`));
-  });
+  stdout.on('data', (chunk: Buffer) => splitter.push(chunk));
+  const ended = group.exited.then(({ code, signal, error }) =>
+    error ? `child failed to start: ${error.message}` : `child exited with ${code ?? signal}`,
+  );
   return {
     child,
     send(text) {
-      child.stdin.write(`${text}\n`);
+      stdin.write(`${text}\n`);
     },
     setReceiver(next) {
       receiver = next;
     },
     ended,
     async close() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.stdin.end();
-      const timer = setTimeout(() => child.kill('SIGKILL'), 3_000);
-      await once(child, 'exit');
-      clearTimeout(timer);
+      // @acpkit/remote's teardown: stdin EOF, then SIGTERM, then SIGKILL, to the child's whole process group.
+      await group.terminate();
     },
   };
 }

@@ -1,6 +1,6 @@
-import { type ChildProcess, fork } from 'node:child_process';
-import { once } from 'node:events';
+import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { spawnProcessGroup } from '@acpkit/remote';
 import type { HostReport } from './host-ipc.js';
 
 const benchRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -32,11 +32,12 @@ export interface RunningHost {
  * ```
  */
 export async function startHost(name: string, args: readonly string[] = []): Promise<RunningHost> {
-  const child = fork(fileURLToPath(new URL(`./${name}.ts`, import.meta.url)), args, {
-    cwd: benchRoot,
-    execArgv: ['--import', 'tsx', '--expose-gc', ...profilingFlags()],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const host = fileURLToPath(new URL(`./${name}.ts`, import.meta.url));
+  const group = spawnProcessGroup(
+    [process.execPath, '--import', 'tsx', '--expose-gc', ...profilingFlags(), host, ...args],
+    { cwd: benchRoot, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+  );
+  const child = group.process;
   const url = await new Promise<string>((resolve, reject) => {
     const onMessage = (report: HostReport) => {
       if (report.type === 'ready') {
@@ -64,12 +65,9 @@ export async function startHost(name: string, args: readonly string[] = []): Pro
       });
     },
     async close() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = once(child, 'exit');
-      child.disconnect();
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(timer);
+      // @acpkit/remote's teardown: the host exits when its IPC channel closes (writing its CPU profile); SIGTERM and
+      // SIGKILL to its process group follow only if it does not.
+      await group.terminate();
     },
   };
 }

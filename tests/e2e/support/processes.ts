@@ -1,5 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { type ProcessGroupChild, spawnProcessGroup } from '@acpkit/remote';
 import { cliPaths, repositoryRoot } from './paths.js';
 
 /** How a spawned process ended. */
@@ -38,23 +39,25 @@ export interface SpawnProcessOptions {
   readonly collectStdout?: boolean;
 }
 
-const spawned = new Set<SpawnedProcess>();
+/** Every process spawned through this module, with the product's process-group teardown for {@link reapAll}. */
+const spawned = new Map<SpawnedProcess, ProcessGroupChild>();
 
 /**
- * Spawns `command` in its own process group (so teardown can kill everything it started) and registers it for
- * {@link reapAll}.
+ * Spawns `command` in its own process group with `@acpkit/remote`'s `spawnProcessGroup` (so teardown reaches
+ * everything it started, agents in their own groups included) and registers it for {@link reapAll}.
  */
 export function spawnProcess(
   command: string,
   args: readonly string[],
   options: SpawnProcessOptions = {},
 ): SpawnedProcess {
-  const child = spawn(command, [...args], {
+  const group = spawnProcessGroup([command, ...args], {
     cwd: options.cwd ?? repositoryRoot,
     env: { ...process.env, ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],
-    detached: true,
+    terminateTimeoutMs: 2_000,
   });
+  const child = group.process;
   if (child.pid === undefined) throw new Error(`could not spawn ${command}`);
   let stderrText = '';
   let stdoutText = '';
@@ -70,8 +73,6 @@ export function spawnProcess(
       stdoutText += chunk;
     });
   }
-  // A peer that exits early must not crash the test runner with EPIPE.
-  child.stdin?.on('error', () => {});
   const exited = new Promise<ProcessExit>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });
@@ -107,7 +108,7 @@ export function spawnProcess(
         check();
       }),
   };
-  spawned.add(processHandle);
+  spawned.set(processHandle, group);
   return processHandle;
 }
 
@@ -245,24 +246,25 @@ export function trackDescendantGroups(pid: number): number[] {
 
 /**
  * Kills every process spawned through this module and every tracked group, waits for them, and returns the pids
- * that were still alive when teardown began (an empty array means the test had already cleaned up).
+ * that were still alive when teardown began (an empty array means the test had already cleaned up). Each spawned
+ * process is SIGKILLed with its group, then its teardown reaps what it left behind: members of its group and
+ * descendants in other groups (an `acpremote expose` agent, a `setsid` grandchild) that carry its tree marker.
  */
 export async function reapAll(): Promise<number[]> {
   const leftovers: number[] = [];
-  for (const processHandle of spawned) {
+  for (const [processHandle, group] of spawned) {
     if (isAlive(processHandle.pid)) leftovers.push(processHandle.pid);
     leftovers.push(...trackDescendantGroups(processHandle.pid));
-    killGroup(processHandle.pid);
+    group.signal('SIGKILL');
   }
   for (const groupId of trackedGroups) {
     for (const pid of processGroupMembers(groupId)) leftovers.push(pid);
     killGroup(groupId);
   }
-  await Promise.all([...spawned].map((processHandle) => processHandle.exited));
-  const groups = [...trackedGroups, ...[...spawned].map((processHandle) => processHandle.pid)];
+  await Promise.all([...spawned.values()].map((group) => group.terminate()));
   await waitUntil(
-    () => groups.every((groupId) => processGroupMembers(groupId).length === 0),
-    'every group is gone',
+    () => [...trackedGroups].every((groupId) => processGroupMembers(groupId).length === 0),
+    'every tracked group is gone',
   );
   spawned.clear();
   trackedGroups.clear();

@@ -1,10 +1,12 @@
 // Child processes of the suite: the built acpremote CLI, fixtures, and a raw JSON-RPC peer over a child's stdio
 // that records every stdout line (so a test can prove stdout carried JSON-RPC only).
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess, ChildProcessByStdio, ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { type ProcessGroupChild, type SpawnProcessGroupOptions, spawnProcessGroup } from '@acpkit/remote';
 
 /** The built `acpremote` CLI (the test command builds every package before vitest). */
 export const ACPREMOTE_CLI = fileURLToPath(
@@ -14,11 +16,14 @@ export const ACPREMOTE_CLI = fileURLToPath(
 /** Path of a fixture in `test/fixtures`. */
 export const fixturePath = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 
-/** Every process a test started, so `afterEach` can reap whatever a failing test left behind. */
+/** Every process group the suite started, so `afterEach` can reap whatever a failing test left behind. */
+const startedGroups = new Set<ProcessGroupChild>();
+/** Processes a test spawned itself and handed to {@link track}. */
 const started = new Set<ChildProcess>();
 
 /**
- * Kills (SIGKILL) every child a test started that is still running, and waits for their exit.
+ * Kills every process a test started that is still running, with everything it started (agents of an
+ * `acpremote expose` included), and waits until they are gone.
  *
  * @example
  * ```ts
@@ -26,19 +31,45 @@ const started = new Set<ChildProcess>();
  * ```
  */
 export async function killStartedProcesses(): Promise<void> {
+  const groups = [...startedGroups];
+  for (const group of groups) group.signal('SIGKILL');
   const running = [...started].filter((child) => child.exitCode === null && child.signalCode === null);
-  await Promise.all(
-    running.map(async (child) => {
+  await Promise.all([
+    ...groups.map((group) => group.terminate()),
+    ...running.map(async (child) => {
       const exited = once(child, 'exit');
       child.kill('SIGKILL');
       await exited;
     }),
-  );
+  ]);
+  startedGroups.clear();
   started.clear();
 }
 
 /**
- * Spawns a process and tracks it for {@link killStartedProcesses}.
+ * Spawns `argv` in its own process group with `@acpkit/remote`'s `spawnProcessGroup` (the product's teardown) and
+ * tracks it for {@link killStartedProcesses}.
+ *
+ * @example
+ * ```ts
+ * const child = spawnTracked([process.execPath, 'agent.js'], { stdio: ['pipe', 'pipe', 'pipe'] });
+ * ```
+ */
+export function spawnTracked(argv: readonly string[], options: SpawnProcessGroupOptions = {}): ChildProcess {
+  const group = spawnProcessGroup(argv, { terminateTimeoutMs: 2_000, ...options });
+  startedGroups.add(group);
+  if (group.process.pid === undefined) throw new Error(`could not spawn ${argv[0]}`);
+  return group.process;
+}
+
+/** The child of {@link spawnTracked} with the stdio pipes it was given (they exist once it has a pid). */
+function withPipes<Child>(child: ChildProcess): Child {
+  return child as Child;
+}
+
+/**
+ * Tracks a process a test spawned itself for {@link killStartedProcesses} (prefer {@link spawnTracked}, which
+ * reaches its descendants too).
  *
  * @example
  * ```ts
@@ -78,11 +109,14 @@ export async function startAcpremote(
 ): Promise<RunningServer> {
   const [subcommand, ...rest] = args;
   const hasPort = rest.includes('--port');
-  const child = track(
-    spawn(process.execPath, [ACPREMOTE_CLI, subcommand!, ...(hasPort ? [] : ['--port', '0']), ...rest], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, ...options.env },
-    }),
+  const child = withPipes<ChildProcessByStdio<null, Readable, Readable>>(
+    spawnTracked(
+      [process.execPath, ACPREMOTE_CLI, subcommand!, ...(hasPort ? [] : ['--port', '0']), ...rest],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, ...options.env },
+      },
+    ),
   );
   let stderr = '';
   let announced = false;
@@ -148,8 +182,11 @@ export function spawnStdioPeer(
   args: readonly string[],
   options: { env?: Record<string, string> } = {},
 ) {
-  const child = track(
-    spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...options.env } }),
+  const child = withPipes<ChildProcessWithoutNullStreams>(
+    spawnTracked([command, ...args], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, ...options.env },
+    }),
   );
   const lines: string[] = [];
   const nonJsonRpcLines: string[] = [];
