@@ -4,7 +4,6 @@
 // runs `acpkit client` driving `acpkit run --addr ... --unstable-protocol`, sends one prompt, and lets the person
 // answer the agent's "Choose a deployment target" form. Without a TTY it answers with the default (`--yes`) and
 // exits 0 once "Selected: production" came back. Every process it starts is reaped on every exit path.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -19,8 +18,8 @@ const prompt = 'Deploy the app';
 const bannerTimeoutMs = 30_000;
 const stopGraceMs = 5_000;
 
-/** Children still running, reaped on exit. */
-const running = new Set();
+/** Every process started, stopped on every exit path (and SIGKILLed by the teardown's own exit hook as a last resort). */
+const started = [];
 /** Set once known: whether the person answers (TTY), and the client process. */
 let interactive = false;
 let client;
@@ -29,51 +28,23 @@ function log(message) {
   process.stderr.write(`[demo] ${message}\n`);
 }
 
-function start(command, args, options) {
-  const child = spawn(command, args, options);
-  running.add(child);
-  child.exited = new Promise((resolve) => {
-    child.once('exit', (code, signal) => {
-      running.delete(child);
-      resolve({ code, signal });
-    });
-    child.once('error', (error) => {
-      running.delete(child);
-      resolve({ code: null, signal: null, error });
-    });
-  });
+/** Starts argv with @acpkit/remote's process-group teardown: stop() is stdin EOF / SIGTERM, then SIGKILL. */
+async function start(argv, options) {
+  const { spawnProcessGroup } = await import('./built-process-group.mjs');
+  const child = spawnProcessGroup(argv, { ...options, terminateTimeoutMs: stopGraceMs });
+  started.push(child);
   return child;
 }
 
-/** Signals a child, and its whole process group when it has its own. */
-function signal(child, name) {
-  if (!running.has(child) || child.pid === undefined) return;
-  try {
-    if (child.ownGroup) process.kill(-child.pid, name);
-    else child.kill(name);
-  } catch {
-    // Already gone.
-  }
+function stopAll() {
+  return Promise.all(started.map((child) => child.terminate()));
 }
-
-async function stop(child) {
-  if (!running.has(child)) return;
-  signal(child, 'SIGTERM');
-  const timer = setTimeout(() => signal(child, 'SIGKILL'), stopGraceMs);
-  await child.exited;
-  clearTimeout(timer);
-}
-
-// Last resort for paths that skip the orderly shutdown (an exception, process.exit elsewhere).
-process.on('exit', () => {
-  for (const child of running) signal(child, 'SIGKILL');
-});
 
 /** Reads `acpremote expose` stderr until its banner names the real URL; other lines pass through. */
 function waitForServerUrl(server) {
   return new Promise((resolve, reject) => {
     let found = false;
-    const lines = createInterface({ input: server.stderr });
+    const lines = createInterface({ input: server.process.stderr });
     const timer = setTimeout(
       () => reject(new Error(`acpremote expose printed no URL within ${bannerTimeoutMs / 1000} s`)),
       bannerTimeoutMs,
@@ -113,9 +84,9 @@ async function main() {
   const environment = { ...process.env, [tokenVariable]: randomBytes(24).toString('base64url') };
 
   // Its own process group: the terminal's Ctrl+C belongs to the client, which turns it into session/cancel.
-  const server = start(
-    process.execPath,
+  const server = await start(
     [
+      process.execPath,
       acpremoteCli,
       'expose',
       '--host',
@@ -128,12 +99,12 @@ async function main() {
       process.execPath,
       exampleAgent,
     ],
-    { cwd: root, env: environment, stdio: ['ignore', 'inherit', 'pipe'], detached: true },
+    { cwd: root, env: environment, stdio: ['ignore', 'inherit', 'pipe'] },
   );
-  server.ownGroup = true;
   const url = await waitForServerUrl(server);
 
   const clientArguments = [
+    process.execPath,
     acpkitCli,
     'client',
     ...(interactive ? [] : ['--yes']),
@@ -154,20 +125,26 @@ async function main() {
       ? 'Answer the agent in the form below (arrows to move, Enter to confirm, Esc to cancel).'
       : 'No terminal: answering the form with its default (--yes).',
   );
-  client = start(process.execPath, clientArguments, { cwd: root, env: environment, stdio: 'inherit' });
+  // In this process group, so a terminal's Ctrl+C reaches the client, which owns it.
+  client = await start(clientArguments, {
+    cwd: root,
+    env: environment,
+    stdio: ['inherit', 'inherit', 'inherit'],
+    newProcessGroup: false,
+  });
   const [clientExit] = await Promise.race([
     Promise.all([client.exited]),
     server.exited.then(() => {
       throw new Error('acpremote expose stopped while the client was running');
     }),
   ]);
-  await stop(server);
+  await server.terminate();
   if (clientExit.error) throw clientExit.error;
   return clientExit.code ?? (clientExit.signal === 'SIGINT' ? 130 : 1);
 }
 
 async function shutdown(code) {
-  await Promise.all([...running].map((child) => stop(child)));
+  await stopAll();
   process.exit(code);
 }
 
@@ -181,7 +158,7 @@ process.on('SIGINT', () => {
     void shutdown(130);
     return;
   }
-  if (!interactive) signal(client, 'SIGINT');
+  if (!interactive) client.signal('SIGINT');
 });
 for (const name of ['SIGTERM', 'SIGHUP']) {
   process.on(name, () => void shutdown(name === 'SIGTERM' ? 143 : 129));
@@ -191,6 +168,6 @@ try {
   process.exitCode = await main();
 } catch (error) {
   log(`Error: ${error.message}`);
-  await Promise.all([...running].map((child) => stop(child)));
+  await stopAll();
   process.exitCode = 1;
 }
