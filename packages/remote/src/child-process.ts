@@ -99,8 +99,9 @@ function signalPid(pid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
+/** Keeps the event loop alive on purpose: whoever awaits a teardown wants it finished before the process ends. */
 function delay(milliseconds: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, milliseconds).unref());
+  return new Promise((resolve) => setTimeout(resolve, milliseconds));
 }
 
 /** Resolves true when `promise` settles within `milliseconds`, false otherwise. */
