@@ -57,10 +57,10 @@ describe('acpremote expose when the agent cannot be spawned', () => {
 
 describe('acpremote expose and a grandchild that left the process group (setsid)', () => {
   async function exposeEscapingAgent() {
-    const server = await startExpose([process.execPath, fixturePath('remote-escaping-agent.js')], [
-      '--terminate-timeout',
-      '0.5',
-    ]);
+    const server = await startExpose(
+      [process.execPath, fixturePath('remote-escaping-agent.js')],
+      ['--terminate-timeout', '0.5'],
+    );
     const socket = await openAcceptedWebSocket(server.url);
     const answer = await webSocketPeer(socket).request(1, '_fixture/pids');
     const { pid, escapedPid } = answer.result as { pid: number; escapedPid: number };

@@ -102,7 +102,11 @@ describe('spawnProcessGroup', () => {
 
 describe('ProcessGroupChild.terminate', () => {
   it('ends a cooperative child by closing its stdin, without a signal', async () => {
-    const child = start([node, '-e', 'process.stdin.resume(); process.stdin.on("end", () => process.exit(7))']);
+    const child = start([
+      node,
+      '-e',
+      'process.stdin.resume(); process.stdin.on("end", () => process.exit(7))',
+    ]);
     expect(await child.terminate()).toMatchObject({ code: 7, signal: null });
   });
 
@@ -115,7 +119,9 @@ describe('ProcessGroupChild.terminate', () => {
   });
 
   it('sends SIGTERM first when there is no stdin to close', async () => {
-    const child = start([node, '-e', 'setInterval(() => {}, 1e6)'], { stdio: ['ignore', 'ignore', 'ignore'] });
+    const child = start([node, '-e', 'setInterval(() => {}, 1e6)'], {
+      stdio: ['ignore', 'ignore', 'ignore'],
+    });
     await once(child.process, 'spawn');
     expect(await child.terminate()).toMatchObject({ signal: 'SIGTERM' });
   });
@@ -194,5 +200,8 @@ child.process.once('spawn', () => { console.log(child.process.pid); process.exit
 function readMarker(child: ProcessGroupChild): string {
   const environ = readFileSync(`/proc/${child.process.pid}/environ`, 'utf8').split('\0');
   const entry = environ.find((candidate) => candidate.startsWith(`${PROCESS_TREE_VARIABLE}=`))!;
-  return entry.slice(PROCESS_TREE_VARIABLE.length + 1).split(':').at(-1)!;
+  return entry
+    .slice(PROCESS_TREE_VARIABLE.length + 1)
+    .split(':')
+    .at(-1)!;
 }

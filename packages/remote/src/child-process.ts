@@ -23,7 +23,9 @@ export interface SpawnProcessGroupOptions {
    * stdin, stdout, stderr, and optionally `'ipc'` for a Node.js child that talks over `child.send()`.
    * Default: `['pipe', 'pipe', 'inherit']`.
    */
-  stdio?: readonly [ProcessGroupStdio, ProcessGroupStdio, ProcessGroupStdio] | readonly [ProcessGroupStdio, ProcessGroupStdio, ProcessGroupStdio, 'ipc'];
+  stdio?:
+    | readonly [ProcessGroupStdio, ProcessGroupStdio, ProcessGroupStdio]
+    | readonly [ProcessGroupStdio, ProcessGroupStdio, ProcessGroupStdio, 'ipc'];
   /**
    * Start the child in a new process group (default `true`), so teardown reaches everything it starts. `false`
    * keeps it in this process's group, so a terminal's Ctrl+C reaches it too; signals then go to the child alone.

@@ -113,7 +113,8 @@ function relayToChild(
   });
   const { stdin, stdout } = child.process;
   // No pid: the spawn failed (ENOENT, EACCES, or EMFILE, where Node creates no stdio at all) and `exited` reports why.
-  if (child.process.pid === undefined || !stdin || !stdout) return refuseUnstartedChild(socket, child, context);
+  if (child.process.pid === undefined || !stdin || !stdout)
+    return refuseUnstartedChild(socket, child, context);
   const corkSocket = tickCorker(underlyingSocket(socket));
   const corkStdin = tickCorker(stdin);
   let stdoutPaused = false;
