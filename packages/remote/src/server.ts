@@ -3,31 +3,15 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
-import {
-  CloseCode,
-  DEFAULT_HOST,
-  DEFAULT_MAX_MESSAGE_BYTES,
-  DEFAULT_MOUNT_PATH,
-  DEFAULT_PING_INTERVAL_MS,
-  DEFAULT_PORT,
-  DEFAULT_STALL_TIMEOUT_MS,
-} from './constants.js';
+import { CloseCode } from './constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from './errors.js';
 import { startHeartbeat } from './heartbeat.js';
-import { createStderrLogger, type RemoteLogger } from './logger.js';
+import { hardPayloadCap } from './limits.js';
+import type { RemoteLogger } from './logger.js';
 import { buildServerMetadata, type ServerMetadata } from './metadata.js';
-import { buildServerPaths, type ServerPaths } from './mount-path.js';
-import type { ServeOptions } from './options.js';
-import {
-  buildAllowedHostNames,
-  checkBearer,
-  checkHostAndOrigin,
-  isLoopbackHost,
-  normalizeOrigin,
-  parseHostHeader,
-  type RequestDecision,
-  type SecurityPolicy,
-} from './security.js';
+import type { ServerPaths } from './mount-path.js';
+import type { ResolvedServeOptions } from './options-validation.js';
+import { checkBearer, checkHostAndOrigin, type RequestDecision } from './security.js';
 import { startSendStallGuard } from './send-stall-guard.js';
 
 /**
@@ -69,108 +53,6 @@ export interface ConnectionContext {
 }
 
 export type ConnectionHandler = (socket: WebSocket, context: ConnectionContext) => ConnectionSession;
-
-/** Options after validation and defaults. */
-export interface ResolvedServeOptions {
-  host: string;
-  port: number;
-  paths: ServerPaths;
-  policy: SecurityPolicy;
-  maxConnections: number;
-  maxMessageBytes: number;
-  pingIntervalMs: number;
-  stallTimeoutMs: number;
-  useUnstableProtocol: boolean;
-  remoteCwd: string | undefined;
-  logger: RemoteLogger;
-  tls: { key: string | Buffer; cert: string | Buffer } | undefined;
-}
-
-function invalid(message: string): AcpRemoteError {
-  return new AcpRemoteError(AcpRemoteErrorCode.InvalidOption, message);
-}
-
-function positiveInteger(
-  value: number | undefined,
-  name: string,
-  fallback: number,
-  allowZero = false,
-): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 0 || (!allowZero && value === 0)) {
-    throw invalid(
-      `${name} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got ${JSON.stringify(value)}`,
-    );
-  }
-  return value;
-}
-
-/**
- * Validates serve options and applies defaults.
- *
- * @throws {@link AcpRemoteError} `INVALID_OPTION` or `UNAUTHENTICATED_PUBLIC_BIND`.
- */
-export function resolveServeOptions(options: ServeOptions, defaultRemoteCwd?: string): ResolvedServeOptions {
-  const host = (options.host ?? DEFAULT_HOST).trim();
-  if (host === '') throw invalid('host must not be blank');
-  const port = positiveInteger(options.port, 'port', DEFAULT_PORT, true);
-  if (port > 65_535) throw invalid(`port must be at most 65535, got ${port}`);
-  let bearerToken: string | undefined;
-  if (options.bearerToken !== undefined) {
-    if (typeof options.bearerToken !== 'string' || options.bearerToken.trim() === '') {
-      throw invalid('bearerToken must not be blank (omit it to serve without authentication)');
-    }
-    if (/\s/.test(options.bearerToken.trim())) throw invalid('bearerToken must not contain whitespace');
-    bearerToken = options.bearerToken.trim();
-  }
-  if (!isLoopbackHost(host) && bearerToken === undefined && options.allowUnauthenticated !== true) {
-    throw new AcpRemoteError(
-      AcpRemoteErrorCode.UnauthenticatedPublicBind,
-      `refusing to serve on non-loopback host ${JSON.stringify(host)} without a bearer token; ` +
-        'set a token, or allowUnauthenticated (--dangerously-allow-unauthenticated) if something else guards access',
-    );
-  }
-  const tls = options.tls;
-  if (tls !== undefined && (!tls?.key || !tls.cert)) throw invalid('tls needs both key and cert (PEM)');
-  for (const allowedHost of options.allowedHosts ?? []) {
-    if (typeof allowedHost !== 'string' || parseHostHeader(allowedHost.trim()) === undefined) {
-      throw invalid(`allowedHosts entry is not a host name: ${JSON.stringify(allowedHost)}`);
-    }
-  }
-  const allowedOrigins = new Set<string>();
-  for (const origin of options.allowedOrigins ?? []) {
-    const normalized = normalizeOrigin(origin);
-    if (normalized === undefined)
-      throw invalid(`allowedOrigins entry is not an origin: ${JSON.stringify(origin)}`);
-    allowedOrigins.add(normalized);
-  }
-  return {
-    host,
-    port,
-    paths: buildServerPaths(options.mountPath ?? DEFAULT_MOUNT_PATH),
-    policy: {
-      bearerToken,
-      allowedOrigins,
-      allowedHostNames: buildAllowedHostNames(host, options.allowedHosts ?? []),
-    },
-    maxConnections: positiveInteger(options.maxConnections, 'maxConnections', Number.POSITIVE_INFINITY),
-    maxMessageBytes: positiveInteger(options.maxMessageBytes, 'maxMessageBytes', DEFAULT_MAX_MESSAGE_BYTES),
-    pingIntervalMs: positiveInteger(options.pingIntervalMs, 'pingIntervalMs', DEFAULT_PING_INTERVAL_MS, true),
-    stallTimeoutMs: positiveInteger(options.stallTimeoutMs, 'stallTimeoutMs', DEFAULT_STALL_TIMEOUT_MS, true),
-    useUnstableProtocol: options.useUnstableProtocol === true,
-    remoteCwd: options.remoteCwd ?? defaultRemoteCwd,
-    logger: options.logger ?? createStderrLogger(),
-    tls: tls ? { key: tls.key, cert: tls.cert } : undefined,
-  };
-}
-
-/**
- * The WebSocket payload cap given to `ws`. It sits above `maxMessageBytes` so that a request slightly over the limit
- * can still be read and answered with a JSON-RPC error; anything above the cap gets a bare 1009 from `ws`.
- */
-export function hardPayloadCap(maxMessageBytes: number): number {
-  return maxMessageBytes + Math.min(maxMessageBytes, 1024 * 1024);
-}
 
 function requestPath(request: IncomingMessage): string | undefined {
   const raw = request.url ?? '';

@@ -1,7 +1,14 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { AcpRemoteError, AcpRemoteErrorCode, CloseCode, connectAcp, serveCommand } from '../src/index.js';
+import {
+  AcpRemoteError,
+  AcpRemoteErrorCode,
+  CloseCode,
+  connectAcp,
+  runMirror,
+  serveCommand,
+} from '../src/index.js';
 import { Cleanup, ECHO_AGENT, recordingLogger } from './support/helpers.js';
 
 const cleanup = new Cleanup();
@@ -53,7 +60,7 @@ describe('connectAcp', () => {
       () => connectAcp('not a url'),
       () => connectAcp('ws://127.0.0.1:1/acp/ws', { bearerToken: ' ' }),
       () => connectAcp('ws://127.0.0.1:1/acp/ws', { maxMessageBytes: 0 }),
-      () => connectAcp('ws://127.0.0.1:1/acp/ws', { hostOwnership: 'nobody' as never }),
+      () => runMirror('ws://127.0.0.1:1/acp/ws', { hostOwnership: 'nobody' as never }),
     ]) {
       const error = await attempt().catch((caught: unknown) => caught);
       expect(AcpRemoteError.isInstance(error) && error.code).toBe(AcpRemoteErrorCode.InvalidOption);
