@@ -145,6 +145,18 @@ describe('rateLimitLogger', () => {
     expect(calls.at(-1)?.[2]).toMatchObject({ suppressed: 97 });
   });
 
+  it('takes the key from keyOf, e.g. one budget per refusal reason', () => {
+    vi.useFakeTimers();
+    const { logger, calls } = recording();
+    const limited = rateLimitLogger(logger, {
+      linesPerWindow: 1,
+      keyOf: (message, fields) => `${message} ${String(fields?.reason)}`,
+    });
+    for (const reason of ['auth', 'auth', 'limit', 'limit', 'auth'])
+      limited.info('connection refused', { reason });
+    expect(calls.map(([, , fields]) => fields)).toEqual([{ reason: 'auth' }, { reason: 'limit' }]);
+  });
+
   it('keeps debug optional, as the wrapped logger has it or not', () => {
     expect(rateLimitLogger(recording().logger).debug).toBeUndefined();
     const debug = vi.fn();

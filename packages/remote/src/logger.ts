@@ -146,6 +146,11 @@ export interface LogRateLimit {
   readonly windowMs?: number;
   /** Most distinct keys tracked at once; further keys share one budget (default 256). */
   readonly maxKeys?: number;
+  /**
+   * What counts as "the same line" (default: the message text). E.g. `(message, fields) => \`${message} ${fields?.reason}\``
+   * gives each refusal reason its own budget.
+   */
+  readonly keyOf?: (message: string, fields: Record<string, unknown> | undefined) => string;
 }
 
 type LogLevel = 'info' | 'warn' | 'error' | 'debug';
@@ -176,6 +181,7 @@ export function rateLimitLogger(logger: RemoteLogger, limit: LogRateLimit = {}):
   const linesPerWindow = limit.linesPerWindow ?? 10;
   const windowMs = limit.windowMs ?? 10_000;
   const maxKeys = limit.maxKeys ?? 256;
+  const keyOf = limit.keyOf ?? ((message: string) => message);
   const windows = new Map<string, RateWindow>();
 
   const emit = (level: LogLevel, message: string, fields?: Record<string, unknown>) => {
@@ -184,7 +190,7 @@ export function rateLimitLogger(logger: RemoteLogger, limit: LogRateLimit = {}):
   };
 
   const log = (level: LogLevel, message: string, fields?: Record<string, unknown>) => {
-    let key = `${level}\u0000${message}`;
+    let key = `${level}\u0000${keyOf(message, fields)}`;
     if (!windows.has(key) && windows.size >= maxKeys) key = `${level}${OVERFLOW_KEY}`;
     let window = windows.get(key);
     if (window === undefined) {
