@@ -6,7 +6,7 @@ import { startHeartbeat } from './heartbeat.js';
 import { closeReason, inspectBytes, inspectOversize, inspectWebSocketMessage } from './inbound.js';
 import { errorResponseText, idKey, type WireId } from './json-rpc.js';
 import { LineSplitter } from './line-splitter.js';
-import { createStderrLogger } from './logger.js';
+import { createStderrLogger, redactUrls } from './logger.js';
 import type { HostOwnership, MirrorOptions } from './options.js';
 import { resolveMirrorOptions } from './options-validation.js';
 import { isUnstableMethod } from './unstable-methods.js';
@@ -109,7 +109,7 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
   const stopHeartbeat = startHeartbeat(socket, resolved.pingIntervalMs, () =>
     logger.warn('connection terminated: missed pong'),
   );
-  logger.info('mirror connected', { url: resolved.url.toString(), remoteCwd });
+  logger.info('mirror connected', { url: redactUrls(resolved.url.toString()), remoteCwd });
 
   const inFlight = new Map<string, WireId>();
   const prompts = new Map<string, PromptTiming[]>();
