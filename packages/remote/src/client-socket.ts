@@ -26,9 +26,14 @@ export interface OpenedSocket {
 export class UpgradeRefusal extends Error {
   override readonly name = 'UpgradeRefusal';
   constructor(
+    /** The HTTP status of the refusal. */
     readonly status: number,
+    /** Whether the upgrade carried credentials (a bearer token or an `Authorization` header). */
     readonly credentialsSent: boolean,
+    /** The start of the server's answer, printable ASCII only (e.g. `forbidden origin`). */
     readonly body: string,
+    /** The URL that was refused, credentials and query values redacted. */
+    readonly url: string,
   ) {
     super(`HTTP ${status}${body ? `: ${body}` : ''}`);
   }
@@ -140,7 +145,7 @@ async function refusalError(
 ): Promise<AcpRemoteError> {
   const shownUrl = redactUrls(resolved.url.toString());
   const { status, body } = refusal;
-  const cause = new UpgradeRefusal(status, resolved.sendsCredentials, body);
+  const cause = new UpgradeRefusal(status, resolved.sendsCredentials, body, shownUrl);
   const fail = (code: AcpRemoteErrorCode, message: string) => new AcpRemoteError(code, message, { cause });
   if (status === 401) {
     return fail(
