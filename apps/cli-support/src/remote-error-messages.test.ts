@@ -84,6 +84,16 @@ describe('explainMirrorError', () => {
     );
   });
 
+  it('names --ca for a certificate from a private CA', () => {
+    const untrusted = new AcpRemoteError(
+      AcpRemoteErrorCode.ConnectionFailed,
+      "cannot connect to wss://h/acp/ws: self-signed certificate; if the server's certificate comes from a private CA, trust that CA with the ca option or NODE_EXTRA_CA_CERTS",
+    );
+    expect((explainMirrorError(untrusted, undefined) as Error).message).toBe(
+      "cannot connect to wss://h/acp/ws: self-signed certificate; if the server's certificate comes from a private CA, pass its certificate with --ca FILE (or set NODE_EXTRA_CA_CERTS=FILE).",
+    );
+  });
+
   it('keeps the library message for other refusals', () => {
     const forbidden = refused(403, true);
     expect(explainMirrorError(forbidden, undefined)).toBe(forbidden);

@@ -103,10 +103,15 @@ function wrongTokenAdvice(token: ResolvedToken): string {
   return "it is not the server's token";
 }
 
+// How the library ends an error caused by an untrusted certificate; the CLI names its flag instead.
+const LIBRARY_CA_ADVICE = 'trust that CA with the ca option or NODE_EXTRA_CA_CERTS';
+const CLI_CA_ADVICE = 'pass its certificate with --ca FILE (or set NODE_EXTRA_CA_CERTS=FILE)';
+
 /**
  * Rewrites a failure of `acpremote mirror` / `acpkit run --addr` to connect in the CLI's words: a missing token names
- * `--token-env`, a wrong one names the flag it came from, a bad token names its flag. Anything else is returned
- * unchanged (the library's own message already says what happened: a 403 check, a 404 with the right endpoint).
+ * `--token-env`, a wrong one names the flag it came from, a bad token names its flag, an untrusted certificate names
+ * `--ca`. Anything else is returned unchanged (the library's own message already says what happened: a 403 check, a
+ * 404 with the right endpoint).
  *
  * @example
  * ```ts
@@ -131,6 +136,9 @@ export function explainMirrorError(error: unknown, token: ResolvedToken | undefi
       `the server at ${refusal.url} refused the bearer token from ${describeTokenSource(token)} (HTTP 401): ` +
         `${wrongTokenAdvice(token)}.`,
     );
+  }
+  if (error.code === AcpRemoteErrorCode.ConnectionFailed && error.message.endsWith(LIBRARY_CA_ADVICE)) {
+    return rewrite(error, `${error.message.slice(0, -LIBRARY_CA_ADVICE.length)}${CLI_CA_ADVICE}.`);
   }
   return explainTokenRule(error, token) ?? error;
 }

@@ -40,6 +40,10 @@ export class UpgradeRefusal extends Error {
 }
 
 const MAX_REFUSAL_BODY_BYTES = 1024;
+const UNTRUSTED_CERTIFICATE = /SELF_SIGNED|UNABLE_TO_GET_ISSUER|UNABLE_TO_VERIFY_LEAF|CERT_UNTRUSTED/;
+/** Ends a connection error caused by an untrusted certificate (the CLIs replace it with their flag). */
+const PRIVATE_CA_HINT =
+  "if the server's certificate comes from a private CA, trust that CA with the ca option or NODE_EXTRA_CA_CERTS";
 
 type OpenOutcome =
   | { kind: 'open' }
@@ -209,12 +213,16 @@ export async function openClientSocket(resolved: ResolvedConnectOptions): Promis
       return { socket, metadata };
     case 'timeout':
       throw timedOut();
-    case 'failed':
+    case 'failed': {
+      const code = (result.error as NodeJS.ErrnoException).code ?? '';
+      // A certificate no trusted CA signed: the way forward is to trust the server's (private) CA.
+      const hint = UNTRUSTED_CERTIFICATE.test(code) ? `; ${PRIVATE_CA_HINT}` : '';
       throw new AcpRemoteError(
         AcpRemoteErrorCode.ConnectionFailed,
-        `cannot connect to ${shownUrl}: ${redactUrls(result.error.message)}`,
+        `cannot connect to ${shownUrl}: ${redactUrls(result.error.message)}${hint}`,
         { cause: result.error },
       );
+    }
     case 'refused':
       throw await refusalError(result, resolved, metadata, timeLeft);
   }

@@ -1,8 +1,10 @@
 // What a client is told when it cannot connect, against real servers: one deadline for the metadata fetch and the
 // open together, a missing vs a wrong token, a forbidden origin, a wrong path (with the server's real endpoint read
 // from its metadata), and no URL credentials in any message or log line.
+import { readFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AcpRemoteError, AcpRemoteErrorCode, connectAcp, serveCommand } from '../src/index.js';
 import { Cleanup, ECHO_AGENT, recordingLogger } from './support/helpers.js';
@@ -117,6 +119,25 @@ describe('a refused upgrade says what to do', () => {
     const error = await failureOf(connectAcp(`${origin}/wrong/path`));
     expect(error.message).toBe(
       `the server at ${origin} has no ACP WebSocket endpoint at /wrong/path (HTTP 404); the endpoint is usually /acp/ws, e.g. ${origin}/acp/ws`,
+    );
+  });
+});
+
+describe('an untrusted certificate', () => {
+  it('says how to trust a private CA', async () => {
+    const fixture = (name: string) =>
+      readFileSync(fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url)));
+    const server = await serveCommand(['node', ECHO_AGENT], {
+      port: 0,
+      tls: { key: fixture('tls-key.pem'), cert: fixture('tls-cert.pem') },
+      logger: recordingLogger().logger,
+    });
+    cleanup.add(() => server.close());
+    const error = await failureOf(connectAcp(server.url, { logger: recordingLogger().logger }));
+    expect(error.code).toBe(AcpRemoteErrorCode.ConnectionFailed);
+    expect(error.message).toBe(
+      `cannot connect to ${server.url}: self-signed certificate; if the server's certificate comes from a private ` +
+        'CA, trust that CA with the ca option or NODE_EXTRA_CA_CERTS',
     );
   });
 });
