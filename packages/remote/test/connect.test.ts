@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocketServer } from 'ws';
 import {
   AcpRemoteError,
@@ -52,6 +52,24 @@ describe('connectAcp', () => {
       code: CloseCode.AgentExited,
       reason: 'agent process exited with code 7',
     });
+  });
+
+  it('still accepts the mirror-only options it used to ignore, with one DeprecationWarning (ACPKIT_DEP006)', async () => {
+    const emitWarning = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    const server = await serveCommand(['node', ECHO_AGENT], { port: 0, logger: recordingLogger().logger });
+    cleanup.add(() => server.close());
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const options = { useUnstableProtocol: true, logger: recordingLogger().logger };
+      const remote = await connectAcp(server.url, options);
+      await remote.close();
+    }
+    expect(emitWarning.mock.calls).toEqual([
+      [
+        'connectAcp ignores useUnstableProtocol: they apply to runMirror only. Remove them from the connectAcp ' +
+          'call; from @acpkit/remote 0.3.0 they are an INVALID_OPTION error.',
+        { type: 'DeprecationWarning', code: 'ACPKIT_DEP006' },
+      ],
+    ]);
   });
 
   it('rejects invalid URLs and options with INVALID_OPTION', async () => {
