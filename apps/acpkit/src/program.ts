@@ -38,6 +38,8 @@ export interface MainOptions {
 interface RunFlags {
   addr?: string;
   tokenEnv?: string;
+  tokenFile?: string;
+  ca?: string;
   unstableProtocol?: boolean;
 }
 
@@ -50,13 +52,23 @@ async function runAction(target: string | undefined, flags: RunFlags, run: CliRu
       flags.addr,
       {
         ...(flags.tokenEnv !== undefined ? { tokenEnv: flags.tokenEnv } : {}),
+        ...(flags.tokenFile !== undefined ? { tokenFile: flags.tokenFile } : {}),
+        ...(flags.ca !== undefined ? { ca: flags.ca } : {}),
         ...(flags.unstableProtocol ? { unstableProtocol: true } : {}),
       },
       run.io,
     );
   }
-  if (flags.tokenEnv !== undefined || flags.unstableProtocol) {
-    throw new CliError(CliErrorCode.Usage, '--token-env and --unstable-protocol apply only with --addr.');
+  if (
+    flags.tokenEnv !== undefined ||
+    flags.tokenFile !== undefined ||
+    flags.ca !== undefined ||
+    flags.unstableProtocol
+  ) {
+    throw new CliError(
+      CliErrorCode.Usage,
+      '--token-env, --token-file, --ca and --unstable-protocol apply only with --addr.',
+    );
   }
   return runTargetOverStdio(target as string, run.io);
 }
@@ -84,6 +96,14 @@ function buildProgram(run: CliRun) {
     )
     .option('--addr <ws_url>', 'Mirror this remote endpoint instead, e.g. ws://127.0.0.1:8080/acp/ws')
     .option('--token-env <var>', 'With --addr: read the bearer token from this environment variable.')
+    .option(
+      '--token-file <file>',
+      'With --addr: read the bearer token from this file (or pipe) at start; it never enters the environment.',
+    )
+    .option(
+      '--ca <file>',
+      'With --addr: trust the CA certificate(s) in this PEM file for wss:// (a private CA).',
+    )
     .option(
       '--unstable-protocol',
       'With --addr: relay methods the SDK defines only in its /unstable entrypoint (session/fork, ...).',

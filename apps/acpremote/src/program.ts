@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import {
+  addConnectFlags,
   addServeFlags,
-  addTokenFlags,
   CliRun,
   collectRepeatable,
   type ExposeFlagValues,
@@ -106,7 +106,7 @@ function buildProgram(run: CliRun) {
     }),
   );
 
-  addTokenFlags(
+  addConnectFlags(
     program
       .command('mirror')
       .summary('Serve a remote ACP WebSocket endpoint as a local stdio agent.')

@@ -28,6 +28,33 @@ describe('formatServeBanner', () => {
     expect(lines.join('\n')).not.toContain('sekret-value');
   });
 
+  it('references a --token-file by its path and passes on its warning', () => {
+    const lines = formatServeBanner(url, {
+      token: 'sekret-value',
+      source: 'file',
+      file: '/run/secrets/acp',
+      warning:
+        'Warning: the token file /run/secrets/acp can be read by other users (mode 644); chmod 600 it.',
+    });
+    expect(lines.slice(1)).toEqual([
+      `Connect an editor with: acpremote mirror ${url} --token-file /run/secrets/acp`,
+      'Warning: the token file /run/secrets/acp can be read by other users (mode 644); chmod 600 it.',
+    ]);
+    expect(lines.join('\n')).not.toContain('sekret-value');
+  });
+
+  it('suggests a variable for a token read from stdin', () => {
+    const lines = formatServeBanner(url, { token: 'sekret-value', source: 'file', file: '-' });
+    expect(lines.slice(1)).toEqual([
+      `Connect an editor with: acpremote mirror ${url} --token-env ${SUGGESTED_TOKEN_VARIABLE}`,
+      `Put the bearer token in the ${SUGGESTED_TOKEN_VARIABLE} environment variable on the editor's machine before running that line.`,
+    ]);
+  });
+
+  it('counts a bracketed IPv6 loopback as loopback', () => {
+    expect(formatServeBanner('ws://[::1]:8080/acp/ws', undefined)).toHaveLength(2);
+  });
+
   it('asks for a real address and warns about missing auth on a wildcard bind', () => {
     const lines = formatServeBanner('ws://0.0.0.0:8080/acp/ws', undefined);
     expect(lines).toContain("Replace 0.0.0.0 in that URL with this machine's name or address.");

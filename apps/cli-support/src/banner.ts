@@ -1,4 +1,5 @@
-import type { ResolvedToken } from './token.js';
+import { isLoopbackHost } from '@acpkit/remote';
+import { type ResolvedToken, STDIN_TOKEN_FILES } from './token.js';
 
 /** The variable name the banner suggests when the token came from `--bearer-token`. */
 export const SUGGESTED_TOKEN_VARIABLE = 'ACPREMOTE_TOKEN';
@@ -7,7 +8,7 @@ const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
 
 /**
  * The start-up banner of `serve`/`expose` (for stderr): the WebSocket URL with the real port, and a ready-to-paste
- * `acpremote mirror` line that references the token's environment variable, never the token itself.
+ * `acpremote mirror` line that references the token's environment variable or file, never the token itself.
  *
  * @param url - The server's real WebSocket URL (`RemoteServer.url`).
  * @param token - How the token was given, if any.
@@ -21,11 +22,20 @@ const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
 export function formatServeBanner(url: string, token: ResolvedToken | undefined): string[] {
   const lines = [`Serving ACP WebSocket at ${url}`];
   const variable = token?.variable ?? SUGGESTED_TOKEN_VARIABLE;
-  const tokenFlag = token ? ` --token-env ${variable}` : '';
+  // A token read from stdin has no name to repeat: suggest a variable, as for --bearer-token.
+  const fromFile = token?.source === 'file' && !STDIN_TOKEN_FILES.has(token.file ?? '');
+  let tokenFlag = '';
+  if (fromFile) tokenFlag = ` --token-file ${token?.file}`;
+  else if (token) tokenFlag = ` --token-env ${variable}`;
   lines.push(`Connect an editor with: acpremote mirror ${url}${tokenFlag}`);
+  if (token?.warning) lines.push(token.warning);
   if (token?.source === 'flag') {
     lines.push(
-      `Put the bearer token in the ${variable} environment variable on the editor's machine before running that line (and prefer --token-env ${variable} here too: command-line tokens are visible in the process list).`,
+      `Put the bearer token in the ${variable} environment variable on the editor's machine before running that line (and prefer --token-file or --token-env here too: command-line tokens are visible in the process list).`,
+    );
+  } else if (token?.source === 'file' && !fromFile) {
+    lines.push(
+      `Put the bearer token in the ${variable} environment variable on the editor's machine before running that line.`,
     );
   }
   let host: string;
@@ -41,8 +51,4 @@ export function formatServeBanner(url: string, token: ResolvedToken | undefined)
     lines.push('Warning: no bearer token is set; anyone who can reach this address can drive the agent.');
   }
   return lines;
-}
-
-function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || host === '[::1]' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }

@@ -1,14 +1,21 @@
 import { PassThrough, Readable, Writable } from 'node:stream';
 import type { HostOwnership, RemoteLogger, RemoteServer } from '@acpkit/remote';
-import { runMirror, serveAcp, serveCommand } from '@acpkit/remote';
+import { createStderrLogger, runMirror, serveAcp, serveCommand } from '@acpkit/remote';
 import { type AgentApp, ndJsonStream } from '@agentclientprotocol/sdk';
 import { formatServeBanner } from './banner.js';
 import { type CliIo, writeLine } from './cli-io.js';
+import { routeConsoleToLogger } from './console-capture.js';
 import { CliError, CliErrorCode } from './errors.js';
 import { ExitCode, exitCodeForSignal, type StopSignal } from './exit-codes.js';
-import { resolveServeFlags, type ServeFlagValues, type TokenFlagValues } from './serve-flags.js';
+import { explainMirrorError, explainServeError } from './remote-error-messages.js';
+import {
+  type ConnectFlagValues,
+  resolveConnectFlags,
+  resolveServeFlags,
+  type ServeFlagValues,
+} from './serve-flags.js';
 import { agentSource, instantiateAgent, loadTarget } from './target.js';
-import { type ResolvedToken, resolveBearerToken } from './token.js';
+import type { ResolvedToken } from './token.js';
 
 /** Flags of `acpremote expose` besides the shared serve flags. */
 export interface ExposeFlagValues extends ServeFlagValues {
@@ -21,7 +28,7 @@ export interface ExposeFlagValues extends ServeFlagValues {
 }
 
 /** Flags of `acpremote mirror` and `acpkit run --addr`. */
-export interface MirrorFlagValues extends TokenFlagValues {
+export interface MirrorFlagValues extends ConnectFlagValues {
   unstableProtocol?: boolean;
   hostOwnership?: HostOwnership;
   latencyMeta?: boolean;
@@ -33,15 +40,7 @@ export interface MirrorFlagValues extends TokenFlagValues {
  */
 function loggerFor(io: CliIo): RemoteLogger | undefined {
   if (io.stderr === process.stderr) return undefined;
-  const write = (level: string, message: string, fields?: Record<string, unknown>) => {
-    const details = fields && Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields)}` : '';
-    io.stderr.write(`acpremote ${level}: ${message}${details}\n`);
-  };
-  return {
-    info: (message, fields) => write('info', message, fields),
-    warn: (message, fields) => write('warn', message, fields),
-    error: (message, fields) => write('error', message, fields),
-  };
+  return createStderrLogger('acpremote', io.stderr);
 }
 
 function withLogger<Options extends object>(
@@ -84,7 +83,20 @@ export async function serveTarget(
 ): Promise<number> {
   const { serveOptions, token } = resolveServeFlags(flags, io.env);
   const target = await loadTarget(targetSpecifier, { cwd: io.cwd });
-  return serveUntilStopped(() => serveAcp(agentSource(target), withLogger(serveOptions, io)), token, io);
+  // The agent and the SDK print diagnostics with console.*: keep each one a single, escaped stderr line.
+  const restoreConsole = io.stderr === process.stderr ? routeConsoleToLogger(createStderrLogger()) : () => {};
+  try {
+    return await serveUntilStopped(
+      () =>
+        serveAcp(agentSource(target), withLogger(serveOptions, io)).catch((error: unknown) => {
+          throw explainServeError(error, { host: flags.host, port: flags.port, token });
+        }),
+      token,
+      io,
+    );
+  } finally {
+    restoreConsole();
+  }
 }
 
 /**
@@ -115,8 +127,11 @@ export async function exposeCommand(
         ...(flags.env !== undefined ? { env: flags.env } : {}),
         ...(flags.stderr !== undefined ? { stderr: flags.stderr } : {}),
         ...(flags.terminateTimeout !== undefined ? { terminateTimeoutMs: flags.terminateTimeout } : {}),
-        // The server's own token never reaches the agent it spawns.
+        // Hygiene only: the agent's own environment lacks the --token-env variable, but a child running as the
+        // same user can still read the server's /proc/<pid>/environ. --token-file keeps the token out of it.
         ...(token?.variable !== undefined ? { unsetEnv: [token.variable] } : {}),
+      }).catch((error: unknown) => {
+        throw explainServeError(error, { host: flags.host, port: flags.port, token });
       }),
     token,
     io,
@@ -135,7 +150,7 @@ export async function exposeCommand(
  * ```
  */
 export async function mirror(url: string, flags: MirrorFlagValues, io: CliIo): Promise<number> {
-  const token = resolveBearerToken(flags, io.env);
+  const { connectOptions, token } = resolveConnectFlags(flags, io.env);
   // The mirror ends on input EOF; a signal ends the input so the shutdown takes the same graceful path.
   const input = new PassThrough();
   io.stdin.pipe(input);
@@ -151,10 +166,12 @@ export async function mirror(url: string, flags: MirrorFlagValues, io: CliIo): P
       ...withLogger({}, io),
       input,
       output: io.stdout,
-      ...(token ? { bearerToken: token.token } : {}),
+      ...connectOptions,
       ...(flags.unstableProtocol ? { useUnstableProtocol: true } : {}),
       ...(flags.hostOwnership ? { hostOwnership: flags.hostOwnership } : {}),
       ...(flags.latencyMeta ? { emitLatencyMeta: true } : {}),
+    }).catch((error: unknown) => {
+      throw explainMirrorError(error, token);
     });
   } finally {
     io.stdin.unpipe(input);

@@ -6,6 +6,7 @@ export type { CliIo } from './cli-io.js';
 export { exitAfterFlush, processIo, writeLine } from './cli-io.js';
 export type { ExposeFlagValues, MirrorFlagValues } from './commands.js';
 export { exposeCommand, mirror, runTargetOverStdio, serveAgentOverStdio, serveTarget } from './commands.js';
+export { routeConsoleToLogger } from './console-capture.js';
 export { parseEnvironmentAssignment, parseEnvironmentAssignments } from './environment-assignment.js';
 export { CliError, CliErrorCode } from './errors.js';
 export type { StopSignal } from './exit-codes.js';
@@ -16,9 +17,24 @@ export {
   parsePositiveInteger,
   parseSecondsToMilliseconds,
 } from './flag-parsers.js';
+export type { ServeErrorContext } from './remote-error-messages.js';
+export { explainMirrorError, explainServeError } from './remote-error-messages.js';
 export { CliRun, reportError } from './run-program.js';
-export type { ResolvedServeFlags, ServeFlagValues, TokenFlagValues } from './serve-flags.js';
-export { addServeFlags, addTokenFlags, resolveServeFlags, SERVE_DEFAULTS } from './serve-flags.js';
+export type {
+  ConnectFlagValues,
+  ResolvedConnectFlags,
+  ResolvedServeFlags,
+  ServeFlagValues,
+  TokenFlagValues,
+} from './serve-flags.js';
+export {
+  addConnectFlags,
+  addServeFlags,
+  addTokenFlags,
+  resolveConnectFlags,
+  resolveServeFlags,
+  SERVE_DEFAULTS,
+} from './serve-flags.js';
 export type {
   AgentAppTarget,
   AgentFactoryTarget,
@@ -30,4 +46,4 @@ export { agentSource, instantiateAgent, isAgentApp, loadTarget, parseTargetSpeci
 export type { TestIo } from './test-io.js';
 export { createTestIo } from './test-io.js';
 export type { ResolvedToken, TokenFlags } from './token.js';
-export { resolveBearerToken } from './token.js';
+export { describeTokenSource, resolveBearerToken } from './token.js';

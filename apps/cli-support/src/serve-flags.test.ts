@@ -1,6 +1,12 @@
-import { describe, expect, it } from 'vitest';
-import { CliError } from './errors.js';
-import { resolveServeFlags, SERVE_DEFAULTS } from './serve-flags.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CliError, CliErrorCode } from './errors.js';
+import { resolveConnectFlags, resolveServeFlags, SERVE_DEFAULTS } from './serve-flags.js';
+
+const directory = mkdtempSync(join(tmpdir(), 'acpkit-flags-test-'));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 describe('resolveServeFlags', () => {
   it('passes only the flags that were given', () => {
@@ -21,6 +27,7 @@ describe('resolveServeFlags', () => {
         allowedHost: ['dev-box'],
         maxMessageBytes: 1024,
         maxConnections: 3,
+        maxHttpConnections: 16,
         dangerouslyAllowUnauthenticated: true,
       },
       { TOKEN_VARIABLE: 'secret' },
@@ -35,11 +42,40 @@ describe('resolveServeFlags', () => {
       allowedHosts: ['dev-box'],
       maxMessageBytes: 1024,
       maxConnections: 3,
+      maxHttpConnections: 16,
     });
     expect(token).toEqual({ token: 'secret', source: 'environment', variable: 'TOKEN_VARIABLE' });
   });
 
   it('rejects an unusable token', () => {
     expect(() => resolveServeFlags({ ...SERVE_DEFAULTS, tokenEnv: 'MISSING' }, {})).toThrow(CliError);
+  });
+});
+
+describe('resolveConnectFlags', () => {
+  const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+
+  it('reads the token and the --ca PEM file into connection options', () => {
+    const ca = join(directory, 'ca.pem');
+    writeFileSync(ca, pem);
+    expect(resolveConnectFlags({ tokenEnv: 'T', ca }, { T: 'secret' })).toEqual({
+      connectOptions: { bearerToken: 'secret', ca: pem },
+      token: { token: 'secret', source: 'environment', variable: 'T' },
+    });
+    expect(resolveConnectFlags({}, {})).toEqual({ connectOptions: {}, token: undefined });
+  });
+
+  it('refuses a --ca that cannot be read or holds no certificate', () => {
+    const notPem = join(directory, 'not-a-certificate');
+    writeFileSync(notPem, 'hello');
+    for (const ca of [join(directory, 'missing.pem'), notPem]) {
+      try {
+        resolveConnectFlags({ ca }, {});
+        expect.unreachable();
+      } catch (error) {
+        expect(CliError.isInstance(error) && error.code).toBe(CliErrorCode.InvalidConfiguration);
+        expect((error as Error).message).toContain(`--ca ${ca}`);
+      }
+    }
   });
 });

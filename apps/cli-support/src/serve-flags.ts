@@ -1,7 +1,9 @@
-import type { ServeOptions } from '@acpkit/remote';
+import { readFileSync } from 'node:fs';
+import type { ConnectOptions, ServeOptions } from '@acpkit/remote';
 import { type Command, Option } from 'commander';
+import { CliError, CliErrorCode } from './errors.js';
 import { collectRepeatable, parsePort, parsePositiveInteger } from './flag-parsers.js';
-import { type ResolvedToken, resolveBearerToken } from './token.js';
+import { type ResolvedToken, resolveBearerToken, STDIN_TOKEN_FILES } from './token.js';
 
 /** Defaults shown in `--help` and used when a flag is absent. */
 export const SERVE_DEFAULTS = { host: '127.0.0.1', port: 8080, mountPath: '/acp' } as const;
@@ -10,6 +12,13 @@ export const SERVE_DEFAULTS = { host: '127.0.0.1', port: 8080, mountPath: '/acp'
 export interface TokenFlagValues {
   bearerToken?: string;
   tokenEnv?: string;
+  tokenFile?: string;
+}
+
+/** The flags of a client connection (`acpremote mirror`, `acpkit run --addr`) after commander parsed them. */
+export interface ConnectFlagValues extends TokenFlagValues {
+  /** `--ca FILE`: extra trusted CA certificates (PEM) for `wss://`. */
+  ca?: string;
 }
 
 /** The flags `serve` and `expose` share, after commander parsed them. */
@@ -21,11 +30,12 @@ export interface ServeFlagValues extends TokenFlagValues {
   allowedHost?: string[];
   maxMessageBytes?: number;
   maxConnections?: number;
+  maxHttpConnections?: number;
   dangerouslyAllowUnauthenticated?: boolean;
 }
 
 /**
- * Adds the mutually exclusive `--bearer-token TOKEN | --token-env VAR` pair.
+ * Adds the mutually exclusive `--bearer-token TOKEN | --token-env VAR | --token-file FILE` flags.
  *
  * @example
  * ```ts
@@ -37,15 +47,94 @@ export function addTokenFlags(command: Command): Command {
     .addOption(
       new Option(
         '--bearer-token <token>',
-        'Bearer token (visible to other local users in the process list; prefer --token-env).',
-      ).conflicts('tokenEnv'),
+        'Bearer token (visible to other local users in the process list; prefer --token-file or --token-env).',
+      ).conflicts(['tokenEnv', 'tokenFile']),
     )
-    .addOption(new Option('--token-env <var>', 'Read the bearer token from this environment variable.'));
+    .addOption(
+      new Option('--token-env <var>', 'Read the bearer token from this environment variable.').conflicts(
+        'tokenFile',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--token-file <file>',
+        'Read the bearer token from this file at start (- for stdin, serve commands only); it never enters the environment.',
+      ),
+    );
 }
 
 /**
- * Adds the flags `serve` and `expose` share: `--host`, `--port`, `--mount-path`, the token pair,
- * `--allowed-origin`, `--allowed-host`, `--max-message-bytes`, `--max-connections` and
+ * Adds the flags of a client connection: the token flags and `--ca FILE`.
+ *
+ * @example
+ * ```ts
+ * addConnectFlags(program.command('mirror <url>'));
+ * ```
+ */
+export function addConnectFlags(command: Command): Command {
+  return addTokenFlags(command).addOption(
+    new Option(
+      '--ca <file>',
+      'Trust the CA certificate(s) in this PEM file for wss:// (a private CA); NODE_EXTRA_CA_CERTS works too.',
+    ),
+  );
+}
+
+/** What {@link resolveConnectFlags} produces. */
+export interface ResolvedConnectFlags {
+  readonly connectOptions: Pick<ConnectOptions, 'bearerToken' | 'ca'>;
+  readonly token: ResolvedToken | undefined;
+}
+
+const PEM_CERTIFICATE = '-----BEGIN CERTIFICATE-----';
+
+/**
+ * Turns parsed connection flags into `@acpkit/remote` connection options: the token, and the PEM text of `--ca`.
+ *
+ * @throws {@link CliError} as `resolveBearerToken` does, or `INVALID_CONFIGURATION` when `--ca` cannot be read or
+ *   holds no PEM certificate.
+ * @example
+ * ```ts
+ * const { connectOptions, token } = resolveConnectFlags({ tokenEnv: 'ACPREMOTE_TOKEN', ca: 'ca.pem' }, process.env);
+ * ```
+ */
+export function resolveConnectFlags(
+  flags: ConnectFlagValues,
+  environment: NodeJS.ProcessEnv,
+): ResolvedConnectFlags {
+  if (flags.tokenFile !== undefined && STDIN_TOKEN_FILES.has(flags.tokenFile)) {
+    throw new CliError(
+      CliErrorCode.Usage,
+      `--token-file ${flags.tokenFile} cannot be used here: stdin carries JSON-RPC. Use a file or <(...).`,
+    );
+  }
+  const token = resolveBearerToken(flags, environment);
+  let ca: string | undefined;
+  if (flags.ca !== undefined) {
+    try {
+      ca = readFileSync(flags.ca, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? String(error);
+      throw new CliError(CliErrorCode.InvalidConfiguration, `Cannot read --ca ${flags.ca}: ${code}.`, {
+        cause: error,
+      });
+    }
+    if (!ca.includes(PEM_CERTIFICATE)) {
+      throw new CliError(
+        CliErrorCode.InvalidConfiguration,
+        `--ca ${flags.ca} holds no PEM certificate (a "${PEM_CERTIFICATE}" block).`,
+      );
+    }
+  }
+  return {
+    connectOptions: { ...(token ? { bearerToken: token.token } : {}), ...(ca ? { ca } : {}) },
+    token,
+  };
+}
+
+/**
+ * Adds the flags `serve` and `expose` share: `--host`, `--port`, `--mount-path`, the token flags,
+ * `--allowed-origin`, `--allowed-host`, `--max-message-bytes`, `--max-connections`, `--max-http-connections` and
  * `--dangerously-allow-unauthenticated`.
  *
  * @example
@@ -55,7 +144,11 @@ export function addTokenFlags(command: Command): Command {
  */
 export function addServeFlags(command: Command): Command {
   command
-    .addOption(new Option('--host <host>', 'Interface to bind.').default(SERVE_DEFAULTS.host))
+    .addOption(
+      new Option('--host <host>', 'Interface to bind (an IPv6 address may be bracketed: [::1]).').default(
+        SERVE_DEFAULTS.host,
+      ),
+    )
     .addOption(
       new Option('--port <port>', 'TCP port; 0 picks any free port (the banner shows the real one).')
         .argParser(parsePort)
@@ -91,6 +184,12 @@ export function addServeFlags(command: Command): Command {
       new Option(
         '--max-connections <count>',
         'Refuse further WebSocket upgrades with 503 over this many.',
+      ).argParser(parsePositiveInteger),
+    )
+    .addOption(
+      new Option(
+        '--max-http-connections <count>',
+        'Plain HTTP connections held open at once (default 64); at the cap the oldest idle one is closed.',
       ).argParser(parsePositiveInteger),
     )
     .addOption(
@@ -131,6 +230,7 @@ export function resolveServeFlags(
     ...(flags.allowedHost ? { allowedHosts: flags.allowedHost } : {}),
     ...(flags.maxMessageBytes !== undefined ? { maxMessageBytes: flags.maxMessageBytes } : {}),
     ...(flags.maxConnections !== undefined ? { maxConnections: flags.maxConnections } : {}),
+    ...(flags.maxHttpConnections !== undefined ? { maxHttpConnections: flags.maxHttpConnections } : {}),
   };
   return { serveOptions, token };
 }

@@ -1,6 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { CliError, CliErrorCode } from './errors.js';
-import { resolveBearerToken } from './token.js';
+import { describeTokenSource, resolveBearerToken } from './token.js';
+
+const directory = mkdtempSync(join(tmpdir(), 'acpkit-token-test-'));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 function codeOf(action: () => unknown): string | undefined {
   try {
@@ -29,10 +35,48 @@ describe('resolveBearerToken', () => {
     });
   });
 
-  it('throws USAGE when both flags are given', () => {
+  it('throws USAGE when more than one token flag is given', () => {
     expect(codeOf(() => resolveBearerToken({ bearerToken: 'a', tokenEnv: 'B' }, { B: 'b' }))).toBe(
       CliErrorCode.Usage,
     );
+    expect(codeOf(() => resolveBearerToken({ tokenFile: '/x', tokenEnv: 'B' }, { B: 'b' }))).toBe(
+      CliErrorCode.Usage,
+    );
+  });
+
+  it('reads --token-file once, trimmed, and never puts the token in the environment', () => {
+    const file = join(directory, 'token');
+    writeFileSync(file, 'from-a-file\n', { mode: 0o600 });
+    const environment: NodeJS.ProcessEnv = {};
+    expect(resolveBearerToken({ tokenFile: file }, environment)).toEqual({
+      token: 'from-a-file',
+      source: 'file',
+      file,
+    });
+    expect(environment).toEqual({});
+  });
+
+  it('warns about a token file other users can read', () => {
+    const file = join(directory, 'shared-token');
+    writeFileSync(file, 'shared');
+    chmodSync(file, 0o644);
+    expect(resolveBearerToken({ tokenFile: file }, {})?.warning).toBe(
+      `Warning: the token file ${file} can be read by other users (mode 644); chmod 600 it.`,
+    );
+  });
+
+  it('refuses a missing, empty or unnamed token file with INVALID_CONFIGURATION', () => {
+    const empty = join(directory, 'empty');
+    writeFileSync(empty, ' \n', { mode: 0o600 });
+    for (const tokenFile of [join(directory, 'missing'), empty, ' ']) {
+      expect(codeOf(() => resolveBearerToken({ tokenFile }, {}))).toBe(CliErrorCode.InvalidConfiguration);
+    }
+  });
+
+  it('describes each source the way a person types it', () => {
+    expect(describeTokenSource({ token: 't', source: 'flag' })).toBe('--bearer-token');
+    expect(describeTokenSource({ token: 't', source: 'environment', variable: 'V' })).toBe('--token-env V');
+    expect(describeTokenSource({ token: 't', source: 'file', file: '/run/t' })).toBe('--token-file /run/t');
   });
 
   it('throws INVALID_CONFIGURATION when the token is blank instead of turning auth off', () => {

@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { DEFAULT_TERMINATE_TIMEOUT_MS } from './constants.js';
-import { AcpRemoteError, AcpRemoteErrorCode } from './errors.js';
-import { newTreeMarker, PROCESS_TREE_VARIABLE, processesCarrying } from './process-tree.js';
+import { validateCommandArgv, validateTerminateTimeout } from './options-validation.js';
+import { isRunning, newTreeMarker, PROCESS_TREE_VARIABLE, processesCarrying } from './process-tree.js';
 
 /** What one of a child's standard streams is connected to. */
 export type ProcessGroupStdio = 'pipe' | 'ignore' | 'inherit';
@@ -119,25 +118,6 @@ async function settlesWithin(promise: Promise<unknown>, milliseconds: number): P
   }
 }
 
-/** The checks `spawnProcessGroup` applies, also run by `serveCommand` up front (before any connection). */
-export function validateSpawnArguments(argv: readonly string[], terminateTimeoutMs: number): void {
-  if (!Array.isArray(argv) || argv.length === 0 || typeof argv[0] !== 'string' || argv[0].trim() === '') {
-    throw new AcpRemoteError(AcpRemoteErrorCode.InvalidOption, 'command must not be empty');
-  }
-  if (argv.some((part) => typeof part !== 'string' || part.includes('\0'))) {
-    throw new AcpRemoteError(
-      AcpRemoteErrorCode.InvalidOption,
-      'command arguments must be strings without NUL characters',
-    );
-  }
-  if (!Number.isFinite(terminateTimeoutMs) || terminateTimeoutMs <= 0) {
-    throw new AcpRemoteError(
-      AcpRemoteErrorCode.InvalidOption,
-      `terminateTimeoutMs must be a positive finite number, got ${JSON.stringify(terminateTimeoutMs)}`,
-    );
-  }
-}
-
 /**
  * Spawns `argv` (no shell) as the leader of a new process group, and gives it a teardown that reaches everything
  * it started: the one process-group mechanism behind `serveCommand`, the `acpkit client`'s agent, and this
@@ -164,8 +144,8 @@ export function spawnProcessGroup(
   argv: readonly string[],
   options: SpawnProcessGroupOptions = {},
 ): ProcessGroupChild {
-  const terminateTimeoutMs = options.terminateTimeoutMs ?? DEFAULT_TERMINATE_TIMEOUT_MS;
-  validateSpawnArguments(argv, terminateTimeoutMs);
+  validateCommandArgv(argv);
+  const terminateTimeoutMs = validateTerminateTimeout(options.terminateTimeoutMs);
   const ownGroup = usesProcessGroups && options.newProcessGroup !== false;
   const environment = options.env ?? process.env;
   const tree = newTreeMarker(environment[PROCESS_TREE_VARIABLE]);
@@ -203,14 +183,20 @@ export function spawnProcessGroup(
   };
 
   /** What outlived the child: live members of its group, and descendants that escaped it carrying its marker. */
-  const leftovers = async (): Promise<{ group: boolean; escaped: number[] }> => ({
-    group: ownGroup && signalGroup(0),
-    escaped: await processesCarrying(tree.marker),
-  });
+  // Escaped descendants once signalled stay on the list until they really ended (see isRunning).
+  const signalled = new Set<number>();
+  const leftovers = async (): Promise<{ group: boolean; escaped: number[] }> => {
+    const escaped = new Set(await processesCarrying(tree.marker));
+    for (const pid of signalled) if (isRunning(pid)) escaped.add(pid);
+    return { group: ownGroup && signalGroup(0), escaped: [...escaped] };
+  };
 
   const signalLeftovers = (found: { group: boolean; escaped: number[] }, signal: NodeJS.Signals) => {
     if (found.group) signalGroup(signal);
-    for (const pid of found.escaped) signalPid(pid, signal);
+    for (const pid of found.escaped) {
+      signalled.add(pid);
+      signalPid(pid, signal);
+    }
   };
 
   const leftoversGone = async (milliseconds: number): Promise<boolean> => {

@@ -1,103 +1,12 @@
+import { performance } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
-import { DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_OPEN_TIMEOUT_MS, DEFAULT_PING_INTERVAL_MS } from './constants.js';
+import { DEFAULT_MOUNT_PATH } from './constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from './errors.js';
+import { hardPayloadCap } from './limits.js';
+import { redactUrls } from './logger.js';
 import { fetchServerMetadata, type ServerMetadata } from './metadata.js';
-import type { HostOwnership, TransportOptions } from './options.js';
+import type { ResolvedConnectOptions } from './options-validation.js';
 import { isLoopbackHost } from './security.js';
-import { hardPayloadCap } from './server.js';
-
-/** Transport options after validation and defaults. */
-export interface ResolvedTransportOptions {
-  url: URL;
-  useUnstableProtocol: boolean;
-  maxMessageBytes: number;
-  pingIntervalMs: number;
-  openTimeoutMs: number;
-  hostOwnership: HostOwnership;
-  headers: Record<string, string>;
-  emitLatencyMeta: boolean;
-  ca: string | Buffer | Array<string | Buffer> | undefined;
-}
-
-function invalid(message: string): AcpRemoteError {
-  return new AcpRemoteError(AcpRemoteErrorCode.InvalidOption, message);
-}
-
-function nonNegativeInteger(
-  value: number | undefined,
-  name: string,
-  fallback: number,
-  allowZero: boolean,
-): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 0 || (!allowZero && value === 0)) {
-    throw invalid(
-      `${name} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got ${JSON.stringify(value)}`,
-    );
-  }
-  return value;
-}
-
-/**
- * Validates client options and applies defaults.
- *
- * @throws {@link AcpRemoteError} `INVALID_OPTION`.
- */
-export function resolveTransportOptions(url: string, options: TransportOptions): ResolvedTransportOptions {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch (error) {
-    throw new AcpRemoteError(
-      AcpRemoteErrorCode.InvalidOption,
-      `not a WebSocket URL: ${JSON.stringify(url)}`,
-      {
-        cause: error,
-      },
-    );
-  }
-  if (parsed.protocol !== 'ws:' && parsed.protocol !== 'wss:') {
-    throw invalid(`URL must use ws:// or wss://, got ${JSON.stringify(parsed.protocol)}`);
-  }
-  const hostOwnership = options.hostOwnership ?? 'remote';
-  if (hostOwnership !== 'remote' && hostOwnership !== 'client-passthrough') {
-    throw invalid(
-      `hostOwnership must be "remote" or "client-passthrough", got ${JSON.stringify(hostOwnership)}`,
-    );
-  }
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(options.headers ?? {})) {
-    if (name.toLowerCase() === 'authorization' && options.bearerToken !== undefined) continue;
-    headers[name] = value;
-  }
-  if (options.bearerToken !== undefined) {
-    const token = typeof options.bearerToken === 'string' ? options.bearerToken.trim() : '';
-    if (token === '') throw invalid('bearerToken must not be blank');
-    if (/\s/.test(token)) throw invalid('bearerToken must not contain whitespace');
-    headers.Authorization = `Bearer ${token}`;
-  }
-  return {
-    url: parsed,
-    useUnstableProtocol: options.useUnstableProtocol === true,
-    maxMessageBytes: nonNegativeInteger(
-      options.maxMessageBytes,
-      'maxMessageBytes',
-      DEFAULT_MAX_MESSAGE_BYTES,
-      false,
-    ),
-    pingIntervalMs: nonNegativeInteger(
-      options.pingIntervalMs,
-      'pingIntervalMs',
-      DEFAULT_PING_INTERVAL_MS,
-      true,
-    ),
-    openTimeoutMs: nonNegativeInteger(options.openTimeoutMs, 'openTimeoutMs', DEFAULT_OPEN_TIMEOUT_MS, false),
-    hostOwnership,
-    headers,
-    emitLatencyMeta: options.emitLatencyMeta === true,
-    ca: options.ca,
-  };
-}
 
 /** Whether a `ws://` URL points at a non-loopback host (traffic and token travel in clear text). */
 export function isInsecureRemoteUrl(url: URL): boolean {
@@ -111,66 +20,210 @@ export interface OpenedSocket {
 }
 
 /**
- * Fetches metadata (best effort) and opens the WebSocket with headers, payload cap and open timeout.
- *
- * @throws {@link AcpRemoteError} `AUTHENTICATION_FAILED` on 401/403, `CONNECTION_FAILED` otherwise.
+ * The `cause` of an `AcpRemoteError` for a refused upgrade: the HTTP status and whether credentials were sent, so a
+ * caller (the CLIs) can say "missing" or "wrong" token in its own words.
  */
-export async function openClientSocket(resolved: ResolvedTransportOptions): Promise<OpenedSocket> {
-  const url = resolved.url.toString();
-  const metadata = await fetchServerMetadata(url, {
-    headers: resolved.headers,
-    timeoutMs: resolved.openTimeoutMs,
-    ca: resolved.ca,
-  });
+export class UpgradeRefusal extends Error {
+  override readonly name = 'UpgradeRefusal';
+  constructor(
+    /** The HTTP status of the refusal. */
+    readonly status: number,
+    /** Whether the upgrade carried credentials (a bearer token or an `Authorization` header). */
+    readonly credentialsSent: boolean,
+    /** The start of the server's answer, printable ASCII only (e.g. `forbidden origin`). */
+    readonly body: string,
+    /** The URL that was refused, credentials and query values redacted. */
+    readonly url: string,
+  ) {
+    super(`HTTP ${status}${body ? `: ${body}` : ''}`);
+  }
+}
+
+const MAX_REFUSAL_BODY_BYTES = 1024;
+const UNTRUSTED_CERTIFICATE = /SELF_SIGNED|UNABLE_TO_GET_ISSUER|UNABLE_TO_VERIFY_LEAF|CERT_UNTRUSTED/;
+/** Ends a connection error caused by an untrusted certificate (the CLIs replace it with their flag). */
+const PRIVATE_CA_HINT =
+  "if the server's certificate comes from a private CA, trust that CA with the ca option or NODE_EXTRA_CA_CERTS";
+
+type OpenOutcome =
+  | { kind: 'open' }
+  | { kind: 'refused'; status: number; body: string }
+  | { kind: 'failed'; error: Error }
+  | { kind: 'timeout' };
+
+/** The printable start of a refusal body (servers answer a short text such as `forbidden origin`). */
+function refusalText(body: Buffer): string {
+  return body
+    .toString('latin1')
+    .replace(/[^\x20-\x7e]+/g, ' ')
+    .trim()
+    .slice(0, 100);
+}
+
+function openWebSocket(
+  url: string,
+  resolved: ResolvedConnectOptions,
+  timeoutMs: number,
+): { socket: WebSocket; outcome: Promise<OpenOutcome> } {
   const socket = new WebSocket(url, {
     headers: resolved.headers,
     maxPayload: hardPayloadCap(resolved.maxMessageBytes),
-    handshakeTimeout: resolved.openTimeoutMs,
     perMessageDeflate: false,
     followRedirects: false,
     ...(resolved.ca ? { ca: resolved.ca } : {}),
   });
-  await new Promise<void>((resolve, reject) => {
-    const cleanup = () => {
+  const outcome = new Promise<OpenOutcome>((resolve) => {
+    let settled = false;
+    const settle = (result: OpenOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
       socket.off('open', onOpen);
-      socket.off('error', onError);
       socket.off('unexpected-response', onUnexpected);
+      if (result.kind !== 'open') {
+        // Whatever ws reports after this (the terminate below) is expected.
+        socket.on('error', () => {});
+        socket.terminate();
+      }
+      resolve(result);
     };
-    const onOpen = () => {
-      cleanup();
-      resolve();
-    };
-    const onError = (error: Error) => {
-      cleanup();
-      socket.on('error', () => {});
-      reject(
-        new AcpRemoteError(
-          AcpRemoteErrorCode.ConnectionFailed,
-          `cannot connect to ${url}: ${error.message}`,
-          {
-            cause: error,
-          },
-        ),
-      );
-    };
-    const onUnexpected = (_request: unknown, response: { statusCode?: number; resume(): void }) => {
-      cleanup();
-      socket.on('error', () => {});
-      response.resume();
-      socket.terminate();
+    const timer = setTimeout(() => settle({ kind: 'timeout' }), timeoutMs);
+    const onOpen = () => settle({ kind: 'open' });
+    const onUnexpected = (_request: unknown, response: NodeJS.ReadableStream & { statusCode?: number }) => {
       const status = response.statusCode ?? 0;
-      reject(
-        new AcpRemoteError(
-          status === 401 || status === 403
-            ? AcpRemoteErrorCode.AuthenticationFailed
-            : AcpRemoteErrorCode.ConnectionFailed,
-          `the server at ${url} refused the WebSocket upgrade with HTTP ${status}`,
-        ),
-      );
+      const chunks: Buffer[] = [];
+      let bytes = 0;
+      const done = () => settle({ kind: 'refused', status, body: refusalText(Buffer.concat(chunks)) });
+      response.on('data', (chunk: Buffer) => {
+        if (bytes < MAX_REFUSAL_BODY_BYTES) chunks.push(chunk);
+        bytes += chunk.length;
+        if (bytes >= MAX_REFUSAL_BODY_BYTES) done();
+      });
+      response.on('end', done);
+      response.on('error', done);
     };
-    socket.on('open', onOpen);
-    socket.on('error', onError);
+    socket.once('open', onOpen);
+    socket.once('error', (error: Error) => settle({ kind: 'failed', error }));
     socket.on('unexpected-response', onUnexpected);
   });
-  return { socket, metadata };
+  return { socket, outcome };
+}
+
+/**
+ * Names the server's real WebSocket endpoint after a 404, from its metadata: the metadata this URL points at, then
+ * the mounts above the path, then the default mount. Undefined when none answers within the time left (e.g. the
+ * metadata route needs a token we lack).
+ */
+async function findWebSocketEndpoint(
+  url: URL,
+  metadata: ServerMetadata | undefined,
+  resolved: ResolvedConnectOptions,
+  timeLeft: () => number,
+): Promise<string | undefined> {
+  const at = (path: string) => new URL(path, url).toString();
+  if (metadata?.websocket_path && metadata.websocket_path !== url.pathname)
+    return at(metadata.websocket_path);
+  const segments = url.pathname.split('/').filter((segment) => segment !== '');
+  const mounts = new Set<string>();
+  for (let depth = segments.length - 1; depth >= 1 && mounts.size < 2; depth -= 1) {
+    mounts.add(`/${segments.slice(0, depth).join('/')}`);
+  }
+  mounts.add(DEFAULT_MOUNT_PATH);
+  for (const mount of mounts) {
+    if (timeLeft() <= 0) return undefined;
+    const found = await fetchServerMetadata(at(`${mount}/ws`), {
+      headers: resolved.headers,
+      timeoutMs: timeLeft(),
+      ca: resolved.ca,
+    });
+    if (found?.websocket_path && found.websocket_path !== url.pathname) return at(found.websocket_path);
+  }
+  return undefined;
+}
+
+async function refusalError(
+  refusal: { status: number; body: string },
+  resolved: ResolvedConnectOptions,
+  metadata: ServerMetadata | undefined,
+  timeLeft: () => number,
+): Promise<AcpRemoteError> {
+  const shownUrl = redactUrls(resolved.url.toString());
+  const { status, body } = refusal;
+  const cause = new UpgradeRefusal(status, resolved.sendsCredentials, body, shownUrl);
+  const fail = (code: AcpRemoteErrorCode, message: string) => new AcpRemoteError(code, message, { cause });
+  if (status === 401) {
+    return fail(
+      AcpRemoteErrorCode.AuthenticationFailed,
+      resolved.sendsCredentials
+        ? `the server at ${shownUrl} refused the bearer token (HTTP 401): it is not the server's token`
+        : `the server at ${shownUrl} requires a bearer token (HTTP 401); set bearerToken`,
+    );
+  }
+  if (status === 403) {
+    return fail(
+      AcpRemoteErrorCode.AuthenticationFailed,
+      `the server at ${shownUrl} refused the connection (HTTP 403${body ? `: ${body}` : ''})`,
+    );
+  }
+  if (status === 404) {
+    const endpoint = await findWebSocketEndpoint(resolved.url, metadata, resolved, timeLeft);
+    const origin = redactUrls(`${resolved.url.protocol}//${resolved.url.host}`);
+    return fail(
+      AcpRemoteErrorCode.ConnectionFailed,
+      `the server at ${origin} has no ACP WebSocket endpoint at ${resolved.url.pathname} (HTTP 404); ` +
+        (endpoint
+          ? `its endpoint is ${redactUrls(endpoint)}`
+          : `the endpoint is usually ${DEFAULT_MOUNT_PATH}/ws, e.g. ${origin}${DEFAULT_MOUNT_PATH}/ws`),
+    );
+  }
+  return fail(
+    AcpRemoteErrorCode.ConnectionFailed,
+    `the server at ${shownUrl} refused the WebSocket upgrade with HTTP ${status}${body ? ` (${body})` : ''}`,
+  );
+}
+
+/**
+ * Fetches metadata (best effort) and opens the WebSocket with headers and payload cap, both within one deadline
+ * (`openTimeoutMs`). A refusal says what happened and what to do: a missing or a wrong token (401), a forbidden
+ * host or origin (403), a wrong path (404: the server's real endpoint, read from its metadata when reachable).
+ *
+ * @throws {@link AcpRemoteError} `AUTHENTICATION_FAILED` on 401/403, `CONNECTION_FAILED` otherwise; for a refused
+ *   upgrade the `cause` is an {@link UpgradeRefusal}.
+ */
+export async function openClientSocket(resolved: ResolvedConnectOptions): Promise<OpenedSocket> {
+  const url = resolved.url.toString();
+  const shownUrl = redactUrls(url);
+  const deadline = performance.now() + resolved.openTimeoutMs;
+  const timeLeft = () => Math.max(0, Math.floor(deadline - performance.now()));
+  const timedOut = () =>
+    new AcpRemoteError(
+      AcpRemoteErrorCode.ConnectionFailed,
+      `cannot connect to ${shownUrl}: no connection within openTimeoutMs (${resolved.openTimeoutMs} ms)`,
+    );
+  const metadata = await fetchServerMetadata(url, {
+    headers: resolved.headers,
+    timeoutMs: timeLeft(),
+    ca: resolved.ca,
+  });
+  if (timeLeft() === 0) throw timedOut();
+  const { socket, outcome } = openWebSocket(url, resolved, timeLeft());
+  const result = await outcome;
+  switch (result.kind) {
+    case 'open':
+      return { socket, metadata };
+    case 'timeout':
+      throw timedOut();
+    case 'failed': {
+      const code = (result.error as NodeJS.ErrnoException).code ?? '';
+      // A certificate no trusted CA signed: the way forward is to trust the server's (private) CA.
+      const hint = UNTRUSTED_CERTIFICATE.test(code) ? `; ${PRIVATE_CA_HINT}` : '';
+      throw new AcpRemoteError(
+        AcpRemoteErrorCode.ConnectionFailed,
+        `cannot connect to ${shownUrl}: ${redactUrls(result.error.message)}${hint}`,
+        { cause: result.error },
+      );
+    }
+    case 'refused':
+      throw await refusalError(result, resolved, metadata, timeLeft);
+  }
 }

@@ -1,12 +1,25 @@
 import type { Stream } from '@agentclientprotocol/sdk';
-import { isInsecureRemoteUrl, openClientSocket, resolveTransportOptions } from './client-socket.js';
+import { isInsecureRemoteUrl, openClientSocket } from './client-socket.js';
+import { RemoteDeprecationCode, warnDeprecatedOnce } from './deprecation.js';
 import { startHeartbeat } from './heartbeat.js';
-import { createStderrLogger, type RemoteLogger } from './logger.js';
 import type { ServerMetadata } from './metadata.js';
-import type { TransportOptions } from './options.js';
+import type { ConnectOptions } from './options.js';
+import { resolveConnectOptions } from './options-validation.js';
 import { webSocketMessageStream } from './websocket-stream.js';
 
 const CLOSE_HANDSHAKE_TIMEOUT_MS = 5_000;
+const MIRROR_ONLY_OPTIONS = ['useUnstableProtocol', 'hostOwnership', 'emitLatencyMeta'] as const;
+
+/** `connectAcp` used to accept (and ignore) the mirror's options: say so, once, to callers that still pass them. */
+function warnAboutMirrorOnlyOptions(options: object): void {
+  const given = MIRROR_ONLY_OPTIONS.filter((name) => name in options);
+  if (given.length === 0) return;
+  warnDeprecatedOnce(
+    RemoteDeprecationCode.ConnectMirrorOnlyOptions,
+    `connectAcp ignores ${given.join(', ')}: they apply to runMirror only. Remove them from the connectAcp call; ` +
+      'from @acpkit/remote 0.3.0 they are an INVALID_OPTION error.',
+  );
+}
 
 /**
  * A raw ACP message stream to a remote endpoint, returned by {@link connectAcp}.
@@ -33,8 +46,7 @@ export interface RemoteConnection {
  * programmatic clients). No typed parsing happens here; the stream carries the messages as sent.
  *
  * @param url - `ws://` or `wss://` URL, e.g. `ws://127.0.0.1:8080/acp/ws`.
- * @param options - Transport options (token, headers, limits, timeouts). `useUnstableProtocol`, `hostOwnership` and
- *   `emitLatencyMeta` only affect {@link runMirror}.
+ * @param options - Connection options (token, headers, CA, limits, one open deadline, logger).
  * @throws {@link AcpRemoteError} `INVALID_OPTION`, `AUTHENTICATION_FAILED` or `CONNECTION_FAILED`.
  * @example
  * ```ts
@@ -45,12 +57,10 @@ export interface RemoteConnection {
  * await remote.close();
  * ```
  */
-export async function connectAcp(
-  url: string,
-  options: TransportOptions & { logger?: RemoteLogger } = {},
-): Promise<RemoteConnection> {
-  const resolved = resolveTransportOptions(url, options);
-  const logger = options.logger ?? createStderrLogger();
+export async function connectAcp(url: string, options: ConnectOptions = {}): Promise<RemoteConnection> {
+  warnAboutMirrorOnlyOptions(options);
+  const resolved = resolveConnectOptions(url, options);
+  const logger = resolved.logger;
   if (isInsecureRemoteUrl(resolved.url)) {
     logger.warn('ws:// to a non-loopback host: messages and the token travel unencrypted; prefer wss://', {
       host: resolved.url.hostname,

@@ -30,7 +30,7 @@ export const DEFAULT_PING_INTERVAL_MS = 25_000;
 export const DEFAULT_STALL_TIMEOUT_MS = 60_000;
 
 /**
- * Default time allowed to open a WebSocket connection (and to fetch server metadata).
+ * Default deadline for opening a client connection: the metadata fetch and the WebSocket open together.
  *
  * @example
  * ```ts
@@ -48,6 +48,17 @@ export const DEFAULT_OPEN_TIMEOUT_MS = 10_000;
  * ```
  */
 export const DEFAULT_TERMINATE_TIMEOUT_MS = 5_000;
+
+/**
+ * Default cap on plain HTTP connections (not upgraded to WebSocket) a server holds at once: at the cap the oldest
+ * one with no request in progress is closed, so idle sockets cannot exhaust file descriptors or lock out `/healthz`.
+ *
+ * @example
+ * ```ts
+ * await serveCommand(argv, { maxHttpConnections: DEFAULT_MAX_HTTP_CONNECTIONS * 2 });
+ * ```
+ */
+export const DEFAULT_MAX_HTTP_CONNECTIONS = 64;
 
 /**
  * Default bind host: loopback only.

@@ -3,7 +3,9 @@ import { agent as unstableAgent } from '@agentclientprotocol/sdk/unstable';
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   type AgentAppSource,
+  type ConnectOptions,
   connectAcp,
+  type MirrorOptions,
   type RemoteConnection,
   type RemoteServer,
   runMirror,
@@ -36,5 +38,14 @@ describe('public API types', () => {
         | { port?: number; cwd?: string; stderr?: 'inherit' | 'discard'; terminateTimeoutMs?: number }
         | undefined
       >();
+  });
+
+  it('gives connectAcp only the options it uses, and the mirror its own on top', () => {
+    expectTypeOf(connectAcp).parameter(1).toEqualTypeOf<ConnectOptions | undefined>();
+    expectTypeOf<ConnectOptions>().not.toHaveProperty('hostOwnership');
+    expectTypeOf<ConnectOptions>().not.toHaveProperty('useUnstableProtocol');
+    expectTypeOf<ConnectOptions>().not.toHaveProperty('emitLatencyMeta');
+    expectTypeOf<MirrorOptions>().toExtend<ConnectOptions>();
+    expectTypeOf<MirrorOptions>().toHaveProperty('hostOwnership');
   });
 });

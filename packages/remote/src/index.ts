@@ -15,6 +15,7 @@ export { connectAcp } from './connect.js';
 export {
   CloseCode,
   DEFAULT_HOST,
+  DEFAULT_MAX_HTTP_CONNECTIONS,
   DEFAULT_MAX_MESSAGE_BYTES,
   DEFAULT_MOUNT_PATH,
   DEFAULT_OPEN_TIMEOUT_MS,
@@ -27,22 +28,29 @@ export {
   TRANSPORT_LATENCY_META_KEY,
   TRANSPORT_LOST_ERROR_CODE,
 } from './constants.js';
+export {
+  applyHostOwnership,
+  PACKAGE_VERSION,
+  rewriteSessionCwd,
+  tokensMatch,
+} from './deprecated-exports.js';
 export { AcpRemoteError, AcpRemoteErrorCode } from './errors.js';
-export type { RemoteLogger } from './logger.js';
+export type { LogOutput, RemoteLogger } from './logger.js';
 export { createStderrLogger, silentLogger } from './logger.js';
 export type { ServerMetadata, ServerMetadataInput } from './metadata.js';
-export {
-  buildServerMetadata,
-  fetchServerMetadata,
-  metadataUrlFor,
-  PACKAGE_VERSION,
-} from './metadata.js';
-export type { MirrorOptions } from './mirror.js';
-export { applyHostOwnership, rewriteSessionCwd, runMirror } from './mirror.js';
+export { buildServerMetadata, fetchServerMetadata, metadataUrlFor } from './metadata.js';
+export { runMirror } from './mirror.js';
 export type { ServerPaths } from './mount-path.js';
 export { buildServerPaths, normalizeMountPath } from './mount-path.js';
-export type { CommandOptions, HostOwnership, ServeOptions, TransportOptions } from './options.js';
-export { isLoopbackHost, tokensMatch } from './security.js';
+export type {
+  CommandOptions,
+  ConnectOptions,
+  HostOwnership,
+  MirrorOptions,
+  ServeOptions,
+  TransportOptions,
+} from './options.js';
+export { isLoopbackHost } from './security.js';
 export type { AgentAppSource, ConnectableAgentApp } from './serve-acp.js';
 export { serveAcp } from './serve-acp.js';
 export { serveCommand } from './serve-command.js';

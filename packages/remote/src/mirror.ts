@@ -1,14 +1,14 @@
 import { performance } from 'node:perf_hooks';
-import type { Readable, Writable } from 'node:stream';
 import { RequestError } from '@agentclientprotocol/sdk';
-import { isInsecureRemoteUrl, openClientSocket, resolveTransportOptions } from './client-socket.js';
+import { isInsecureRemoteUrl, openClientSocket } from './client-socket.js';
 import { CloseCode, TRANSPORT_LATENCY_META_KEY, TRANSPORT_LOST_ERROR_CODE } from './constants.js';
 import { startHeartbeat } from './heartbeat.js';
 import { closeReason, inspectBytes, inspectOversize, inspectWebSocketMessage } from './inbound.js';
 import { errorResponseText, idKey, type WireId } from './json-rpc.js';
 import { LineSplitter } from './line-splitter.js';
-import { createStderrLogger, type RemoteLogger } from './logger.js';
-import type { HostOwnership, TransportOptions } from './options.js';
+import { createStderrLogger, redactUrls } from './logger.js';
+import type { HostOwnership, MirrorOptions } from './options.js';
+import { resolveMirrorOptions } from './options-validation.js';
 import { isUnstableMethod } from './unstable-methods.js';
 import { NEWLINE_BYTES, tickCorker, underlyingSocket } from './write-batching.js';
 
@@ -17,23 +17,6 @@ const SOCKET_LOW_WATER_BYTES = 256 * 1024;
 const CLOSE_HANDSHAKE_TIMEOUT_MS = 5_000;
 /** After local EOF, how long answers to requests already sent may still arrive before the mirror closes. */
 const IN_FLIGHT_DRAIN_MS = 5_000;
-
-/**
- * Options of {@link runMirror}: transport options plus the local stdio streams and a logger.
- *
- * @example
- * ```ts
- * const options: MirrorOptions = { useUnstableProtocol: true, input: process.stdin, output: process.stdout };
- * ```
- */
-export interface MirrorOptions extends TransportOptions {
-  /** Where the editor's NDJSON comes from (default `process.stdin`). */
-  input?: Readable;
-  /** Where JSON-RPC to the editor goes (default `process.stdout`); nothing else is ever written to it. */
-  output?: Writable;
-  /** Diagnostics (default: stderr). */
-  logger?: RemoteLogger;
-}
 
 type JsonObject = Record<string, unknown>;
 
@@ -112,7 +95,7 @@ interface PromptTiming {
  * ```
  */
 export async function runMirror(url: string, options: MirrorOptions = {}): Promise<number> {
-  const resolved = resolveTransportOptions(url, options);
+  const resolved = resolveMirrorOptions(url, options);
   const logger = options.logger ?? createStderrLogger();
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
@@ -126,7 +109,7 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
   const stopHeartbeat = startHeartbeat(socket, resolved.pingIntervalMs, () =>
     logger.warn('connection terminated: missed pong'),
   );
-  logger.info('mirror connected', { url: resolved.url.toString(), remoteCwd });
+  logger.info('mirror connected', { url: redactUrls(resolved.url.toString()), remoteCwd });
 
   const inFlight = new Map<string, WireId>();
   const prompts = new Map<string, PromptTiming[]>();

@@ -1,5 +1,5 @@
 import { HEALTH_PATH } from './constants.js';
-import { AcpRemoteError, AcpRemoteErrorCode } from './errors.js';
+import { invalidOption } from './option-error.js';
 
 /**
  * Normalises a mount path the way Python ACP Kit does: trimmed, one leading `/`, no trailing `/` (except `/`).
@@ -13,25 +13,14 @@ import { AcpRemoteError, AcpRemoteErrorCode } from './errors.js';
  * ```
  */
 export function normalizeMountPath(mount: string): string {
+  const allowed = 'a path such as "/acp" (no whitespace, query or fragment; /healthz is reserved)';
+  if (typeof mount !== 'string') throw invalidOption('mountPath', allowed, mount);
   const trimmed = mount.trim();
-  if (trimmed === '') {
-    throw new AcpRemoteError(AcpRemoteErrorCode.InvalidOption, 'mountPath must not be empty');
-  }
-  if (/[\s?#]/.test(trimmed)) {
-    throw new AcpRemoteError(
-      AcpRemoteErrorCode.InvalidOption,
-      `mountPath must be a plain path without whitespace, query or fragment: ${JSON.stringify(trimmed)}`,
-    );
-  }
+  if (trimmed === '' || /[\s?#]/.test(trimmed)) throw invalidOption('mountPath', allowed, mount);
   let path = trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
   path = path.replace(/\/+$/, '');
   if (path === '') path = '/';
-  if (path === HEALTH_PATH) {
-    throw new AcpRemoteError(
-      AcpRemoteErrorCode.InvalidOption,
-      `mountPath must not be ${HEALTH_PATH}: that route is reserved for health checks`,
-    );
-  }
+  if (path === HEALTH_PATH) throw invalidOption('mountPath', allowed, mount);
   return path;
 }
 

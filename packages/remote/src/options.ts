@@ -1,3 +1,4 @@
+import type { Readable, Writable } from 'node:stream';
 import type { RemoteLogger } from './logger.js';
 
 /**
@@ -13,33 +14,66 @@ import type { RemoteLogger } from './logger.js';
 export type HostOwnership = 'remote' | 'client-passthrough';
 
 /**
- * Options of the client side: {@link connectAcp} and {@link runMirror}.
+ * Options of a client connection: {@link connectAcp}, and the connection part of {@link runMirror}.
  *
  * @example
  * ```ts
- * const options: TransportOptions = { useUnstableProtocol: true, bearerToken: process.env.ACP_TOKEN };
+ * const options: ConnectOptions = { bearerToken: process.env.ACP_TOKEN, openTimeoutMs: 5_000 };
  * ```
  */
-export interface TransportOptions {
-  /** Relay methods the SDK defines only in `/unstable` (default false: the mirror answers them `-32601`). */
-  useUnstableProtocol?: boolean;
+export interface ConnectOptions {
   /** Limit for one WebSocket payload and one NDJSON line (default 16 MiB). */
   maxMessageBytes?: number;
   /** Ping interval; a missed pong terminates the socket (default 25 000; `0` disables). */
   pingIntervalMs?: number;
-  /** Time allowed to open the WebSocket (default 10 000). */
+  /** One deadline for the metadata fetch and the WebSocket open together (default 10 000). */
   openTimeoutMs?: number;
-  /** Capability ownership applied to the relayed `initialize` (default `remote`). */
-  hostOwnership?: HostOwnership;
   /** Extra HTTP headers for the upgrade request and the metadata fetch. */
   headers?: Record<string, string>;
-  /** Bearer token sent as `Authorization: Bearer <token>`; blank is an error. */
+  /**
+   * Bearer token sent as `Authorization: Bearer <token>`: visible ASCII only (what an HTTP header can carry);
+   * blank is an error.
+   */
   bearerToken?: string;
+  /** Extra trusted CA certificates (PEM) for `wss://`, e.g. a private CA or a self-signed server certificate. */
+  ca?: string | Buffer | Array<string | Buffer>;
+  /** Diagnostics (default: one line per event on stderr). */
+  logger?: RemoteLogger;
+}
+
+/**
+ * Options of {@link runMirror}: the connection options plus the mirror's own policy and its stdio streams.
+ *
+ * @example
+ * ```ts
+ * const options: MirrorOptions = { useUnstableProtocol: true, input: process.stdin, output: process.stdout };
+ * ```
+ */
+export interface MirrorOptions extends ConnectOptions {
+  /** Relay methods the SDK defines only in `/unstable` (default false: the mirror answers them `-32601`). */
+  useUnstableProtocol?: boolean;
+  /** Capability ownership applied to the relayed `initialize` (default `remote`). */
+  hostOwnership?: HostOwnership;
   /** Add transport timings under `_meta["acpkit.dev/transport-latency"]` of relayed `session/update` (default false). */
   emitLatencyMeta?: boolean;
-  /** Extra trusted CA certificates (PEM) for `wss://`, e.g. a self-signed server certificate. */
-  ca?: string | Buffer | Array<string | Buffer>;
+  /** Where the editor's NDJSON comes from (default `process.stdin`). */
+  input?: Readable;
+  /** Where JSON-RPC to the editor goes (default `process.stdout`); nothing else is ever written to it. */
+  output?: Writable;
 }
+
+/**
+ * The options `connectAcp` and `runMirror` used to share. `connectAcp` takes {@link ConnectOptions} (it ignored
+ * the mirror-only fields); `runMirror` takes {@link MirrorOptions}.
+ *
+ * @deprecated Use {@link ConnectOptions} for `connectAcp` and {@link MirrorOptions} for `runMirror`. Removal:
+ *   `@acpkit/remote` 0.3.0.
+ * @example
+ * ```ts
+ * const options: ConnectOptions = { bearerToken: process.env.ACP_TOKEN };
+ * ```
+ */
+export type TransportOptions = Omit<MirrorOptions, 'input' | 'output' | 'logger'>;
 
 /**
  * Options of {@link serveAcp} and {@link serveCommand}.
@@ -50,13 +84,16 @@ export interface TransportOptions {
  * ```
  */
 export interface ServeOptions {
-  /** Bind host (default `127.0.0.1`). A non-loopback host needs `bearerToken` or `allowUnauthenticated`. */
+  /**
+   * Bind host (default `127.0.0.1`); an IPv6 address may be bracketed (`[::1]`). A non-loopback host needs
+   * `bearerToken` or `allowUnauthenticated`.
+   */
   host?: string;
   /** TCP port (default 8080; `0` = any free port). */
   port?: number;
   /** Mount path (default `/acp`), normalised by {@link normalizeMountPath}. */
   mountPath?: string;
-  /** Required bearer token; blank is an error, not "auth off". */
+  /** Required bearer token: visible ASCII only (what an HTTP header can carry); blank is an error, not "auth off". */
   bearerToken?: string;
   /** Allow a non-loopback bind without a token (dangerous). */
   allowUnauthenticated?: boolean;
@@ -66,6 +103,12 @@ export interface ServeOptions {
   allowedHosts?: string[];
   /** Maximum concurrent WebSocket connections; over it the upgrade gets 503 (default unlimited). */
   maxConnections?: number;
+  /**
+   * Maximum plain HTTP connections (not upgraded to WebSocket) held open at once, idle keep-alive and half-sent
+   * requests included: at the cap, the oldest one with no request in progress is closed to make room, so a flood of
+   * idle sockets cannot use up the server's file descriptors or lock out `/healthz` (default 64).
+   */
+  maxHttpConnections?: number;
   /** Limit for one WebSocket payload and one NDJSON line (default 16 MiB). */
   maxMessageBytes?: number;
   /** Ping interval; a missed pong terminates the socket (default 25 000; `0` disables). */

@@ -5,6 +5,7 @@
 // started with, which it cannot rewrite afterwards). Linux only; elsewhere nothing is found. A descendant started
 // with a cleaned environment (`env -i`) escapes this: docs/remote-transport.md says how to contain that.
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 
 /** The environment variable that carries the tree markers (colon-separated: nested trees keep their parents'). */
@@ -59,4 +60,23 @@ export async function processesCarrying(marker: string): Promise<number[]> {
     }),
   );
   return found;
+}
+
+/**
+ * Whether `pid` still runs. A process that is dying has already lost its environment (so the marker scan no longer
+ * finds it) but is not yet a zombie: teardown keeps waiting for the pids it signalled until they are gone or zombies.
+ */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  if (!canFindEscapedDescendants) return true;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.charAt(stat.lastIndexOf(')') + 2) !== 'Z';
+  } catch {
+    return false;
+  }
 }

@@ -3,6 +3,7 @@ import {
   buildAllowedHostNames,
   checkBearer,
   checkHostAndOrigin,
+  checkSingleSecurityHeaders,
   isLoopbackHost,
   normalizeOrigin,
   parseHostHeader,
@@ -100,6 +101,19 @@ describe('checkHostAndOrigin', () => {
   });
 });
 
+describe('checkSingleSecurityHeaders', () => {
+  it('refuses a second Host, Authorization or Origin whatever the case, and nothing else', () => {
+    expect(checkSingleSecurityHeaders(['Host', 'a', 'Accept', 'x', 'accept', 'y'])).toEqual({ ok: true });
+    for (const name of ['Host', 'Authorization', 'Origin']) {
+      expect(checkSingleSecurityHeaders([name, 'a', name.toLowerCase(), 'b'])).toMatchObject({
+        ok: false,
+        status: 400,
+        reason: 'malformed',
+      });
+    }
+  });
+});
+
 describe('checkBearer', () => {
   it('accepts the right token with any scheme case', () => {
     expect(checkBearer({ authorization: 'Bearer sekret' }, loopbackPolicy)).toEqual({ ok: true });
@@ -111,6 +125,7 @@ describe('checkBearer', () => {
       expect(checkBearer(authorization === undefined ? {} : { authorization }, loopbackPolicy)).toEqual({
         ok: false,
         status: 401,
+        reason: 'auth',
         body: 'missing or invalid bearer token\n',
         headers: { 'WWW-Authenticate': 'Bearer realm="acpremote"' },
       });

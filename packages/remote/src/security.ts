@@ -47,10 +47,54 @@ export interface SecurityPolicy {
   readonly allowedHostNames: ReadonlySet<string> | undefined;
 }
 
+/**
+ * Why the server refused a request or connection: a stable string per refusal point, for logs (and counters).
+ * `malformed` 400, `host`/`origin` 403, `path` 404, `method` 405, `auth` 401, `limit` 503 (or a closed socket),
+ * `shutdown` 503, `timeout` 408.
+ */
+export type RefusalReason =
+  | 'malformed'
+  | 'host'
+  | 'origin'
+  | 'path'
+  | 'method'
+  | 'auth'
+  | 'limit'
+  | 'shutdown'
+  | 'timeout';
+
+/** A refused request: the HTTP answer and its reason. */
+export interface Refusal {
+  readonly ok: false;
+  readonly status: number;
+  readonly reason: RefusalReason;
+  readonly body: string;
+  readonly headers?: Record<string, string>;
+}
+
 /** Outcome of checking one HTTP request (plain route or upgrade). */
-export type RequestDecision =
-  | { ok: true }
-  | { ok: false; status: number; body: string; headers?: Record<string, string> };
+export type RequestDecision = { ok: true } | Refusal;
+
+const BAD_REQUEST: Refusal = { ok: false, status: 400, reason: 'malformed', body: 'bad request\n' };
+
+// Headers a security decision reads: a second copy would be ignored by Node (first wins) or joined, so a
+// "good then bad" pair could pass a check the other copy fails. Any duplicate is refused.
+const SECURITY_HEADERS = new Set(['host', 'authorization', 'origin']);
+
+/**
+ * Refuses (400) a request that carries `Host`, `Authorization` or `Origin` more than once. Reads the raw headers,
+ * because Node keeps only the first `Host`/`Authorization` in `request.headers`.
+ */
+export function checkSingleSecurityHeaders(rawHeaders: readonly string[]): RequestDecision {
+  const seen = new Set<string>();
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    const name = (rawHeaders[index] ?? '').toLowerCase();
+    if (!SECURITY_HEADERS.has(name)) continue;
+    if (seen.has(name)) return BAD_REQUEST;
+    seen.add(name);
+  }
+  return { ok: true };
+}
 
 /** Splits a Host header into its lower-case name (IPv6 keeps brackets); undefined when malformed. */
 export function parseHostHeader(value: string): string | undefined {
@@ -106,8 +150,6 @@ function singleHeader(headers: IncomingHttpHeaders, name: string): string | unde
   return value;
 }
 
-const BAD_REQUEST: RequestDecision = { ok: false, status: 400, body: 'bad request\n' };
-
 /**
  * Checks the Host (DNS rebinding) and Origin (cross-site WebSocket hijacking) rules that apply to every route.
  * Malformed headers give 400, never an exception.
@@ -118,14 +160,16 @@ export function checkHostAndOrigin(headers: IncomingHttpHeaders, policy: Securit
   const hostName = parseHostHeader(host);
   if (hostName === undefined) return BAD_REQUEST;
   if (policy.allowedHostNames && !policy.allowedHostNames.has(hostName)) {
-    return { ok: false, status: 403, body: 'forbidden host\n' };
+    return { ok: false, status: 403, reason: 'host', body: 'forbidden host\n' };
   }
   const origin = singleHeader(headers, 'origin');
   if (origin === null) return BAD_REQUEST;
   if (origin !== undefined) {
     const normalized = normalizeOrigin(origin);
     if (normalized === undefined) return BAD_REQUEST;
-    if (!policy.allowedOrigins.has(normalized)) return { ok: false, status: 403, body: 'forbidden origin\n' };
+    if (!policy.allowedOrigins.has(normalized)) {
+      return { ok: false, status: 403, reason: 'origin', body: 'forbidden origin\n' };
+    }
   }
   return { ok: true };
 }
@@ -141,6 +185,7 @@ export function checkBearer(headers: IncomingHttpHeaders, policy: SecurityPolicy
   return {
     ok: false,
     status: 401,
+    reason: 'auth',
     body: 'missing or invalid bearer token\n',
     headers: { 'WWW-Authenticate': 'Bearer realm="acpremote"' },
   };

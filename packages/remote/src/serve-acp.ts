@@ -3,11 +3,11 @@ import type { WebSocket } from 'ws';
 import { CloseCode } from './constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from './errors.js';
 import type { ServeOptions } from './options.js';
+import { resolveServeOptions } from './options-validation.js';
 import {
   type ConnectionContext,
   type ConnectionSession,
   type RemoteServer,
-  resolveServeOptions,
   startRemoteServer,
 } from './server.js';
 import { webSocketMessageStream } from './websocket-stream.js';

@@ -1,20 +1,17 @@
 import { isUtf8 } from 'node:buffer';
-import { statSync } from 'node:fs';
-import { resolve as resolvePath } from 'node:path';
 import type { WebSocket } from 'ws';
-import { type ProcessGroupChild, spawnProcessGroup, validateSpawnArguments } from './child-process.js';
-import { CloseCode, DEFAULT_TERMINATE_TIMEOUT_MS } from './constants.js';
-import { AcpRemoteError, AcpRemoteErrorCode } from './errors.js';
+import { type ProcessGroupChild, spawnProcessGroup } from './child-process.js';
+import { CloseCode } from './constants.js';
 import { scanFrame } from './frame-scan.js';
 import { closeReason, inspectWebSocketMessage } from './inbound.js';
 import { parseFrame } from './json-rpc.js';
 import { LineSplitter } from './line-splitter.js';
 import type { CommandOptions, ServeOptions } from './options.js';
+import { type ResolvedCommand, resolveCommandOptions, resolveServeOptions } from './options-validation.js';
 import {
   type ConnectionContext,
   type ConnectionSession,
   type RemoteServer,
-  resolveServeOptions,
   startRemoteServer,
 } from './server.js';
 import { NEWLINE_BYTES, tickCorker, underlyingSocket } from './write-batching.js';
@@ -23,48 +20,6 @@ import { NEWLINE_BYTES, tickCorker, underlyingSocket } from './write-batching.js
 const SOCKET_HIGH_WATER_BYTES = 1024 * 1024;
 const SOCKET_LOW_WATER_BYTES = 256 * 1024;
 const PREVIEW_CHARS = 200;
-
-interface ResolvedCommand {
-  argv: readonly string[];
-  cwd: string | undefined;
-  env: NodeJS.ProcessEnv;
-  stderr: 'inherit' | 'discard';
-  terminateTimeoutMs: number;
-}
-
-function invalid(message: string): AcpRemoteError {
-  return new AcpRemoteError(AcpRemoteErrorCode.InvalidOption, message);
-}
-
-function resolveCommand(argv: readonly string[], options: CommandOptions): ResolvedCommand {
-  const terminateTimeoutMs = options.terminateTimeoutMs ?? DEFAULT_TERMINATE_TIMEOUT_MS;
-  validateSpawnArguments(argv, terminateTimeoutMs);
-  let cwd: string | undefined;
-  if (options.cwd !== undefined) {
-    cwd = resolvePath(options.cwd);
-    let isDirectory = false;
-    try {
-      isDirectory = statSync(cwd).isDirectory();
-    } catch {
-      isDirectory = false;
-    }
-    if (!isDirectory) throw invalid(`cwd is not a directory: ${JSON.stringify(cwd)}`);
-  }
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of options.unsetEnv ?? []) delete env[name];
-  for (const [key, value] of Object.entries(options.env ?? {})) {
-    if (key === '' || key.includes('=') || key.includes('\0')) {
-      throw invalid(`environment variable names must be non-empty without "=": ${JSON.stringify(key)}`);
-    }
-    if (typeof value !== 'string' || value.includes('\0')) {
-      throw invalid(`environment value of ${key} must be a string without NUL characters`);
-    }
-    env[key] = value;
-  }
-  const stderr = options.stderr ?? 'inherit';
-  if (stderr !== 'inherit' && stderr !== 'discard') throw invalid(`stderr must be "inherit" or "discard"`);
-  return { argv: [...argv], cwd, env, stderr, terminateTimeoutMs };
-}
 
 function exitReason(result: { code: number | null; signal: NodeJS.Signals | null; error?: Error }): string {
   if (result.error)
@@ -279,7 +234,7 @@ export async function serveCommand(
   argv: readonly string[],
   options: ServeOptions & CommandOptions = {},
 ): Promise<RemoteServer> {
-  const command = resolveCommand(argv, options);
+  const command = resolveCommandOptions(argv, options);
   const resolved = resolveServeOptions(options, command.cwd ?? process.cwd());
   return startRemoteServer(resolved, (socket, context) => relayToChild(socket, command, context));
 }

@@ -1,32 +1,30 @@
 import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
-import {
-  CloseCode,
-  DEFAULT_HOST,
-  DEFAULT_MAX_MESSAGE_BYTES,
-  DEFAULT_MOUNT_PATH,
-  DEFAULT_PING_INTERVAL_MS,
-  DEFAULT_PORT,
-  DEFAULT_STALL_TIMEOUT_MS,
-} from './constants.js';
+import { CloseCode } from './constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from './errors.js';
 import { startHeartbeat } from './heartbeat.js';
-import { createStderrLogger, type RemoteLogger } from './logger.js';
-import { buildServerMetadata, type ServerMetadata } from './metadata.js';
-import { buildServerPaths, type ServerPaths } from './mount-path.js';
-import type { ServeOptions } from './options.js';
+import { HttpConnectionCap } from './http-connection-cap.js';
 import {
-  buildAllowedHostNames,
+  HTTP_HEADERS_TIMEOUT_MS,
+  HTTP_KEEP_ALIVE_TIMEOUT_MS,
+  HTTP_REQUEST_TIMEOUT_MS,
+  HTTP_TIMEOUT_CHECK_INTERVAL_MS,
+  hardPayloadCap,
+} from './limits.js';
+import { type RemoteLogger, rateLimitLogger } from './logger.js';
+import { buildServerMetadata, type ServerMetadata } from './metadata.js';
+import type { ServerPaths } from './mount-path.js';
+import type { ResolvedServeOptions } from './options-validation.js';
+import {
   checkBearer,
   checkHostAndOrigin,
-  isLoopbackHost,
-  normalizeOrigin,
-  parseHostHeader,
+  checkSingleSecurityHeaders,
+  type Refusal,
+  type RefusalReason,
   type RequestDecision,
-  type SecurityPolicy,
 } from './security.js';
 import { startSendStallGuard } from './send-stall-guard.js';
 
@@ -70,108 +68,6 @@ export interface ConnectionContext {
 
 export type ConnectionHandler = (socket: WebSocket, context: ConnectionContext) => ConnectionSession;
 
-/** Options after validation and defaults. */
-export interface ResolvedServeOptions {
-  host: string;
-  port: number;
-  paths: ServerPaths;
-  policy: SecurityPolicy;
-  maxConnections: number;
-  maxMessageBytes: number;
-  pingIntervalMs: number;
-  stallTimeoutMs: number;
-  useUnstableProtocol: boolean;
-  remoteCwd: string | undefined;
-  logger: RemoteLogger;
-  tls: { key: string | Buffer; cert: string | Buffer } | undefined;
-}
-
-function invalid(message: string): AcpRemoteError {
-  return new AcpRemoteError(AcpRemoteErrorCode.InvalidOption, message);
-}
-
-function positiveInteger(
-  value: number | undefined,
-  name: string,
-  fallback: number,
-  allowZero = false,
-): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 0 || (!allowZero && value === 0)) {
-    throw invalid(
-      `${name} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got ${JSON.stringify(value)}`,
-    );
-  }
-  return value;
-}
-
-/**
- * Validates serve options and applies defaults.
- *
- * @throws {@link AcpRemoteError} `INVALID_OPTION` or `UNAUTHENTICATED_PUBLIC_BIND`.
- */
-export function resolveServeOptions(options: ServeOptions, defaultRemoteCwd?: string): ResolvedServeOptions {
-  const host = (options.host ?? DEFAULT_HOST).trim();
-  if (host === '') throw invalid('host must not be blank');
-  const port = positiveInteger(options.port, 'port', DEFAULT_PORT, true);
-  if (port > 65_535) throw invalid(`port must be at most 65535, got ${port}`);
-  let bearerToken: string | undefined;
-  if (options.bearerToken !== undefined) {
-    if (typeof options.bearerToken !== 'string' || options.bearerToken.trim() === '') {
-      throw invalid('bearerToken must not be blank (omit it to serve without authentication)');
-    }
-    if (/\s/.test(options.bearerToken.trim())) throw invalid('bearerToken must not contain whitespace');
-    bearerToken = options.bearerToken.trim();
-  }
-  if (!isLoopbackHost(host) && bearerToken === undefined && options.allowUnauthenticated !== true) {
-    throw new AcpRemoteError(
-      AcpRemoteErrorCode.UnauthenticatedPublicBind,
-      `refusing to serve on non-loopback host ${JSON.stringify(host)} without a bearer token; ` +
-        'set a token, or allowUnauthenticated (--dangerously-allow-unauthenticated) if something else guards access',
-    );
-  }
-  const tls = options.tls;
-  if (tls !== undefined && (!tls?.key || !tls.cert)) throw invalid('tls needs both key and cert (PEM)');
-  for (const allowedHost of options.allowedHosts ?? []) {
-    if (typeof allowedHost !== 'string' || parseHostHeader(allowedHost.trim()) === undefined) {
-      throw invalid(`allowedHosts entry is not a host name: ${JSON.stringify(allowedHost)}`);
-    }
-  }
-  const allowedOrigins = new Set<string>();
-  for (const origin of options.allowedOrigins ?? []) {
-    const normalized = normalizeOrigin(origin);
-    if (normalized === undefined)
-      throw invalid(`allowedOrigins entry is not an origin: ${JSON.stringify(origin)}`);
-    allowedOrigins.add(normalized);
-  }
-  return {
-    host,
-    port,
-    paths: buildServerPaths(options.mountPath ?? DEFAULT_MOUNT_PATH),
-    policy: {
-      bearerToken,
-      allowedOrigins,
-      allowedHostNames: buildAllowedHostNames(host, options.allowedHosts ?? []),
-    },
-    maxConnections: positiveInteger(options.maxConnections, 'maxConnections', Number.POSITIVE_INFINITY),
-    maxMessageBytes: positiveInteger(options.maxMessageBytes, 'maxMessageBytes', DEFAULT_MAX_MESSAGE_BYTES),
-    pingIntervalMs: positiveInteger(options.pingIntervalMs, 'pingIntervalMs', DEFAULT_PING_INTERVAL_MS, true),
-    stallTimeoutMs: positiveInteger(options.stallTimeoutMs, 'stallTimeoutMs', DEFAULT_STALL_TIMEOUT_MS, true),
-    useUnstableProtocol: options.useUnstableProtocol === true,
-    remoteCwd: options.remoteCwd ?? defaultRemoteCwd,
-    logger: options.logger ?? createStderrLogger(),
-    tls: tls ? { key: tls.key, cert: tls.cert } : undefined,
-  };
-}
-
-/**
- * The WebSocket payload cap given to `ws`. It sits above `maxMessageBytes` so that a request slightly over the limit
- * can still be read and answered with a JSON-RPC error; anything above the cap gets a bare 1009 from `ws`.
- */
-export function hardPayloadCap(maxMessageBytes: number): number {
-  return maxMessageBytes + Math.min(maxMessageBytes, 1024 * 1024);
-}
-
 function requestPath(request: IncomingMessage): string | undefined {
   const raw = request.url ?? '';
   if (!raw.startsWith('/')) return undefined;
@@ -179,41 +75,78 @@ function requestPath(request: IncomingMessage): string | undefined {
   return end === -1 ? raw : raw.slice(0, end);
 }
 
-function rejectUpgrade(socket: Duplex, decision: Exclude<RequestDecision, { ok: true }>): void {
-  const body = decision.body;
+function refuse(
+  status: number,
+  reason: RefusalReason,
+  body: string,
+  headers?: Record<string, string>,
+): Refusal {
+  return { ok: false, status, reason, body, ...(headers ? { headers } : {}) };
+}
+
+function rejectUpgrade(socket: Duplex, refusal: Refusal): void {
+  const body = refusal.body;
   const headers = [
-    `HTTP/1.1 ${decision.status} ${STATUS_CODES[decision.status] ?? 'Error'}`,
+    `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? 'Error'}`,
     'Connection: close',
     'Content-Type: text/plain; charset=utf-8',
     `Content-Length: ${Buffer.byteLength(body)}`,
-    ...Object.entries(decision.headers ?? {}).map(([name, value]) => `${name}: ${value}`),
+    ...Object.entries(refusal.headers ?? {}).map(([name, value]) => `${name}: ${value}`),
   ];
   socket.on('error', () => {});
   socket.end(`${headers.join('\r\n')}\r\n\r\n${body}`);
 }
 
-function respond(response: ServerResponse, decision: Exclude<RequestDecision, { ok: true }>): void {
-  response.writeHead(decision.status, {
+function respond(response: ServerResponse, refusal: Refusal): void {
+  response.writeHead(refusal.status, {
     'Content-Type': 'text/plain; charset=utf-8',
-    'Content-Length': Buffer.byteLength(decision.body),
-    ...decision.headers,
+    'Content-Length': Buffer.byteLength(refusal.body),
+    ...refusal.headers,
   });
-  response.end(decision.body);
+  response.end(refusal.body);
 }
 
 function formatUrlHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
+/** Refusals are logged at info, at most 10 lines per reason every 10 s (then one line with the count). */
+const REFUSAL_LOG_LIMIT = {
+  linesPerWindow: 10,
+  windowMs: 10_000,
+  keyOf: (message: string, fields: Record<string, unknown> | undefined) =>
+    `${message} ${String(fields?.reason)}`,
+};
+const LOGGED_PATH_CHARACTERS = 200;
+
+function loggedPath(request: IncomingMessage): string {
+  const url = request.url ?? '';
+  return url.length > LOGGED_PATH_CHARACTERS ? `${url.slice(0, LOGGED_PATH_CHARACTERS)}...` : url;
+}
+
+function describeListenError(error: NodeJS.ErrnoException): string {
+  if (error.code === 'EADDRINUSE') {
+    return 'EADDRINUSE (the port is already in use; choose another port, or port 0 for any free one)';
+  }
+  if (error.code === 'EACCES')
+    return 'EACCES (binding this port needs more privileges; choose a port above 1023)';
+  if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') {
+    return `${error.code} (no local interface has this address)`;
+  }
+  return error.code ?? error.message;
+}
+
 /**
  * Starts the HTTP + WebSocket server shared by `serveAcp` and `serveCommand`: routes, security checks before the
- * upgrade, connection cap, heartbeats, and an idempotent close that waits for every connection's teardown.
+ * upgrade, connection caps, HTTP timeouts, heartbeats, and an idempotent close that waits for every connection's
+ * teardown. Every refusal goes through `decide` (one place, a stable reason each) and is logged rate-limited.
  */
 export async function startRemoteServer(
   resolved: ResolvedServeOptions,
   handleConnection: ConnectionHandler,
 ): Promise<RemoteServer> {
   const { paths, policy, logger } = resolved;
+  const refusalLog = rateLimitLogger(logger, REFUSAL_LOG_LIMIT);
   const metadata = buildServerMetadata({
     paths,
     authRequired: policy.bearerToken !== undefined,
@@ -234,29 +167,63 @@ export async function startRemoteServer(
     maxPayload: hardPayloadCap(resolved.maxMessageBytes),
   });
 
-  const handleRequest = (request: IncomingMessage, response: ServerResponse) => {
+  /** Every refusal point of the server, in order. */
+  const decide = (kind: 'upgrade' | 'http', request: IncomingMessage): RequestDecision => {
+    if (kind === 'upgrade' && closing !== undefined)
+      return refuse(503, 'shutdown', 'server is shutting down\n');
+    const single = checkSingleSecurityHeaders(request.rawHeaders);
+    if (!single.ok) return single;
     const hostAndOrigin = checkHostAndOrigin(request.headers, policy);
-    if (!hostAndOrigin.ok) return respond(response, hostAndOrigin);
+    if (!hostAndOrigin.ok) return hostAndOrigin;
     const path = requestPath(request);
-    if (path !== paths.health && path !== paths.metadata) {
-      return respond(response, { ok: false, status: 404, body: 'not found\n' });
+    if (kind === 'upgrade') {
+      if (path !== paths.websocket && path !== paths.metadata) return refuse(404, 'path', 'not found\n');
+      const bearer = checkBearer(request.headers, policy);
+      if (!bearer.ok) return bearer;
+      if (sessions.size + pendingUpgrades >= resolved.maxConnections) {
+        return refuse(503, 'limit', 'too many connections\n');
+      }
+      return { ok: true };
     }
+    if (path !== paths.health && path !== paths.metadata) return refuse(404, 'path', 'not found\n');
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return respond(response, {
-        ok: false,
-        status: 405,
-        body: 'method not allowed\n',
-        headers: { Allow: 'GET, HEAD' },
-      });
+      return refuse(405, 'method', 'method not allowed\n', { Allow: 'GET, HEAD' });
     }
-    if (path === paths.health) {
+    // Metadata names the remote cwd, so it needs the token when one is configured.
+    return path === paths.metadata ? checkBearer(request.headers, policy) : { ok: true };
+  };
+
+  const logRefusal = (kind: 'upgrade' | 'http', refusal: Refusal, request: IncomingMessage) => {
+    refusalLog.info(kind === 'upgrade' ? 'connection refused' : 'request refused', {
+      reason: refusal.reason,
+      status: refusal.status,
+      remoteAddress: request.socket.remoteAddress,
+      path: loggedPath(request),
+      ...(refusal.reason === 'limit' ? { maxConnections: resolved.maxConnections } : {}),
+    });
+  };
+
+  const httpConnections = new HttpConnectionCap(resolved.maxHttpConnections, (socket) => {
+    refusalLog.info('idle connection closed to make room', {
+      reason: 'limit',
+      remoteAddress: socket.remoteAddress,
+      maxHttpConnections: resolved.maxHttpConnections,
+    });
+  });
+
+  const handleRequest = (request: IncomingMessage, response: ServerResponse) => {
+    httpConnections.requestStarted(request.socket);
+    response.once('close', () => httpConnections.requestFinished(request.socket));
+    const decision = decide('http', request);
+    if (!decision.ok) {
+      logRefusal('http', decision, request);
+      return respond(response, decision);
+    }
+    if (requestPath(request) === paths.health) {
       response.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': 3 });
       response.end(request.method === 'HEAD' ? undefined : 'ok\n');
       return;
     }
-    // Metadata names the remote cwd, so it needs the token when one is configured.
-    const bearer = checkBearer(request.headers, policy);
-    if (!bearer.ok) return respond(response, bearer);
     response.writeHead(200, {
       'Content-Type': 'application/json',
       'Content-Length': Buffer.byteLength(metadataBody),
@@ -264,34 +231,58 @@ export async function startRemoteServer(
     });
     response.end(request.method === 'HEAD' ? undefined : metadataBody);
   };
+  // Node's defaults let a silent connection live 60-90 s; these bounds are documented in docs/remote-transport.md.
+  const httpOptions = {
+    requireHostHeader: false,
+    headersTimeout: HTTP_HEADERS_TIMEOUT_MS,
+    requestTimeout: HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    connectionsCheckingInterval: HTTP_TIMEOUT_CHECK_INTERVAL_MS,
+  };
   const httpServer = resolved.tls
-    ? createHttpsServer({ ...resolved.tls, requireHostHeader: false }, handleRequest)
-    : createServer({ requireHostHeader: false }, handleRequest);
+    ? createHttpsServer(
+        { ...resolved.tls, ...httpOptions, handshakeTimeout: HTTP_HEADERS_TIMEOUT_MS },
+        handleRequest,
+      )
+    : createServer(httpOptions, handleRequest);
 
-  httpServer.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    // Malformed requests get 400 from us instead of crashing or hanging (webpack-dev-server lesson).
+  httpServer.on('connection', (socket: Socket) => {
+    if (httpConnections.admit(socket)) return;
+    socket.destroy();
+    refusalLog.info('connection refused', {
+      reason: 'limit',
+      remoteAddress: socket.remoteAddress,
+      maxHttpConnections: resolved.maxHttpConnections,
+    });
+  });
+
+  httpServer.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex & Partial<Socket>) => {
     if (error.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
       return;
     }
-    socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 12\r\n\r\nbad request\n');
+    // A request that did not arrive in time gets 408; anything else the parser refused, 400 (never a crash).
+    const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    refusalLog.info('request refused', {
+      reason: timedOut ? 'timeout' : 'malformed',
+      status: timedOut ? 408 : 400,
+      remoteAddress: socket.remoteAddress,
+      ...(timedOut ? {} : { error: error.code ?? error.message }),
+    });
+    socket.end(
+      timedOut
+        ? 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 16\r\n\r\nrequest timeout\n'
+        : 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 12\r\n\r\nbad request\n',
+    );
   });
 
   httpServer.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => {});
-    if (closing !== undefined)
-      return rejectUpgrade(socket, { ok: false, status: 503, body: 'server is shutting down\n' });
-    const hostAndOrigin = checkHostAndOrigin(request.headers, policy);
-    if (!hostAndOrigin.ok) return rejectUpgrade(socket, hostAndOrigin);
-    const path = requestPath(request);
-    if (path !== paths.websocket && path !== paths.metadata) {
-      return rejectUpgrade(socket, { ok: false, status: 404, body: 'not found\n' });
-    }
-    const bearer = checkBearer(request.headers, policy);
-    if (!bearer.ok) return rejectUpgrade(socket, bearer);
-    if (sessions.size + pendingUpgrades >= resolved.maxConnections) {
-      logger.warn('connection refused: maxConnections reached', { maxConnections: resolved.maxConnections });
-      return rejectUpgrade(socket, { ok: false, status: 503, body: 'too many connections\n' });
+    httpConnections.upgraded(request.socket);
+    const decision = decide('upgrade', request);
+    if (!decision.ok) {
+      logRefusal('upgrade', decision, request);
+      return rejectUpgrade(socket, decision);
     }
     pendingUpgrades += 1;
     let upgraded = false;
@@ -368,7 +359,7 @@ export async function startRemoteServer(
       reject(
         new AcpRemoteError(
           AcpRemoteErrorCode.ListenFailed,
-          `cannot listen on ${resolved.host}:${resolved.port}: ${error.code ?? error.message}`,
+          `cannot listen on ${formatUrlHost(resolved.host)}:${resolved.port}: ${describeListenError(error)}`,
           { cause: error },
         ),
       );

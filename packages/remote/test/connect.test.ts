@@ -1,7 +1,14 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { AcpRemoteError, AcpRemoteErrorCode, CloseCode, connectAcp, serveCommand } from '../src/index.js';
+import {
+  AcpRemoteError,
+  AcpRemoteErrorCode,
+  CloseCode,
+  connectAcp,
+  runMirror,
+  serveCommand,
+} from '../src/index.js';
 import { Cleanup, ECHO_AGENT, recordingLogger } from './support/helpers.js';
 
 const cleanup = new Cleanup();
@@ -47,13 +54,31 @@ describe('connectAcp', () => {
     });
   });
 
+  it('still accepts the mirror-only options it used to ignore, with one DeprecationWarning (ACPKIT_DEP006)', async () => {
+    const emitWarning = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    const server = await serveCommand(['node', ECHO_AGENT], { port: 0, logger: recordingLogger().logger });
+    cleanup.add(() => server.close());
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const options = { useUnstableProtocol: true, logger: recordingLogger().logger };
+      const remote = await connectAcp(server.url, options);
+      await remote.close();
+    }
+    expect(emitWarning.mock.calls).toEqual([
+      [
+        'connectAcp ignores useUnstableProtocol: they apply to runMirror only. Remove them from the connectAcp ' +
+          'call; from @acpkit/remote 0.3.0 they are an INVALID_OPTION error.',
+        { type: 'DeprecationWarning', code: 'ACPKIT_DEP006' },
+      ],
+    ]);
+  });
+
   it('rejects invalid URLs and options with INVALID_OPTION', async () => {
     for (const attempt of [
       () => connectAcp('http://127.0.0.1:1/acp/ws'),
       () => connectAcp('not a url'),
       () => connectAcp('ws://127.0.0.1:1/acp/ws', { bearerToken: ' ' }),
       () => connectAcp('ws://127.0.0.1:1/acp/ws', { maxMessageBytes: 0 }),
-      () => connectAcp('ws://127.0.0.1:1/acp/ws', { hostOwnership: 'nobody' as never }),
+      () => runMirror('ws://127.0.0.1:1/acp/ws', { hostOwnership: 'nobody' as never }),
     ]) {
       const error = await attempt().catch((caught: unknown) => caught);
       expect(AcpRemoteError.isInstance(error) && error.code).toBe(AcpRemoteErrorCode.InvalidOption);

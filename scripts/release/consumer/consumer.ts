@@ -16,11 +16,12 @@ import {
 } from '@acpkit/elicitation';
 import {
   AcpRemoteError,
+  type ConnectOptions,
   connectAcp,
+  type MirrorOptions,
   type RemoteServer,
   type ServeOptions,
   serveAcp,
-  type TransportOptions,
 } from '@acpkit/remote';
 import {
   type AgentContext,
@@ -112,8 +113,10 @@ export async function serveAndConnect(): Promise<RemoteServer> {
       })),
     options,
   );
-  const transport: TransportOptions = { useUnstableProtocol: false, hostOwnership: 'remote' };
-  const connection = await connectAcp(server.url, transport);
+  const transport: ConnectOptions = { openTimeoutMs: 5_000 };
+  // The mirror's options are the connection options plus its own policy.
+  const mirrorOptions: MirrorOptions = { ...transport, useUnstableProtocol: false, hostOwnership: 'remote' };
+  const connection = await connectAcp(server.url, { openTimeoutMs: mirrorOptions.openTimeoutMs });
   const writer = connection.stream.writable.getWriter();
   writer.releaseLock();
   await connection.close();

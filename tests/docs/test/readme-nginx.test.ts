@@ -145,7 +145,6 @@ async function connectThroughNginx(port: number, host: string): Promise<RemoteCo
   const remote = await connectAcp(`ws://127.0.0.1:${port}/acp/ws`, {
     bearerToken: token,
     headers: { Host: host },
-    useUnstableProtocol: true,
     openTimeoutMs: 15_000,
   });
   cleanups.push(() => remote.close());

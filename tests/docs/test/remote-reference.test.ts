@@ -18,7 +18,8 @@ function firstColumn(section: string): string[] {
 
 /** The property names of an exported interface in the built declarations. */
 function interfaceProperties(name: string): string[] {
-  const body = new RegExp(`interface ${name} \\{([\\s\\S]*?)\\n\\}`).exec(declarations)?.[1] ?? '';
+  const body =
+    new RegExp(`interface ${name}(?: extends [^{]+)? \\{([\\s\\S]*?)\\n\\}`).exec(declarations)?.[1] ?? '';
   return [...body.matchAll(/^ {4}(?:readonly )?([a-zA-Z]+)\??:/gm)].map((match) => match[1] as string);
 }
 
@@ -45,14 +46,17 @@ describe('docs/remote-transport.md', () => {
   it.each([
     ['ServeOptions', '`ServeOptions`'],
     ['CommandOptions', '`CommandOptions`'],
-    ['TransportOptions', '`TransportOptions`'],
-  ])('documents every option of %s', (name, heading) => {
+    ['ConnectOptions', '`ConnectOptions`'],
+    ['MirrorOptions', '`MirrorOptions`', 'ConnectOptions'],
+  ])('documents every option of %s', (name, heading, inherited?: string) => {
     const options = markdownSection(page, '## Options') ?? '';
     // Each options table follows the paragraph that names the interface.
     const start = options.indexOf(heading);
     const table = options.slice(start, options.indexOf('\n\n', options.indexOf('| ---', start)));
+    // A table of an interface that extends another lists only its own fields, after naming the one it extends.
     const properties = interfaceProperties(name);
     expect(properties.length).toBeGreaterThan(3);
+    if (inherited) expect(table).toContain(`every \`${inherited}\` field`);
     expect(firstColumn(table).sort()).toEqual(properties.sort());
   });
 });

@@ -1,0 +1,24 @@
+/** Deprecation warning codes of `@acpkit/remote` (VERSIONING.md keeps the table of them). */
+export const RemoteDeprecationCode = {
+  /** `PACKAGE_VERSION`: TSDoc only (a constant cannot warn when read). */
+  PackageVersion: 'ACPKIT_DEP002',
+  TokensMatch: 'ACPKIT_DEP003',
+  ApplyHostOwnership: 'ACPKIT_DEP004',
+  RewriteSessionCwd: 'ACPKIT_DEP005',
+  /** `connectAcp` given `useUnstableProtocol`, `hostOwnership` or `emitLatencyMeta`, which only `runMirror` uses. */
+  ConnectMirrorOnlyOptions: 'ACPKIT_DEP006',
+} as const;
+
+const WARNED = Symbol.for('acpkit.remote.deprecations-warned');
+
+/**
+ * Emits a `DeprecationWarning` once per process and code, even with two copies of the package loaded (the registry
+ * of codes already warned lives on `globalThis` under a `Symbol.for` key).
+ */
+export function warnDeprecatedOnce(code: string, message: string): void {
+  const registry = globalThis as typeof globalThis & { [WARNED]?: Set<string> };
+  registry[WARNED] ??= new Set();
+  if (registry[WARNED].has(code)) return;
+  registry[WARNED].add(code);
+  process.emitWarning(message, { type: 'DeprecationWarning', code });
+}

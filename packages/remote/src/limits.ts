@@ -1,0 +1,19 @@
+// Limits shared by the servers and the client socket. A neutral module, so the client side does not import the
+// server to learn them.
+
+/**
+ * The WebSocket payload cap given to `ws`. It sits above `maxMessageBytes` so that a request slightly over the limit
+ * can still be read and answered with a JSON-RPC error; anything above the cap gets a bare 1009 from `ws`.
+ */
+export function hardPayloadCap(maxMessageBytes: number): number {
+  return maxMessageBytes + Math.min(maxMessageBytes, 1024 * 1024);
+}
+
+/** Time a client gets to send a complete request head (Node's default is 60 s, checked every 30 s). */
+export const HTTP_HEADERS_TIMEOUT_MS = 10_000;
+/** Time a client gets to send a complete request (the routes take no body). */
+export const HTTP_REQUEST_TIMEOUT_MS = 30_000;
+/** How long an idle keep-alive connection stays open after a response. */
+export const HTTP_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/** How often Node checks the two timeouts above (its default, 30 s, would let a socket live 40 s). */
+export const HTTP_TIMEOUT_CHECK_INTERVAL_MS = 1_000;
