@@ -199,6 +199,8 @@ export async function runClient(options: ClientRunOptions): Promise<number> {
   });
 
   let sessionId: string | undefined;
+  // Once the run ends (a failure, a signal), the agent's late output is not shown after the closing message.
+  let showUpdates = true;
   let endRun: (ended: EndedRun) => void = () => undefined;
   const ended = new Promise<EndedRun>((resolve) => {
     endRun = resolve;
@@ -233,7 +235,7 @@ export async function runClient(options: ClientRunOptions): Promise<number> {
       terminal.exclusive(() => answerer.answerPermission(params, signal)),
     )
     .onNotification(methods.client.session.update, ({ params }) => {
-      if (params.sessionId === sessionId) terminal.write(transcript.render(params.update));
+      if (showUpdates && params.sessionId === sessionId) terminal.write(transcript.render(params.update));
     })
     .onNotification(methods.client.elicitation.complete, ({ params }) => {
       // Unknown or already-completed ids are ignored, as the spec asks.
@@ -334,6 +336,7 @@ export async function runClient(options: ClientRunOptions): Promise<number> {
     }
     return await stop(ExitCode.Ok);
   } catch (error) {
+    showUpdates = false;
     if (error instanceof EndedRun) {
       if (error.reason === undefined) {
         terminal.write(transcript.breakLine());
