@@ -43,6 +43,14 @@ function answersFile(content: unknown): string {
 
 const deploy = ['--prompt', 'Deploy', '--', process.execPath, deployTarget.directory];
 
+/** `--answer A --answer B … --prompt release -- node client-fixture-agent.mjs multi-field` */
+function releaseForm(...answers: string[]): string[] {
+  return [
+    ...answers.flatMap((answer) => ['--answer', answer]),
+    ...['--prompt', 'release', '--', process.execPath, fixtureAgent, 'multi-field'],
+  ];
+}
+
 describe('acpkit client --answer', () => {
   it('picks the non-default choice by its title: the README example prints Selected: preview', async () => {
     const result = await client(['--answer', 'Choice=Preview', ...deploy]);
@@ -65,26 +73,16 @@ describe('acpkit client --answer', () => {
   });
 
   it('answers a multi-field form: text, integer, boolean, email and a repeated multi-select, defaults for the rest', async () => {
-    const result = await client([
-      '--answer',
-      'Release name=r-2026',
-      '--answer',
-      'Replicas=3',
-      '--answer',
-      'notify=no',
-      '--answer',
-      'Contact email=ops@example.com',
-      '--answer',
-      'Channels=Stable',
-      '--answer',
-      'Channels=beta',
-      '--prompt',
-      'release',
-      '--',
-      process.execPath,
-      fixtureAgent,
-      'multi-field',
-    ]);
+    const result = await client(
+      releaseForm(
+        'Release name=r-2026',
+        'Replicas=3',
+        'notify=no',
+        'Contact email=ops@example.com',
+        'Channels=Stable',
+        'Channels=beta',
+      ),
+    );
     expect(result.stdout).toContain(
       [
         '  Release name: r-2026 [--answer]',
@@ -121,34 +119,14 @@ describe('acpkit client --answer', () => {
   });
 
   it('exits 2 when a value fails the field validation or a required field is left out', async () => {
-    const invalid = await client([
-      '--answer',
-      'Release name=Not Valid',
-      '--answer',
-      'Channels=Stable',
-      '--prompt',
-      'release',
-      '--',
-      process.execPath,
-      fixtureAgent,
-      'multi-field',
-    ]);
+    const invalid = await client(releaseForm('Release name=Not Valid', 'Channels=Stable'));
     // The fixture agent's own stderr line (its pid) passes through; the client adds exactly one line.
     expect(invalid.stderr.replace(/^fixture agent pid \d+\n/, '')).toBe(
       'Error: The answer for the field "Release name" of the form "Release details" does not fit: ' +
         'Must match the pattern ^[a-z0-9-]+$.\n',
     );
     expect(invalid.code).toBe(2);
-    const missing = await client([
-      '--answer',
-      'Channels=Stable',
-      '--prompt',
-      'release',
-      '--',
-      process.execPath,
-      fixtureAgent,
-      'multi-field',
-    ]);
+    const missing = await client(releaseForm('Channels=Stable'));
     expect(missing.stderr.replace(/^fixture agent pid \d+\n/, '')).toBe(
       'Error: The form "Release details" needs an answer for the field "Release name", which the script leaves out ' +
         '(Release name is required and has no default).\n',

@@ -114,13 +114,16 @@ describe('acpkit client in-process', () => {
   // The agent inherits io.env: give it the real environment (createTestIo's default is empty).
   const clientIo = () => createTestIo({ env: process.env });
 
-  it('runs through the given streams and answers from --answer, without touching the process', async () => {
+  /** `acpkit client --answer ANSWER --prompt Deploy -- node form-agent.mjs`, with stdin at its end. */
+  async function answered(answer: string) {
     const io = clientIo();
     io.stdin.end();
-    const exitCode = await main(
-      ['client', '--answer', 'Target=Preview', '--prompt', 'Deploy', '--', process.execPath, formAgent],
-      io,
-    );
+    const args = ['--answer', answer, '--prompt', 'Deploy', '--', process.execPath, formAgent];
+    return { io, exitCode: await main(['client', ...args], io) };
+  }
+
+  it('runs through the given streams and answers from --answer, without touching the process', async () => {
+    const { io, exitCode } = await answered('Target=Preview');
     expect(io.stderrText()).toBe('');
     expect(io.stdoutText()).toContain('  Target: Preview [--answer]\n  Answered from --answer: accept\n');
     expect(io.stdoutText()).toContain('Selected: preview');
@@ -128,12 +131,7 @@ describe('acpkit client in-process', () => {
   });
 
   it('exits 2 naming the form and field when a scripted answer fits no option', async () => {
-    const io = clientIo();
-    io.stdin.end();
-    const exitCode = await main(
-      ['client', '--answer', 'Target=Staging', '--prompt', 'Deploy', '--', process.execPath, formAgent],
-      io,
-    );
+    const { io, exitCode } = await answered('Target=Staging');
     expect(io.stderrText()).toBe(
       'Error: The answer for the field "Target" of the form "Choose a deployment target" does not fit: ' +
         '"Staging" is not one of its options ("Preview", "Production")\n',

@@ -1,6 +1,6 @@
 import type { CreateElicitationRequest, ElicitationSchema } from '@agentclientprotocol/sdk';
 import { ScriptedAnswerError, TestingErrorCode } from '../errors.js';
-import { type AnswerSource, automaticFieldAnswer } from './automatic-answers.js';
+import { type AnswerSource, type AutomaticFieldAnswer, automaticFieldAnswer } from './automatic-answers.js';
 import { validateFieldValue } from './field-validation.js';
 import {
   type ChoiceOption,
@@ -27,10 +27,8 @@ export type FormScript = 'decline' | 'cancel' | { readonly [field: string]: Scri
 /** Where a value of a scripted answer came from: the script, or the automatic rules for fields it left out. */
 export type ScriptedAnswerSource = 'scripted' | AnswerSource;
 
-/** One field of a scripted answer. */
-export interface ScriptedFieldAnswer {
-  readonly field: FormField;
-  readonly value: FieldValue | undefined;
+/** One field of a scripted answer: the field, its value (undefined = left empty), and where the value came from. */
+export interface ScriptedFieldAnswer extends Omit<AutomaticFieldAnswer, 'source'> {
   readonly source: ScriptedAnswerSource;
 }
 
