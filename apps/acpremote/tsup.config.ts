@@ -5,10 +5,11 @@ export default defineConfig({
   format: ['esm'],
   target: 'node20',
   platform: 'node',
-  dts: true,
+  // The private @acpkit/cli-support (and @acpkit/internal-branding) packages are bundled in, so the published CLI
+  // never depends on them: their code by noExternal, and the types the public API uses from it (MainOptions) by pointing the declaration bundler at its
+  // source (through node_modules it would count as an external library and stay an import).
+  dts: { compilerOptions: { paths: { '@acpkit/cli-support': ['../cli-support/src/index.ts'] } } },
   sourcemap: true,
   clean: true,
-  // The private @acpkit/cli-support and @acpkit/internal-branding packages are bundled in, so the published CLI
-  // never depends on them.
   noExternal: ['@acpkit/cli-support', '@acpkit/internal-branding'],
 });

@@ -140,7 +140,7 @@ describe('acpkit client in a terminal: a multi-field form', { timeout: 120_000 }
 
     await session.waitFor('Send these answers to Fixture Agent', { from: mark });
     expect(session.screen.slice(mark)).toContain('Release name: abc');
-    expect(session.screen.slice(mark)).toContain('Channels: beta, nightly');
+    expect(session.screen.slice(mark)).toContain('Channels: Beta, Nightly');
     mark = session.mark;
     session.type(Keys.enter);
     await session.waitFor(
@@ -312,16 +312,23 @@ describe('acpkit client in a terminal: a failed turn', () => {
 });
 
 describe('acpkit client in a terminal: the agent dies', () => {
-  it('closes the open form, reports how the agent ended and exits 1', async () => {
+  it('clears the open form, then prints one line, connection lost, and exits 1', async () => {
     const session = open('single-choice');
     const pid = await agentPid(session);
     await sendPrompt(session, 'deploy');
     await session.waitFor('Choose a deployment target');
     const mark = session.mark;
     process.kill(pid, 'SIGKILL');
-    await session.waitFor('The agent withdrew the request.', { from: mark });
-    await session.waitFor('Error: The agent exited (signal SIGKILL).', { from: mark });
+    await session.waitFor('Error: Connection to the agent lost: it exited (signal SIGKILL).', { from: mark });
     expect((await session.exited).exitCode).toBe(1);
+    const after = session.screen.slice(mark);
+    // The agent did not withdraw anything, and no new prompt line opens before the client exits.
+    expect(after).not.toContain('withdrew');
+    expect(after).not.toContain('message the agent');
+    // The form closed (clack draws its closed state) before the error line, not underneath it.
+    const errorAt = after.indexOf('Error: Connection to the agent lost');
+    expect(after.slice(errorAt)).not.toContain('Decline');
+    expect(after.match(/Error: /g)).toHaveLength(1);
   });
 });
 
@@ -331,7 +338,7 @@ describe('acpkit client in a terminal: --yes', () => {
     await sendPrompt(session, 'deploy');
     const mark = session.typedAt;
     await session.waitFor('Selected: production', { from: mark });
-    expect(session.screen).toContain('Target: production (Production) [default]');
+    expect(session.screen).toContain('Target: Production [default]');
     expect(session.screen).toContain('Answered automatically (--yes or no terminal): accept');
     expect(session.screen).not.toContain('Decline');
     expect(await quit(session, mark)).toBe(0);

@@ -57,7 +57,7 @@ describe('acpkit client without a terminal', () => {
     const result = await runClient(['--prompt', 'deploy', ...agent('single-choice')]);
     expect(result.stdout).toContain('> deploy');
     expect(result.stdout).toContain('? Fixture Agent (fixture-agent 1.0.0) asks: Choose a deployment target');
-    expect(result.stdout).toContain('Target: production (Production) [default]');
+    expect(result.stdout).toContain('Target: Production [default]');
     expect(result.stdout).toContain('Selected: production');
     expect(result.code).toBe(0);
     const pid = Number(/fixture agent pid (\d+)/.exec(result.stderr)?.[1]);
@@ -128,7 +128,7 @@ describe('acpkit client without a terminal', () => {
 
   it('exits 1 naming the exit status when the agent dies', async () => {
     const result = await runClient(['--prompt', 'x', '--', process.execPath, '-e', 'process.exit(3)']);
-    expect(result.stderr).toContain('Error: The agent exited (code 3).');
+    expect(result.stderr).toContain('Error: Connection to the agent lost: it exited (code 3).');
     expect(result.code).toBe(1);
   });
 

@@ -29,7 +29,7 @@ describe('pnpm demo without a terminal', () => {
     // The token travels by environment variable only; the banner names the variable.
     expect(stderr).toContain('--token-env ACPKIT_DEMO_TOKEN');
     expect(stdout).toContain('asks: Choose a deployment target');
-    expect(stdout).toContain('(Production) [default]');
+    expect(stdout).toContain('Choice: Production [default]');
     expect(stdout).toContain('Selected: production');
     expect(code).toBe(0);
     expect(processesWithMarker(marker)).toEqual([]);

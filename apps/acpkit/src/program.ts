@@ -1,39 +1,18 @@
-import type { Readable, Writable } from 'node:stream';
 import {
-  addServeFlags,
+  addServeCommand,
   CliError,
   CliErrorCode,
-  CliRun,
+  type CliRun,
+  type MainOptions,
   mirror,
-  processIo,
+  packageVersion,
+  runMain,
   runTargetOverStdio,
-  type ServeFlagValues,
-  serveTarget,
+  TARGET_ARGUMENT_HELP,
 } from '@acpkit/cli-support';
-import packageJson from '../package.json' with { type: 'json' };
 import { registerClientCommand } from './client/index.js';
 
-/**
- * Options of {@link main}; each defaults to the real process.
- *
- * @example
- * ```ts
- * import { PassThrough } from 'node:stream';
- * const stderr = new PassThrough();
- * const exitCode = await main(['run', './agent.js'], { stderr, env: {} });
- * ```
- */
-export interface MainOptions {
-  readonly stdin?: Readable;
-  readonly stdout?: Writable;
-  readonly stderr?: Writable;
-  /** Where `--token-env` is looked up; default `process.env`. */
-  readonly env?: NodeJS.ProcessEnv;
-  /** Where relative TARGET paths resolve; default `process.cwd()`. */
-  readonly cwd?: string;
-  /** Resolves when a long-running command should shut down gracefully; default: on SIGINT or SIGTERM. */
-  readonly waitForStopSignal?: () => Promise<'SIGINT' | 'SIGTERM'>;
-}
+export type { MainOptions };
 
 interface RunFlags {
   addr?: string;
@@ -77,11 +56,7 @@ function buildProgram(run: CliRun) {
   const program = run.createRootCommand(
     'acpkit',
     'Run an ACP agent over stdio or mirror a remote one, serve it over WebSocket, and answer its forms in a terminal client.',
-    packageJson.version,
-  );
-  program.addHelpText(
-    'after',
-    '\nExit codes: 0 ok, 1 runtime failure, 2 usage or configuration error, 130 SIGINT, 143 SIGTERM.',
+    packageVersion(import.meta.url),
   );
 
   program
@@ -90,10 +65,7 @@ function buildProgram(run: CliRun) {
     .description(
       'Serve TARGET over stdio, or mirror the WebSocket endpoint at --addr to stdio. Give exactly one. stdout carries only JSON-RPC.',
     )
-    .argument(
-      '[target]',
-      'path/to/module[.js|.ts][:exportName] (default export when no name; .ts needs no build)',
-    )
+    .argument('[target]', TARGET_ARGUMENT_HELP)
     .option('--addr <ws_url>', 'Mirror this remote endpoint instead, e.g. ws://127.0.0.1:8080/acp/ws')
     .option('--token-env <var>', 'With --addr: read the bearer token from this environment variable.')
     .option(
@@ -110,20 +82,8 @@ function buildProgram(run: CliRun) {
     )
     .action(run.action((target: string | undefined, flags: RunFlags) => runAction(target, flags, run)));
 
-  addServeFlags(
-    program
-      .command('serve')
-      .summary('Serve an in-process SDK agent app over WebSocket.')
-      .description(
-        'Serve the agent app exported by TARGET over WebSocket; a factory export is called once per connection.',
-      )
-      .argument(
-        '<target>',
-        'path/to/module[.js|.ts][:exportName] (default export when no name; .ts needs no build)',
-      ),
-  ).action(run.action((target: string, flags: ServeFlagValues) => serveTarget(target, flags, run.io)));
-
-  registerClientCommand(program);
+  addServeCommand(program, run);
+  registerClientCommand(program, run);
   return program;
 }
 
@@ -139,8 +99,6 @@ function buildProgram(run: CliRun) {
  * process.exitCode = await main(['run', '--addr', 'ws://127.0.0.1:8080/acp/ws', '--unstable-protocol']);
  * ```
  */
-export async function main(argv: readonly string[], options: MainOptions = {}): Promise<number> {
-  const overrides = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
-  const run = new CliRun({ ...processIo(), ...overrides });
-  return run.execute(buildProgram(run), argv);
+export function main(argv: readonly string[], options: MainOptions = {}): Promise<number> {
+  return runMain(argv, options, buildProgram);
 }

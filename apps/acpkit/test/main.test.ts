@@ -12,6 +12,7 @@ import { promptOnce } from '../../cli-support/test/support/prompt-client.js';
 import { main } from '../src/index.js';
 
 const echoAgent = fileURLToPath(new URL('../../cli-support/test/support/echo-agent.js', import.meta.url));
+const formAgent = fileURLToPath(new URL('./fixtures/form-agent.mjs', import.meta.url));
 const cleanups: Array<() => Promise<unknown>> = [];
 
 afterEach(async () => {
@@ -108,6 +109,79 @@ describe('acpkit serve', () => {
     expect(await exitCode).toBe(143);
   });
 });
+
+describe('acpkit client in-process', () => {
+  // The agent inherits io.env: give it the real environment (createTestIo's default is empty).
+  const clientIo = () => createTestIo({ env: process.env });
+
+  /** `acpkit client --answer ANSWER --prompt Deploy -- node form-agent.mjs`, with stdin at its end. */
+  async function answered(answer: string) {
+    const io = clientIo();
+    io.stdin.end();
+    const args = ['--answer', answer, '--prompt', 'Deploy', '--', process.execPath, formAgent];
+    return { io, exitCode: await main(['client', ...args], io) };
+  }
+
+  it('runs through the given streams and answers from --answer, without touching the process', async () => {
+    const { io, exitCode } = await answered('Target=Preview');
+    expect(io.stderrText()).toBe('');
+    expect(io.stdoutText()).toContain('  Target: Preview [--answer]\n  Answered from --answer: accept\n');
+    expect(io.stdoutText()).toContain('Selected: preview');
+    expect(exitCode).toBe(0);
+  });
+
+  it('exits 2 naming the form and field when a scripted answer fits no option', async () => {
+    const { io, exitCode } = await answered('Target=Staging');
+    expect(io.stderrText()).toBe(
+      'Error: The answer for the field "Target" of the form "Choose a deployment target" does not fit: ' +
+        '"Staging" is not one of its options ("Preview", "Production")\n',
+    );
+    expect(exitCode).toBe(2);
+  });
+
+  it('cancels the turn on the first SIGINT from io and exits 130 on the second', async () => {
+    const io = clientIo();
+    const exitCode = main(['client', '--', process.execPath, formAgent, 'slow'], io);
+    io.stdin.write('the release\n');
+    await waitForStdout(io, 'Working…');
+    io.stop('SIGINT');
+    await waitForStdout(io, '(turn ended: cancelled)');
+    expect(io.stdoutText()).toContain(
+      'Cancelling the turn… (press Ctrl+C again to quit)\nStopped on request.',
+    );
+    io.stop('SIGINT');
+    expect(await exitCode).toBe(130);
+  });
+
+  it('ends on SIGTERM from io with 143, and on a piped /exit with 0 without sending it', async () => {
+    const terminated = clientIo();
+    const terminatedCode = main(['client', '--', process.execPath, formAgent, 'slow'], terminated);
+    terminated.stdin.write('go\n');
+    await waitForStdout(terminated, 'Working…');
+    terminated.stop('SIGTERM');
+    expect(await terminatedCode).toBe(143);
+
+    const exited = clientIo();
+    exited.stdin.end('/exit\nnever sent\n');
+    expect(await main(['client', '--', process.execPath, formAgent], exited)).toBe(0);
+    expect(exited.stdoutText()).not.toContain('> /exit');
+    expect(exited.stdoutText()).not.toContain('never sent');
+  });
+});
+
+/** Resolves once `text` has been written to the io's stdout. */
+function waitForStdout(io: TestIo, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (!io.stdoutText().includes(text)) return;
+      io.stdout.off('data', onData);
+      resolve();
+    };
+    const onData = () => setImmediate(check);
+    io.stdout.on('data', onData);
+    check();
+  });
+}
 
 describe('acpkit --help', () => {
   it('lists run, serve and the client command', async () => {

@@ -1,43 +1,22 @@
-import type { Readable, Writable } from 'node:stream';
 import {
   addConnectFlags,
+  addServeCommand,
   addServeFlags,
-  CliRun,
+  type CliRun,
   collectRepeatable,
   type ExposeFlagValues,
   exposeCommand,
+  type MainOptions,
   type MirrorFlagValues,
   mirror,
+  packageVersion,
   parseEnvironmentAssignments,
   parseSecondsToMilliseconds,
-  processIo,
-  type ServeFlagValues,
-  serveTarget,
+  runMain,
 } from '@acpkit/cli-support';
 import { Option } from 'commander';
-import packageJson from '../package.json' with { type: 'json' };
 
-/**
- * Options of {@link main}; each defaults to the real process (see the README's "Programmatic use").
- *
- * @example
- * ```ts
- * import { PassThrough } from 'node:stream';
- * const stderr = new PassThrough();
- * const exitCode = await main(['serve', './agent.js', '--port', '0'], { stderr, env: {} });
- * ```
- */
-export interface MainOptions {
-  readonly stdin?: Readable;
-  readonly stdout?: Writable;
-  readonly stderr?: Writable;
-  /** Where `--token-env` is looked up; default `process.env`. */
-  readonly env?: NodeJS.ProcessEnv;
-  /** Where relative TARGET and `--cwd` paths resolve; default `process.cwd()`. */
-  readonly cwd?: string;
-  /** Resolves when a long-running command should shut down gracefully; default: on SIGINT or SIGTERM. */
-  readonly waitForStopSignal?: () => Promise<'SIGINT' | 'SIGTERM'>;
-}
+export type { MainOptions };
 
 interface ExposeRawFlags extends Omit<ExposeFlagValues, 'env'> {
   env?: string[];
@@ -47,25 +26,10 @@ function buildProgram(run: CliRun) {
   const program = run.createRootCommand(
     'acpremote',
     'Serve an ACP agent over WebSocket (in-process module or any stdio command) and mirror a remote one back to stdio.',
-    packageJson.version,
-  );
-  program.addHelpText(
-    'after',
-    '\nExit codes: 0 ok, 1 runtime failure, 2 usage or configuration error, 130 SIGINT, 143 SIGTERM.',
+    packageVersion(import.meta.url),
   );
 
-  addServeFlags(
-    program
-      .command('serve')
-      .summary('Serve an in-process SDK agent app over WebSocket.')
-      .description(
-        'Serve the agent app exported by TARGET over WebSocket; a factory export is called once per connection.',
-      )
-      .argument(
-        '<target>',
-        'path/to/module[.js|.ts][:exportName] (default export when no name; .ts needs no build)',
-      ),
-  ).action(run.action((target: string, flags: ServeFlagValues) => serveTarget(target, flags, run.io)));
+  addServeCommand(program, run);
 
   addServeFlags(
     program
@@ -141,8 +105,6 @@ function buildProgram(run: CliRun) {
  * process.exitCode = await main(['mirror', 'ws://127.0.0.1:8080/acp/ws', '--token-env', 'ACPREMOTE_TOKEN']);
  * ```
  */
-export async function main(argv: readonly string[], options: MainOptions = {}): Promise<number> {
-  const overrides = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
-  const run = new CliRun({ ...processIo(), ...overrides });
-  return run.execute(buildProgram(run), argv);
+export function main(argv: readonly string[], options: MainOptions = {}): Promise<number> {
+  return runMain(argv, options, buildProgram);
 }

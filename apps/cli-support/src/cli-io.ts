@@ -21,6 +21,12 @@ export interface CliIo {
    * starts serving, so a signal during start-up is not lost.
    */
   readonly waitForStopSignal: () => Promise<StopSignal>;
+  /**
+   * Calls `listener` for every SIGINT/SIGTERM until the returned function is called. For commands that react to
+   * each signal themselves (`acpkit client`: the first Ctrl+C cancels the turn, the second quits); while a listener
+   * is subscribed, the signal does not end the process by itself.
+   */
+  readonly onStopSignal: (listener: (signal: StopSignal) => void) => () => void;
 }
 
 /**
@@ -55,6 +61,36 @@ export function processIo(): CliIo {
         process.on('SIGINT', onSignal);
         process.on('SIGTERM', onSignal);
       }),
+    onStopSignal: (listener) => {
+      const onSignal = (signal: StopSignal): void => listener(signal);
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
+      return () => {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      };
+    },
+  };
+}
+
+/**
+ * An {@link CliIo.onStopSignal} built from a one-shot `waitForStopSignal`: it delivers only the first signal. Used
+ * when a caller of `main()` overrides `waitForStopSignal` alone.
+ *
+ * @example
+ * ```ts
+ * const onStopSignal = stopSignalsFrom(() => new Promise(() => {}));
+ * ```
+ */
+export function stopSignalsFrom(waitForStopSignal: () => Promise<StopSignal>): CliIo['onStopSignal'] {
+  return (listener) => {
+    let subscribed = true;
+    void waitForStopSignal().then((signal) => {
+      if (subscribed) listener(signal);
+    });
+    return () => {
+      subscribed = false;
+    };
   };
 }
 

@@ -2,13 +2,16 @@ import { PassThrough, Readable, Writable } from 'node:stream';
 import type { HostOwnership, RemoteLogger, RemoteServer } from '@acpkit/remote';
 import { createStderrLogger, runMirror, serveAcp, serveCommand } from '@acpkit/remote';
 import { type AgentApp, ndJsonStream } from '@agentclientprotocol/sdk';
+import type { Command } from 'commander';
 import { formatServeBanner } from './banner.js';
 import { type CliIo, writeLine } from './cli-io.js';
 import { routeConsoleToLogger } from './console-capture.js';
 import { CliError, CliErrorCode } from './errors.js';
 import { ExitCode, exitCodeForSignal, type StopSignal } from './exit-codes.js';
 import { explainMirrorError, explainServeError } from './remote-error-messages.js';
+import type { CliRun } from './run-program.js';
 import {
+  addServeFlags,
   type ConnectFlagValues,
   resolveConnectFlags,
   resolveServeFlags,
@@ -230,4 +233,41 @@ function routeConsoleToStderr(): () => void {
   return () => {
     Object.assign(console, original);
   };
+}
+
+/** How a TARGET operand is written, for `serve` and `run` help. */
+export const TARGET_ARGUMENT_HELP =
+  'path/to/module[.js|.ts][:exportName] (default export when no name; .ts needs no build)';
+
+/** What `serve --help` says a TARGET module must export (docs/cli.md says the same). */
+const targetExportHelp = (cli: string) => `
+TARGET must export (as its default export, or under :exportName) one of:
+  - an SDK agent app: agent({ name }) from @agentclientprotocol/sdk (or its /unstable entrypoint) with its handlers
+    registered; one app then serves every connection;
+  - a function, sync or async, returning such an app: it is called once per connection (and once at start-up, so a
+    broken TARGET fails before the port is bound).
+The module must not connect to stdio itself when imported (guard that with a main-module check).
+Example: ${cli} serve ./src/agent.ts:createAgent --port 0`;
+
+/**
+ * Registers the `serve TARGET` command both CLIs share (`acpremote serve`, `acpkit serve`): the serve flags, and a
+ * help text saying what the TARGET module must export.
+ *
+ * @example
+ * ```ts
+ * const run = new CliRun(processIo());
+ * addServeCommand(run.createRootCommand('acpkit', 'ACP tools', '0.1.0'), run);
+ * ```
+ */
+export function addServeCommand(program: Command, run: CliRun): Command {
+  return addServeFlags(
+    program
+      .command('serve')
+      .summary('Serve an in-process SDK agent app over WebSocket.')
+      .description(
+        'Serve the agent app exported by TARGET over WebSocket; a factory export is called once per connection.',
+      )
+      .argument('<target>', TARGET_ARGUMENT_HELP)
+      .addHelpText('after', targetExportHelp(program.name())),
+  ).action(run.action((target: string, flags: ServeFlagValues) => serveTarget(target, flags, run.io)));
 }

@@ -5,7 +5,15 @@ export { formatServeBanner, SUGGESTED_TOKEN_VARIABLE } from './banner.js';
 export type { CliIo } from './cli-io.js';
 export { exitAfterFlush, processIo, writeLine } from './cli-io.js';
 export type { ExposeFlagValues, MirrorFlagValues } from './commands.js';
-export { exposeCommand, mirror, runTargetOverStdio, serveAgentOverStdio, serveTarget } from './commands.js';
+export {
+  addServeCommand,
+  exposeCommand,
+  mirror,
+  runTargetOverStdio,
+  serveAgentOverStdio,
+  serveTarget,
+  TARGET_ARGUMENT_HELP,
+} from './commands.js';
 export { routeConsoleToLogger } from './console-capture.js';
 export { parseEnvironmentAssignment, parseEnvironmentAssignments } from './environment-assignment.js';
 export { CliError, CliErrorCode } from './errors.js';
@@ -19,7 +27,8 @@ export {
 } from './flag-parsers.js';
 export type { ServeErrorContext } from './remote-error-messages.js';
 export { explainMirrorError, explainServeError } from './remote-error-messages.js';
-export { CliRun, reportError } from './run-program.js';
+export type { MainOptions } from './run-program.js';
+export { CliRun, packageVersion, reportError, runMain } from './run-program.js';
 export type {
   ConnectFlagValues,
   ResolvedConnectFlags,

@@ -1,7 +1,7 @@
 import { AcpRemoteError, AcpRemoteErrorCode } from '@acpkit/remote';
 import { describe, expect, it } from 'vitest';
 import { CliError, CliErrorCode } from './errors.js';
-import { CliRun } from './run-program.js';
+import { CliRun, packageVersion, runMain } from './run-program.js';
 import { createTestIo } from './test-io.js';
 
 function programThatThrows(error: unknown) {
@@ -72,5 +72,48 @@ describe('CliRun.execute', () => {
     expect(await run.execute(program, ['fail'])).toBe(exitCode);
     const message = error instanceof Error ? error.message : String(error);
     expect(io.stderrText()).toBe(`Error: ${message}\n`);
+  });
+});
+
+describe('runMain', () => {
+  it('gives commands the overridden streams, and derives onStopSignal from a given waitForStopSignal', async () => {
+    const io = createTestIo();
+    let resolveStop: (signal: 'SIGINT' | 'SIGTERM') => void = () => undefined;
+    const waitForStopSignal = () =>
+      new Promise<'SIGINT' | 'SIGTERM'>((resolve) => {
+        resolveStop = resolve;
+      });
+    const exitCode = runMain(['wait'], { stdout: io.stdout, stderr: io.stderr, waitForStopSignal }, (run) => {
+      const program = run.createRootCommand('tool', 'A test tool', '1.2.3');
+      program.command('wait').action(
+        run.action(
+          () =>
+            new Promise<number>((resolve) => {
+              run.io.onStopSignal((signal) => resolve(signal === 'SIGTERM' ? 143 : 130));
+            }),
+        ),
+      );
+      return program;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    resolveStop('SIGTERM');
+    expect(await exitCode).toBe(143);
+  });
+
+  it('ends --help with the exit codes', async () => {
+    const io = createTestIo();
+    const exitCode = await runMain(['--help'], { stdout: io.stdout, stderr: io.stderr }, (run) =>
+      run.createRootCommand('tool', 'A test tool', '1.2.3'),
+    );
+    expect(exitCode).toBe(0);
+    expect(io.stdoutText()).toContain(
+      'Exit codes: 0 ok, 1 runtime failure, 2 usage or configuration error, 130 SIGINT, 143 SIGTERM.',
+    );
+  });
+});
+
+describe('packageVersion', () => {
+  it('reads the version of the package.json one level above the module', () => {
+    expect(packageVersion(new URL('../src/index.ts', import.meta.url).href)).toBe('0.0.0');
   });
 });

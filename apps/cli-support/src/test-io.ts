@@ -11,7 +11,7 @@ export interface TestIo extends CliIo {
   stdoutText(): string;
   /** Text written to stderr so far. */
   stderrText(): string;
-  /** Resolves a pending (or the next) `waitForStopSignal()` with `signal`. */
+  /** Resolves a pending (or the next) `waitForStopSignal()` with `signal`, and calls every `onStopSignal` listener. */
   stop(signal: StopSignal): void;
   /** Resolves with the first stderr match of `pattern`, waiting for more output as needed. */
   waitForStderr(pattern: RegExp): Promise<RegExpMatchArray>;
@@ -51,6 +51,7 @@ export function createTestIo(
   const stopped = new Promise<StopSignal>((resolve) => {
     resolveStop = resolve;
   });
+  const signalListeners = new Set<(signal: StopSignal) => void>();
   return {
     stdin,
     stdout,
@@ -58,9 +59,17 @@ export function createTestIo(
     env: options.env ?? {},
     cwd: options.cwd ?? process.cwd(),
     waitForStopSignal: () => stopped,
+    onStopSignal: (listener) => {
+      const subscription = (signal: StopSignal) => listener(signal);
+      signalListeners.add(subscription);
+      return () => signalListeners.delete(subscription);
+    },
     stdoutText: () => stdoutText,
     stderrText: () => stderrText,
-    stop: (signal) => resolveStop(signal),
+    stop: (signal) => {
+      resolveStop(signal);
+      for (const listener of [...signalListeners]) listener(signal);
+    },
     waitForStderr: (pattern) =>
       new Promise((resolve) => {
         const check = () => {

@@ -24,6 +24,12 @@ import {
   serveAcp,
 } from '@acpkit/remote';
 import {
+  connectTestClient,
+  type FormScript,
+  ScriptedAnswerError,
+  type TurnTranscript,
+} from '@acpkit/testing';
+import {
   type AgentContext,
   agent,
   type ClientRequestParamsByMethod,
@@ -121,6 +127,28 @@ export async function serveAndConnect(): Promise<RemoteServer> {
   writer.releaseLock();
   await connection.close();
   return server;
+}
+
+/** An agent author's test: scripted answers in, a typed transcript out. */
+export async function testWithScriptedAnswers(): Promise<TurnTranscript | string> {
+  const scripts: FormScript[] = [{ Choice: 'Preview' }, 'decline'];
+  const client = await connectTestClient(
+    agent({ name: 'typed-test-target' }).onRequest(methods.agent.initialize, () => ({
+      protocolVersion: PROTOCOL_VERSION,
+      agentCapabilities: {},
+    })),
+    { answers: scripts, permissions: 'reject' },
+  );
+  try {
+    const turn = await client.prompt('Deploy');
+    const elicitation = turn.elicitations[0];
+    return elicitation?.request.mode === 'form' ? turn : turn.text;
+  } catch (error) {
+    if (ScriptedAnswerError.isInstance(error)) return `${error.code} ${error.form} ${error.field}`;
+    throw error;
+  } finally {
+    await client.close();
+  }
 }
 
 /** Every public package's entry point loads for a type-checked consumer, including the CLIs' programmatic APIs. */

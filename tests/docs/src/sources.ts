@@ -7,6 +7,7 @@ export const PUBLIC_PACKAGE_DIRECTORIES = [
   'packages/elicitation',
   'packages/compat-1.6',
   'packages/remote',
+  'packages/testing',
   'apps/acpremote',
   'apps/acpkit',
 ] as const;

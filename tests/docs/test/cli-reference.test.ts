@@ -78,6 +78,22 @@ describe('docs/cli.md', () => {
     expect(documentedFlags(cliReference).filter((flag) => !known.has(flag))).toEqual([]);
   });
 
+  it.each(['acpremote', 'acpkit'] as const)(
+    '%s serve --help says what the TARGET module must export',
+    async (cli) => {
+      const { stdout } = await run(process.execPath, [CLIS[cli], 'serve', '--help'], {
+        env: { ...process.env, COLUMNS: '200', NO_COLOR: '1' },
+      });
+      expect(stdout).toContain('TARGET must export (as its default export, or under :exportName) one of:');
+      expect(stdout).toContain('an SDK agent app: agent({ name }) from @agentclientprotocol/sdk');
+      expect(stdout).toContain(
+        'a function, sync or async, returning such an app: it is called once per connection',
+      );
+      expect(stdout).toContain('The module must not connect to stdio itself when imported');
+      expect(stdout).toContain(`Example: ${cli} serve ./src/agent.ts:createAgent --port 0`);
+    },
+  );
+
   it('lists exactly the exit codes that --help names', () => {
     const named = new Set([...screens.values()].flatMap((screen) => screen.exitCodes));
     expect([...named].sort((a, b) => a - b)).toEqual([0, 1, 2, 130, 143]);

@@ -99,6 +99,7 @@ describe('changesets configuration', () => {
       '@acpkit/compat-1.6',
       '@acpkit/elicitation',
       '@acpkit/remote',
+      '@acpkit/testing',
     ]);
   });
 
@@ -119,11 +120,12 @@ describe('changesets configuration', () => {
 
 describe('changeset version on a scratch copy of the workspace', () => {
   const scenarios: Array<{ name: string; type: BumpType; alsoMoves: string[] }> = [
-    { name: '@acpkit/choice-schema', type: 'minor', alsoMoves: ['@acpkit/elicitation'] },
+    { name: '@acpkit/choice-schema', type: 'minor', alsoMoves: ['@acpkit/elicitation', '@acpkit/testing'] },
     { name: '@acpkit/elicitation', type: 'major', alsoMoves: ['@acpkit/compat-1.6'] },
     { name: '@acpkit/remote', type: 'minor', alsoMoves: ['@acpkit/acpremote', '@acpkit/cli'] },
     { name: '@acpkit/remote', type: 'patch', alsoMoves: [] },
     { name: '@acpkit/cli', type: 'minor', alsoMoves: [] },
+    { name: '@acpkit/testing', type: 'minor', alsoMoves: ['@acpkit/cli'] },
   ];
 
   it.each(scenarios)(

@@ -1,3 +1,4 @@
+import type { FormElicitationRequest } from '@acpkit/testing/internal';
 import type {
   CreateElicitationRequest,
   CreateElicitationResponse,
@@ -5,15 +6,16 @@ import type {
   RequestPermissionResponse,
 } from '@agentclientprotocol/sdk';
 
-/** A form-mode `elicitation/create` request. */
-export type FormElicitationRequest = Extract<CreateElicitationRequest, { mode: 'form' }>;
+export type { FormElicitationRequest };
 /** A URL-mode `elicitation/create` request. */
 export type UrlElicitationRequest = Extract<CreateElicitationRequest, { mode: 'url' }>;
 
 /**
  * Answers what the agent asks during a turn. The terminal client has two: one that asks the person with prompts,
- * and one that answers with defaults for `--yes` and non-TTY runs. Each call runs alone (the client serialises
- * them) and must return, never throw, when `signal` aborts (the agent withdrew the request or the connection ended).
+ * and one that answers without asking (defaults for `--yes` and non-TTY runs, or the scripted `--answer`,
+ * `--answers`, `--decline`, `--cancel`). Each call runs alone (the client serialises them) and must return when
+ * `signal` aborts (the agent withdrew the request or the connection ended); `answerForm` throws only a
+ * `ScriptedAnswerError`, for a script that does not fit the form.
  */
 export interface Answerer {
   /** Answers a form: accept with content, decline, or cancel. */

@@ -1,21 +1,38 @@
+import { answerFormWithScript, type FormScript } from '@acpkit/testing';
+import {
+  answerFormAutomatically,
+  choosePermissionAutomatically,
+  describeValue,
+  FormScriptQueue,
+  readForm,
+} from '@acpkit/testing/internal';
 import type {
   CreateElicitationResponse,
   RequestPermissionRequest,
   RequestPermissionResponse,
 } from '@agentclientprotocol/sdk';
 import type { Answerer, FormElicitationRequest, UrlElicitationRequest } from './answerer.js';
-import {
-  answerFormAutomatically,
-  choosePermissionAutomatically,
-  describeValue,
-} from './automatic-answers.js';
-import { readForm } from './form-model.js';
 import { reviewUrl } from './url-safety.js';
 
 /**
- * Answers without asking, for `--yes` and non-TTY runs: forms with their defaults (see `answerFormAutomatically`),
- * permissions with the first "allow" option, URL requests with a decline (nobody is there to open the URL). Every
- * answer is printed through `print`, so a script's log shows what was answered on the person's behalf.
+ * Where the scripted answers of `acpkit client` come from: one script for every form (`--answer`, `--decline`,
+ * `--cancel`) or a list used one form at a time (`--answers FILE`). `source` names it in the printed answers.
+ */
+export type FormScripts =
+  | { readonly kind: 'every-form'; readonly script: FormScript; readonly source: string }
+  | { readonly kind: 'list'; readonly scripts: readonly FormScript[]; readonly source: string };
+
+function scriptFor(scripts: FormScripts): (request: FormElicitationRequest) => FormScript {
+  if (scripts.kind === 'every-form') return () => scripts.script;
+  const queue = new FormScriptQueue(scripts.scripts, scripts.source);
+  return (request) => queue.next(request);
+}
+
+/**
+ * Answers without asking: forms from `scripts` when given (by the rules `@acpkit/testing` shares with the test
+ * client), else with their defaults (see `answerFormAutomatically`); permissions with the first "allow" option; URL
+ * requests with a decline (nobody is there to open the URL). Every answer is printed through `print`, so a script's
+ * log shows what was answered on the person's behalf, by field label (never the agent's internal tokens).
  *
  * @example
  * ```ts
@@ -23,15 +40,38 @@ import { reviewUrl } from './url-safety.js';
  * ```
  */
 export class AutomaticAnswerer implements Answerer {
+  private readonly nextScript: ((request: FormElicitationRequest) => FormScript) | undefined;
+
   constructor(
     private readonly agentLabel: string,
     private readonly print: (line: string) => void,
-  ) {}
+    private readonly scripts?: FormScripts,
+  ) {
+    this.nextScript = scripts === undefined ? undefined : scriptFor(scripts);
+  }
 
+  /**
+   * @throws {@link ScriptedAnswerError} when the script does not fit the form (or the `--answers` list ran out).
+   */
   async answerForm(request: FormElicitationRequest): Promise<CreateElicitationResponse> {
-    const model = readForm(request.requestedSchema);
     this.print(`? ${this.agentLabel} asks: ${request.message}`);
-    const answer = answerFormAutomatically(model);
+    const scripts = this.scripts;
+    if (scripts === undefined || this.nextScript === undefined) return this.answerWithDefaults(request);
+    const answer = answerFormWithScript(request, this.nextScript(request));
+    if (answer.action !== 'accept') {
+      this.print(`  Answered from ${scripts.source}: ${answer.action}`);
+      return { action: answer.action };
+    }
+    for (const { field, value, source } of answer.answers) {
+      const from = source === 'scripted' ? scripts.source : source;
+      this.print(`  ${field.label}: ${describeValue(field, value)} [${from}]`);
+    }
+    this.print(`  Answered from ${scripts.source}: accept`);
+    return { action: 'accept', content: answer.content };
+  }
+
+  private answerWithDefaults(request: FormElicitationRequest): CreateElicitationResponse {
+    const answer = answerFormAutomatically(readForm(request.requestedSchema));
     if (answer.action === 'decline') {
       this.print(`  Declined automatically: ${answer.reason}.`);
       return { action: 'decline' };

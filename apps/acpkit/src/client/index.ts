@@ -1,14 +1,19 @@
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { CliError, CliErrorCode, collectRepeatable, exitAfterFlush } from '@acpkit/cli-support';
-import type { Command } from 'commander';
-import packageJson from '../../package.json' with { type: 'json' };
+import { CliError, CliErrorCode, type CliRun, collectRepeatable } from '@acpkit/cli-support';
+import { parseAnswerAssignments, parseFormScripts, ScriptedAnswerError } from '@acpkit/testing';
+import { type Command, Option } from 'commander';
+import type { FormScripts } from './automatic-answerer.js';
 import { runClient } from './run-client.js';
 
 interface ClientCommandOptions {
   yes?: boolean;
   cwd?: string;
   prompt?: string[];
+  answer?: string[];
+  answers?: string;
+  decline?: boolean;
+  cancel?: boolean;
 }
 
 function isDirectory(path: string): boolean {
@@ -19,24 +24,69 @@ function isDirectory(path: string): boolean {
   }
 }
 
+/** Reads `--answers FILE`: a JSON list with one answer per form. */
+function readAnswersFile(file: string, cwd: string): FormScripts {
+  let text: string;
+  try {
+    text = readFileSync(resolve(cwd, file), 'utf8');
+  } catch (error) {
+    throw new CliError(
+      CliErrorCode.Usage,
+      `--answers ${JSON.stringify(file)} cannot be read: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new CliError(
+      CliErrorCode.Usage,
+      `--answers ${JSON.stringify(file)} is not valid JSON: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+  return { kind: 'list', scripts: parseFormScripts(value, file), source: file };
+}
+
+/** The scripted answers the flags ask for, or undefined when forms are answered by a person or by defaults. */
+function scriptsFrom(options: ClientCommandOptions, cwd: string): FormScripts | undefined {
+  try {
+    if (options.decline) return { kind: 'every-form', script: 'decline', source: '--decline' };
+    if (options.cancel) return { kind: 'every-form', script: 'cancel', source: '--cancel' };
+    if (options.answers !== undefined) return readAnswersFile(options.answers, cwd);
+    if (options.answer !== undefined) {
+      return { kind: 'every-form', script: parseAnswerAssignments(options.answer), source: '--answer' };
+    }
+    return undefined;
+  } catch (error) {
+    if (!ScriptedAnswerError.isInstance(error)) throw error;
+    throw new CliError(CliErrorCode.Usage, error.message, { cause: error });
+  }
+}
+
 /**
- * Registers `acpkit client [--yes] [--cwd DIR] [--prompt TEXT]... -- COMMAND...` on the acpkit program: a terminal
- * ACP client that spawns a stdio agent, streams its answers and renders its elicitation forms as prompts.
+ * Registers `acpkit client [options] -- COMMAND...` on the acpkit program: a terminal ACP client that spawns a stdio
+ * agent, streams its answers and renders its elicitation forms as prompts, or answers them from a script
+ * (`--answer NAME=VALUE`, `--answers FILE`, `--decline`, `--cancel`). It runs through `run`'s streams, environment
+ * and signals and returns its exit code, like every other command.
  *
  * @example
  * ```ts
- * import { Command } from 'commander';
- * const program = new Command('acpkit');
- * registerClientCommand(program);
- * await program.parseAsync(['client', '--yes', '--prompt', 'deploy', '--', 'node', 'agent.js'], { from: 'user' });
+ * const run = new CliRun(processIo());
+ * const program = run.createRootCommand('acpkit', 'ACP tools', '0.1.0');
+ * registerClientCommand(program, run);
+ * await run.execute(program, ['client', '--answer', 'Choice=Preview', '--prompt', 'Deploy', '--', 'node', 'agent.js']);
  * ```
  */
-export function registerClientCommand(program: Command): void {
+export function registerClientCommand(program: Command, run: CliRun): void {
   program
     .command('client')
+    .summary('Talk to a stdio ACP agent in the terminal and answer its forms (or script the answers).')
     .description(
       'Talk to a stdio ACP agent in the terminal and answer its forms. Without a TTY on stdin, or with --yes, ' +
-        'forms are answered with their defaults and printed; prompts come from --prompt or stdin lines.',
+        'forms are answered with their defaults and printed; --answer, --answers, --decline or --cancel script ' +
+        'the answers instead. Prompts come from --prompt, the terminal, or stdin lines.',
     )
     .usage('[options] -- COMMAND...')
     .argument('<command...>', 'The agent command and its arguments (put them after --).')
@@ -49,26 +99,45 @@ export function registerClientCommand(program: Command): void {
     .option(
       '-p, --prompt <text>',
       'Send this prompt and exit after the turn ends (repeatable, one turn each). Without it the client asks in ' +
-        'the terminal, or reads one prompt per stdin line when stdin is not a TTY.',
+        'the terminal, or reads one prompt per stdin line when stdin is not a TTY (/exit ends).',
       collectRepeatable,
     )
-    .action(async (command: string[], options: ClientCommandOptions) => {
-      const cwd = resolve(options.cwd ?? process.cwd());
-      if (!isDirectory(cwd)) {
-        throw new CliError(CliErrorCode.Usage, `--cwd ${JSON.stringify(options.cwd)} is not a directory.`);
-      }
-      const code = await runClient({
-        command,
-        cwd,
-        yes: options.yes === true,
-        prompts: options.prompt ?? [],
-        input: process.stdin,
-        output: process.stdout,
-        errorOutput: process.stderr,
-        version: packageJson.version,
-      });
-      // Exit here, once output is flushed: a paused stdin reader or a prompt library listener would otherwise keep
-      // the process alive after the conversation ended.
-      await exitAfterFlush(code);
-    });
+    .addOption(
+      new Option(
+        '--answer <name=value>',
+        'Answer every form with this field value (repeatable; NAME is the property name or its title; VALUE ' +
+          "matches an option's title, then its value, else is read as the field's type; repeat a NAME for a " +
+          'multi-select). Fields left out take their defaults. A value that fits no field or fails validation is an ' +
+          'error (exit 2).',
+      )
+        .argParser(collectRepeatable)
+        .conflicts(['answers', 'decline', 'cancel']),
+    )
+    .addOption(
+      new Option(
+        '--answers <file>',
+        'Answer the forms from a JSON list, one entry per form in order: an object of NAME: VALUE, "decline" or ' +
+          '"cancel". A form beyond the list is an error (exit 2).',
+      ).conflicts(['decline', 'cancel']),
+    )
+    .addOption(new Option('--decline', 'Decline every form.').conflicts('cancel'))
+    .option('--cancel', 'Cancel every form.')
+    .action(
+      run.action(async (command: string[], options: ClientCommandOptions) => {
+        const cwd = resolve(run.io.cwd, options.cwd ?? '.');
+        if (!isDirectory(cwd)) {
+          throw new CliError(CliErrorCode.Usage, `--cwd ${JSON.stringify(options.cwd)} is not a directory.`);
+        }
+        const scripts = scriptsFrom(options, run.io.cwd);
+        return runClient({
+          command,
+          cwd,
+          yes: options.yes === true,
+          ...(scripts === undefined ? {} : { scripts }),
+          prompts: options.prompt ?? [],
+          io: run.io,
+          version: program.version() ?? '0.0.0',
+        });
+      }),
+    );
 }

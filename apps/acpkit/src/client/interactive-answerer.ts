@@ -1,22 +1,27 @@
 import type { Readable, Writable } from 'node:stream';
-import type {
-  CreateElicitationResponse,
-  RequestPermissionRequest,
-  RequestPermissionResponse,
-} from '@agentclientprotocol/sdk';
-import { confirm, isCancel, log, multiselect, note, select, text } from '@clack/prompts';
-import type { Answerer, FormElicitationRequest, UrlElicitationRequest } from './answerer.js';
-import { describeValue } from './automatic-answers.js';
-import { parseFieldInput, validateFieldValue } from './field-validation.js';
 import {
   type ChoiceOption,
+  describeValue,
   type FieldValue,
   type FormField,
   type FormModel,
   isSingleChoiceForm,
+  parseFieldInput,
   readForm,
-} from './form-model.js';
+  validateFieldValue,
+} from '@acpkit/testing/internal';
+import {
+  type CreateElicitationResponse,
+  RequestError,
+  type RequestPermissionRequest,
+  type RequestPermissionResponse,
+} from '@agentclientprotocol/sdk';
+import { confirm, isCancel, log, multiselect, note, select, text } from '@clack/prompts';
+import type { Answerer, FormElicitationRequest, UrlElicitationRequest } from './answerer.js';
 import { reviewUrl } from './url-safety.js';
+
+/** JSON-RPC code of a request the peer cancelled with `$/cancel_request`. */
+const REQUEST_CANCELLED = -32800;
 
 /** Where the prompts read keys and draw. */
 export interface PromptStreams {
@@ -80,9 +85,15 @@ export class InteractiveAnswerer implements Answerer {
     return { input: this.streams.input, output: this.streams.output, signal };
   }
 
-  private withdrawn(signal: AbortSignal): boolean {
-    if (signal.aborted) log.warn('The agent withdrew the request.', { output: this.streams.output });
-    return signal.aborted;
+  /**
+   * Says so when the prompt closed because the agent withdrew its request (`$/cancel_request`). A prompt closed
+   * because the connection was lost says nothing here: the client reports the loss once, after the form is gone.
+   */
+  private withdrawn(signal: AbortSignal): void {
+    const reason: unknown = signal.reason;
+    if (signal.aborted && reason instanceof RequestError && reason.code === REQUEST_CANCELLED) {
+      log.warn('The agent withdrew the request.', { output: this.streams.output });
+    }
   }
 
   async answerForm(request: FormElicitationRequest, signal: AbortSignal): Promise<CreateElicitationResponse> {

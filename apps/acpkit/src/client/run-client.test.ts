@@ -1,5 +1,6 @@
+import { RequestError } from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
-import { describeAgent } from './run-client.js';
+import { describeAgent, describeAgentError } from './run-client.js';
 
 describe('describeAgent', () => {
   const initialize = { protocolVersion: 1 };
@@ -12,13 +13,41 @@ describe('describeAgent', () => {
     ).toBe('Deploy Bot (deploy 1.2.0)');
   });
 
-  it('falls back to the name alone, then to the command', () => {
+  it('falls back to the name alone, then to the whole command line (not just the launcher)', () => {
     expect(describeAgent({ ...initialize, agentInfo: { name: 'deploy', version: '0.1.0' } }, ['x'])).toBe(
       'deploy 0.1.0',
     );
     expect(describeAgent({ ...initialize, agentInfo: null }, ['/usr/bin/my-agent', '--flag'])).toBe(
-      'the agent my-agent',
+      'the agent "my-agent --flag"',
     );
-    expect(describeAgent(undefined, [])).toBe('the agent agent');
+    expect(describeAgent(undefined, ['/usr/local/bin/acpkit', 'run', './my agent.ts'])).toBe(
+      'the agent "acpkit run "./my agent.ts""',
+    );
+  });
+});
+
+describe('describeAgentError', () => {
+  it('shows what data.details says, after the message and code', () => {
+    const error = new RequestError(-32603, 'Internal error', {
+      details: 'at most one choice may be the default',
+    });
+    expect(describeAgentError(error)).toBe(
+      'The agent answered with an error: Internal error (-32603): at most one choice may be the default',
+    );
+  });
+
+  it('falls back to data.message, a string data, then the data as JSON, and to nothing', () => {
+    expect(describeAgentError(new RequestError(-32000, 'Failed', { message: 'quota exceeded' }))).toBe(
+      'The agent answered with an error: Failed (-32000): quota exceeded',
+    );
+    expect(describeAgentError(new RequestError(-32000, 'Failed', 'disk full'))).toBe(
+      'The agent answered with an error: Failed (-32000): disk full',
+    );
+    expect(describeAgentError(new RequestError(-32602, 'Invalid params', { field: ['bad'] }))).toBe(
+      'The agent answered with an error: Invalid params (-32602): {"field":["bad"]}',
+    );
+    expect(describeAgentError(new RequestError(-32601, 'Method not found'))).toBe(
+      'The agent answered with an error: Method not found (-32601)',
+    );
   });
 });

@@ -1,7 +1,14 @@
-import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { ExitCode } from '@acpkit/cli-support';
+import { type CliIo, ExitCode, type StopSignal } from '@acpkit/cli-support';
+import { AgentProcessError, ScriptedAnswerError, TestingErrorCode } from '@acpkit/testing';
+import {
+  AgentProcess,
+  describeCommand,
+  initializeUnlessNotAcp,
+  isFormRequest,
+  type NonJsonLine,
+} from '@acpkit/testing/internal';
 import {
   type ClientConnection,
   type CreateElicitationRequest,
@@ -13,9 +20,8 @@ import {
   type StopReason,
 } from '@agentclientprotocol/sdk';
 import { isCancel, text } from '@clack/prompts';
-import { AgentProcess } from './agent-process.js';
-import type { Answerer, FormElicitationRequest, UrlElicitationRequest } from './answerer.js';
-import { AutomaticAnswerer } from './automatic-answerer.js';
+import type { Answerer, UrlElicitationRequest } from './answerer.js';
+import { AutomaticAnswerer, type FormScripts } from './automatic-answerer.js';
 import { ClientError, ClientErrorCode } from './errors.js';
 import { InteractiveAnswerer } from './interactive-answerer.js';
 import { TerminalOutput } from './terminal-output.js';
@@ -29,24 +35,28 @@ export interface ClientRunOptions {
   readonly cwd: string;
   /** Answer every form and permission request with defaults instead of asking. */
   readonly yes: boolean;
+  /** Scripted form answers (`--answer`, `--answers`, `--decline`, `--cancel`); forms are then never asked. */
+  readonly scripts?: FormScripts;
   /** Prompts to send in order; when empty the client reads prompts from the person (TTY) or stdin lines. */
   readonly prompts: readonly string[];
-  readonly input: Readable & { isTTY?: boolean };
-  readonly output: Writable;
-  readonly errorOutput: Writable;
+  /** The command's streams, environment (passed to the agent) and stop signals. */
+  readonly io: Pick<CliIo, 'stdout' | 'stderr' | 'env' | 'onStopSignal'> & {
+    readonly stdin: Readable & { isTTY?: boolean };
+  };
   /** The client's own version, sent as `clientInfo.version`. */
   readonly version: string;
 }
 
-function isFormRequest(request: CreateElicitationRequest): request is FormElicitationRequest {
-  return request.mode === 'form' && 'requestedSchema' in request;
-}
+/** Non-JSON stdout lines of the agent that are each reported; later ones are only counted. */
+const REPORTED_NON_JSON_LINES = 5;
+/** How long a failed request waits for the agent's exit status, to report that instead of "connection closed". */
+const EXIT_REPORT_WAIT_MS = 3_000;
 
 function isUrlRequest(request: CreateElicitationRequest): request is UrlElicitationRequest {
   return request.mode === 'url' && 'url' in request && 'elicitationId' in request;
 }
 
-/** "Title (name version)", the agent's self-description from `initialize`, or the command's name. */
+/** "Title (name version)", the agent's self-description from `initialize`, or its command line. */
 export function describeAgent(
   initialize: InitializeResponse | undefined,
   command: readonly string[],
@@ -58,35 +68,62 @@ export function describeAgent(
       ? `${info.title} (${info.name}${version})`
       : `${info.name}${version}`;
   }
-  return `the agent ${basename(command[0] ?? 'agent')}`;
+  return `the agent "${describeCommand(command)}"`;
 }
 
-/** Where the prompts of a run come from. */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A JSON-RPC error from the agent as one line: its message and code, then what its `data` says (the SDK puts a
+ * thrown error's text in `data.details`), so "Internal error" is never all a person sees.
+ *
+ * @example
+ * ```ts
+ * describeAgentError(new RequestError(-32603, 'Internal error', { details: 'at most one choice may be the default' }));
+ * // 'The agent answered with an error: Internal error (-32603): at most one choice may be the default'
+ * ```
+ */
+export function describeAgentError(error: RequestError): string {
+  const data: unknown = error.data;
+  let detail: string | undefined;
+  if (typeof data === 'string') detail = data;
+  else if (isRecord(data) && typeof data.details === 'string') detail = data.details;
+  else if (isRecord(data) && typeof data.message === 'string') detail = data.message;
+  else if (data !== undefined && data !== null) detail = JSON.stringify(data);
+  const shown = detail !== undefined && detail.length > 300 ? `${detail.slice(0, 300)}…` : detail;
+  return `The agent answered with an error: ${error.message} (${error.code})${shown ? `: ${shown}` : ''}`;
+}
+
+/** Where the prompts of a run come from. `/exit` and `/quit` end the conversation, typed or piped. */
 async function* promptSource(options: ClientRunOptions, terminal: TerminalOutput): AsyncGenerator<string> {
   if (options.prompts.length > 0) {
     yield* options.prompts;
     return;
   }
-  if (options.input.isTTY === true) {
+  const isCommandToQuit = (line: string) => line === '/exit' || line === '/quit';
+  if (options.io.stdin.isTTY === true) {
     for (;;) {
       const line = await terminal.exclusive(() =>
         text({
-          input: options.input,
-          output: options.output,
+          input: options.io.stdin,
+          output: options.io.stdout,
           message: 'You',
           placeholder: 'message the agent (Esc to quit)',
         }),
       );
       if (isCancel(line)) return;
       const trimmed = (line ?? '').trim();
-      if (trimmed === '/exit' || trimmed === '/quit') return;
+      if (isCommandToQuit(trimmed)) return;
       if (trimmed.length > 0) yield trimmed;
     }
   }
-  const lines = createInterface({ input: options.input, crlfDelay: Number.POSITIVE_INFINITY });
+  const lines = createInterface({ input: options.io.stdin, crlfDelay: Number.POSITIVE_INFINITY });
   try {
     for await (const line of lines) {
       const trimmed = line.trim();
+      if (isCommandToQuit(trimmed)) return;
       if (trimmed.length > 0) yield trimmed;
     }
   } finally {
@@ -94,53 +131,93 @@ async function* promptSource(options: ClientRunOptions, terminal: TerminalOutput
   }
 }
 
+/** Why the conversation ended early: the person or a signal stopped it, or a script did not fit a form. */
+class EndedRun extends Error {
+  constructor(
+    readonly code: number,
+    readonly reason?: ScriptedAnswerError,
+  ) {
+    super('ended');
+  }
+}
+
 /**
  * Runs one conversation with a stdio ACP agent: spawns it, initializes advertising form and URL elicitation, opens a
  * session in `cwd`, sends each prompt, streams the agent's messages, tool calls and plans, and answers forms and
- * permission requests (interactively, or with defaults under `--yes`/non-TTY). The first SIGINT during a turn sends
- * `session/cancel`; a second one stops. Resolves with the process exit code; the agent is always reaped.
+ * permission requests (interactively, with defaults under `--yes`/non-TTY, or from the scripted answers). The first
+ * SIGINT during a turn sends `session/cancel`; a second one stops. Resolves with the process exit code; the agent
+ * is always reaped. Nothing here reads or exits the process: streams, environment and signals come from `io`.
  *
  * @example
  * ```ts
  * const code = await runClient({
- *   command: ['node', 'agent.js'], cwd: process.cwd(), yes: true, prompts: ['deploy'],
- *   input: process.stdin, output: process.stdout, errorOutput: process.stderr, version: '0.1.0',
+ *   command: ['node', 'agent.js'], cwd: process.cwd(), yes: true, prompts: ['deploy'], io: processIo(), version: '0.1.0',
  * });
  * ```
  */
 export async function runClient(options: ClientRunOptions): Promise<number> {
-  const interactive = !options.yes && options.input.isTTY === true;
-  const terminal = new TerminalOutput(options.output);
+  const { io } = options;
+  const interactive = !options.yes && options.scripts === undefined && io.stdin.isTTY === true;
+  const terminal = new TerminalOutput(io.stdout, io.stderr);
   const transcript = new Transcript();
   const printLine = (line: string) => terminal.write(transcript.line(line));
   const reportError = (message: string) => {
     terminal.write(transcript.breakLine());
-    options.errorOutput.write(`Error: ${message}\n`);
+    terminal.writeError(`Error: ${message}\n`);
   };
 
   let agentLabel = describeAgent(undefined, options.command);
   let answerer: Answerer = createAnswerer();
   function createAnswerer(): Answerer {
     return interactive
-      ? new InteractiveAnswerer(agentLabel, { input: options.input, output: options.output })
-      : new AutomaticAnswerer(agentLabel, printLine);
+      ? new InteractiveAnswerer(agentLabel, { input: io.stdin, output: io.stdout as Writable })
+      : new AutomaticAnswerer(agentLabel, printLine, options.scripts);
   }
 
   let agent: AgentProcess;
   try {
-    agent = await AgentProcess.start(options.command, options.cwd);
+    agent = await AgentProcess.start(options.command, options.cwd, io.env);
   } catch (error) {
     reportError((error as Error).message);
-    return ClientError.isInstance(error) && error.code === ClientErrorCode.InvalidOption
+    return AgentProcessError.isInstance(error) && error.code === TestingErrorCode.InvalidCommand
       ? ExitCode.Usage
       : ExitCode.RuntimeFailure;
   }
+  const stopWarningAboutStdout = agent.onNonJsonLine((line: NonJsonLine) => {
+    const count = agent.nonJsonLineCount;
+    if (count <= REPORTED_NON_JSON_LINES) {
+      terminal.writeError(
+        `Warning: the agent wrote a line to stdout that is not JSON-RPC; it was dropped (stdout of an ACP agent must ` +
+          `carry only JSON-RPC, logs belong on stderr): ${JSON.stringify(line.preview)}\n`,
+      );
+    }
+    if (count === REPORTED_NON_JSON_LINES) {
+      terminal.writeError(
+        'Warning: further non-JSON-RPC lines on the agent’s stdout are dropped without a warning.\n',
+      );
+    }
+  });
 
   let sessionId: string | undefined;
+  // Once the run ends (a failure, a signal), the agent's late output is not shown after the closing message.
+  let showUpdates = true;
+  let endRun: (ended: EndedRun) => void = () => undefined;
+  const ended = new Promise<EndedRun>((resolve) => {
+    endRun = resolve;
+  });
   const pendingUrlCompletions = new Map<string, AbortController>();
   const connection: ClientConnection = client({ name: 'acpkit-client' })
     .onRequest(methods.client.elicitation.create, async ({ params, signal }) => {
-      if (isFormRequest(params)) return terminal.exclusive(() => answerer.answerForm(params, signal));
+      if (isFormRequest(params)) {
+        try {
+          return await terminal.exclusive(() => answerer.answerForm(params, signal));
+        } catch (error) {
+          if (!ScriptedAnswerError.isInstance(error)) throw error;
+          // The script is wrong, not the agent: it gets a plain cancel, and the run ends naming the form and field.
+          endRun(new EndedRun(ExitCode.Usage, error));
+          return { action: 'cancel' };
+        }
+      }
       if (isUrlRequest(params)) {
         const response = await terminal.exclusive(() => answerer.answerUrl(params, signal));
         if (response.action === 'accept') {
@@ -158,7 +235,7 @@ export async function runClient(options: ClientRunOptions): Promise<number> {
       terminal.exclusive(() => answerer.answerPermission(params, signal)),
     )
     .onNotification(methods.client.session.update, ({ params }) => {
-      if (params.sessionId === sessionId) terminal.write(transcript.render(params.update));
+      if (showUpdates && params.sessionId === sessionId) terminal.write(transcript.render(params.update));
     })
     .onNotification(methods.client.elicitation.complete, ({ params }) => {
       // Unknown or already-completed ids are ignored, as the spec asks.
@@ -168,16 +245,27 @@ export async function runClient(options: ClientRunOptions): Promise<number> {
 
   let turnActive = false;
   let cancelRequested = false;
-  let stopping: Promise<number> | undefined;
   const agentGone = agent.exited.then((exit) => {
     const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
-    return new ClientError(ClientErrorCode.AgentExited, `The agent exited (${how}).`);
+    return new ClientError(ClientErrorCode.AgentExited, `Connection to the agent lost: it exited (${how}).`);
+  });
+  const unsubscribeSignals = io.onStopSignal((signal: StopSignal) => {
+    if (signal === 'SIGINT' && turnActive && !cancelRequested && sessionId !== undefined) {
+      cancelRequested = true;
+      printLine('Cancelling the turn… (press Ctrl+C again to quit)');
+      void connection.agent.notify(methods.agent.session.cancel, { sessionId }).catch(() => undefined);
+      return;
+    }
+    endRun(new EndedRun(signal === 'SIGINT' ? ExitCode.Interrupted : ExitCode.Terminated));
   });
 
+  let stopping: Promise<number> | undefined;
+  const prompts = promptSource(options, terminal);
   const stop = (code: number): Promise<number> => {
     stopping ??= (async () => {
-      process.off('SIGINT', onInterrupt);
-      process.off('SIGTERM', onTerminate);
+      unsubscribeSignals();
+      stopWarningAboutStdout();
+      void prompts.return(undefined).catch(() => undefined);
       // The agent goes first: closing the connection first would close our end of its stdout while it may still be
       // flushing, and it would die of EPIPE instead of exiting on stdin EOF.
       await agent.stop();
@@ -186,44 +274,30 @@ export async function runClient(options: ClientRunOptions): Promise<number> {
     })();
     return stopping;
   };
-  let resolveInterrupted: (code: number) => void = () => undefined;
-  const interrupted = new Promise<number>((resolve) => {
-    resolveInterrupted = resolve;
-  });
-  function onInterrupt(): void {
-    if (turnActive && !cancelRequested && sessionId !== undefined) {
-      cancelRequested = true;
-      printLine('Cancelling the turn… (press Ctrl+C again to quit)');
-      void connection.agent.notify(methods.agent.session.cancel, { sessionId }).catch(() => undefined);
-      return;
-    }
-    resolveInterrupted(ExitCode.Interrupted);
-  }
-  function onTerminate(): void {
-    resolveInterrupted(ExitCode.Terminated);
-  }
-  process.on('SIGINT', onInterrupt);
-  process.on('SIGTERM', onTerminate);
 
-  /** Awaits `work`, unless the agent exits or the person interrupts first. */
+  /** Awaits `work`, unless the agent exits, the person interrupts or a script fails first. */
   async function guard<T>(work: Promise<T>): Promise<T> {
     const result = await Promise.race([
       work.then((value) => ({ kind: 'done' as const, value })),
       agentGone.then((error) => ({ kind: 'gone' as const, error })),
-      interrupted.then((code) => ({ kind: 'interrupted' as const, code })),
+      ended.then((end) => ({ kind: 'ended' as const, end })),
     ]);
     if (result.kind === 'done') return result.value;
     if (result.kind === 'gone') throw result.error;
-    throw new InterruptedRun(result.code);
+    throw result.end;
   }
 
   try {
     const initialize = await guard(
-      connection.agent.request(methods.agent.initialize, {
-        protocolVersion: PROTOCOL_VERSION,
-        clientCapabilities: { elicitation: { form: {}, url: {} } },
-        clientInfo: { name: 'acpkit-client', title: 'ACP Kit terminal client', version: options.version },
-      }),
+      initializeUnlessNotAcp(
+        connection.agent.request(methods.agent.initialize, {
+          protocolVersion: PROTOCOL_VERSION,
+          clientCapabilities: { elicitation: { form: {}, url: {} } },
+          clientInfo: { name: 'acpkit-client', title: 'ACP Kit terminal client', version: options.version },
+        }),
+        agent,
+        options.command,
+      ),
     );
     agentLabel = describeAgent(initialize, options.command);
     answerer = createAnswerer();
@@ -233,7 +307,6 @@ export async function runClient(options: ClientRunOptions): Promise<number> {
     );
     sessionId = session.sessionId;
 
-    const prompts = promptSource(options, terminal);
     for (;;) {
       const next = await guard(prompts.next());
       if (next.done) break;
@@ -252,40 +325,44 @@ export async function runClient(options: ClientRunOptions): Promise<number> {
       } catch (error) {
         // A turn the agent failed is reported; a person can try again, a script stops with a failure.
         if (!(error instanceof RequestError) || !interactive) throw error;
-        reportError(`The agent answered with an error: ${error.message}`);
+        reportError(describeAgentError(error));
         continue;
       } finally {
         turnActive = false;
       }
       // Output held behind a prompt (a URL wait) is flushed before the turn's closing line.
-      await terminal.exclusive(async () => undefined);
+      await terminal.settled();
       terminal.write(transcript.endTurn(stopReason));
     }
     return await stop(ExitCode.Ok);
   } catch (error) {
-    if (error instanceof InterruptedRun) {
-      terminal.write(transcript.breakLine());
+    showUpdates = false;
+    if (error instanceof EndedRun) {
+      if (error.reason === undefined) {
+        terminal.write(transcript.breakLine());
+        return await stop(error.code);
+      }
+      await terminal.settled();
+      reportError(error.reason.message);
       return await stop(error.code);
     }
-    // A closed connection usually means the agent died; name its exit status when it follows promptly.
+    // A closed connection usually means the agent died: wait for a form on screen to close, then name the exit.
     const exit =
-      ClientError.isInstance(error) || error instanceof RequestError
+      ClientError.isInstance(error) || error instanceof RequestError || AgentProcessError.isInstance(error)
         ? undefined
         : await Promise.race([
             agentGone,
-            new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 3_000).unref()),
+            new Promise<undefined>((resolve) =>
+              setTimeout(() => resolve(undefined), EXIT_REPORT_WAIT_MS).unref(),
+            ),
           ]);
+    // The agent is gone: closing the connection closes any form it left on screen, before the one error line.
+    if (!agent.isRunning) connection.close();
+    await terminal.settled();
     if (exit !== undefined) reportError(exit.message);
-    else if (ClientError.isInstance(error)) reportError(error.message);
-    else if (error instanceof RequestError) reportError(`The agent answered with an error: ${error.message}`);
-    else reportError(`The connection to the agent failed: ${(error as Error).message}`);
+    else if (ClientError.isInstance(error) || AgentProcessError.isInstance(error)) reportError(error.message);
+    else if (error instanceof RequestError) reportError(describeAgentError(error));
+    else reportError(`Connection to the agent lost: ${(error as Error).message}.`);
     return await stop(ExitCode.RuntimeFailure);
-  }
-}
-
-/** Thrown out of the conversation loop when the person interrupts (second Ctrl+C) or SIGTERM arrives. */
-class InterruptedRun extends Error {
-  constructor(readonly code: number) {
-    super('interrupted');
   }
 }

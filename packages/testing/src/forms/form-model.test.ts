@@ -1,5 +1,6 @@
+import { CHOICE_DESCRIPTION_META_KEY } from '@acpkit/choice-schema';
 import { describe, expect, it } from 'vitest';
-import { CHOICE_DESCRIPTION_META_KEY, isSingleChoiceForm, readForm } from './form-model.js';
+import { isSingleChoiceForm, readForm } from './form-model.js';
 
 describe('readForm', () => {
   it('reads a oneOf choice with titles, the standard description and the acpkit _meta description', () => {

@@ -1,6 +1,6 @@
 import type { PermissionOption } from '@agentclientprotocol/sdk';
 import { validateFieldValue } from './field-validation.js';
-import type { FieldValue, FormField, FormModel } from './form-model.js';
+import type { ChoiceOption, FieldValue, FormField, FormModel } from './form-model.js';
 
 /** How an automatic answer for one field was chosen (printed so scripts can see what was answered). */
 export type AnswerSource = 'default' | 'first option' | 'first options' | 'no' | 'left empty';
@@ -21,7 +21,16 @@ export type AutomaticFormAnswer =
     }
   | { readonly action: 'decline'; readonly reason: string };
 
-function answerField(field: FormField): AutomaticFieldAnswer | string {
+/**
+ * The answer `--yes` gives one field: its default, else (choices) the first option(s), else `false` for a required
+ * boolean, else left empty; a string says why there is none (a required field without a default).
+ *
+ * @example
+ * ```ts
+ * automaticFieldAnswer(readForm({ properties: { n: { type: 'integer', default: 2 } } }).fields[0]!); // value 2, source 'default'
+ * ```
+ */
+export function automaticFieldAnswer(field: FormField): AutomaticFieldAnswer | string {
   switch (field.kind) {
     case 'single-choice': {
       if (field.defaultValue !== undefined) return { field, value: field.defaultValue, source: 'default' };
@@ -69,7 +78,7 @@ export function answerFormAutomatically(model: FormModel): AutomaticFormAnswer {
   const answers: AutomaticFieldAnswer[] = [];
   const content: Record<string, FieldValue> = {};
   for (const field of model.fields) {
-    const answer = answerField(field);
+    const answer = automaticFieldAnswer(field);
     if (typeof answer === 'string') return { action: 'decline', reason: answer };
     const problem = validateFieldValue(field, answer.value);
     if (problem !== undefined)
@@ -99,15 +108,25 @@ export function choosePermissionAutomatically(
   );
 }
 
-/** Renders a field value for the transcript: choice tokens with their labels, lists joined. */
+/** The label a person reads for a choice token (the token itself when no option has it). */
+function optionLabel(field: { readonly options: readonly ChoiceOption[] }, value: string): string {
+  return field.options.find((candidate) => candidate.value === value)?.label ?? value;
+}
+
+/**
+ * Renders a field value for a person: choices by their labels (never the opaque tokens the agent sent), lists
+ * joined, booleans as yes/no.
+ *
+ * @example
+ * ```ts
+ * describeValue(choiceField, 'choice_1'); // 'Production'
+ * ```
+ */
 export function describeValue(field: FormField, value: FieldValue | undefined): string {
   if (value === undefined) return '(left empty)';
-  if (field.kind === 'single-choice' && typeof value === 'string') {
-    const option = field.options.find((candidate) => candidate.value === value);
-    return option && option.label !== value ? `${value} (${option.label})` : value;
-  }
+  if (field.kind === 'single-choice' && typeof value === 'string') return optionLabel(field, value);
   if (field.kind === 'multi-choice' && Array.isArray(value)) {
-    return value.length === 0 ? '(none)' : value.join(', ');
+    return value.length === 0 ? '(none)' : value.map((item) => optionLabel(field, item)).join(', ');
   }
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   return String(value);

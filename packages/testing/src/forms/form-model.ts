@@ -1,7 +1,5 @@
+import { CHOICE_DESCRIPTION_META_KEY } from '@acpkit/choice-schema';
 import type { ElicitationSchema } from '@agentclientprotocol/sdk';
-
-/** `_meta` key that ACP Kit agents use for an option description when the standard `description` is absent. */
-export const CHOICE_DESCRIPTION_META_KEY = 'acpkit.dev/choice-description';
 
 /** One option of a single- or multi-choice field. */
 export interface ChoiceOption {

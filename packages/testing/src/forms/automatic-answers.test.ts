@@ -78,16 +78,24 @@ describe('choosePermissionAutomatically', () => {
 });
 
 describe('describeValue', () => {
-  it('renders tokens with labels, lists, booleans and empties', () => {
+  it('renders choices by their labels (never the tokens), lists, booleans and empties', () => {
     const [choice, tags, flag] = readForm({
       properties: {
-        target: { type: 'string', oneOf: [{ const: 'prod', title: 'Production' }] },
-        tags: { type: 'array', items: { enum: ['x', 'y'] } },
+        target: { type: 'string', oneOf: [{ const: 'choice_1', title: 'Production' }] },
+        tags: {
+          type: 'array',
+          items: {
+            anyOf: [
+              { const: 'choice_0', title: 'Stable' },
+              { const: 'choice_1', title: 'Beta' },
+            ],
+          },
+        },
         flag: { type: 'boolean' },
       },
     }).fields;
-    expect(describeValue(choice!, 'prod')).toBe('prod (Production)');
-    expect(describeValue(tags!, ['x', 'y'])).toBe('x, y');
+    expect(describeValue(choice!, 'choice_1')).toBe('Production');
+    expect(describeValue(tags!, ['choice_0', 'choice_1'])).toBe('Stable, Beta');
     expect(describeValue(tags!, [])).toBe('(none)');
     expect(describeValue(flag!, true)).toBe('yes');
     expect(describeValue(flag!, undefined)).toBe('(left empty)');

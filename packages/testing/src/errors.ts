@@ -1,0 +1,137 @@
+import { brandErrorClass, isBrandedInstance } from '@acpkit/internal-branding';
+
+/**
+ * Stable codes of the `@acpkit/testing` errors. Adding one is a minor change; renaming or removing one is breaking.
+ *
+ * @example
+ * ```ts
+ * if (ScriptedAnswerError.isInstance(error) && error.code === TestingErrorCode.UnknownField) console.error(error.message);
+ * ```
+ */
+export const TestingErrorCode = {
+  /** A scripted answer names a field the open form does not have. */
+  UnknownField: 'UNKNOWN_FIELD',
+  /** A scripted value matches no option, cannot be read as the field's type, or fails the field's validation. */
+  InvalidAnswer: 'INVALID_ANSWER',
+  /** The form has a required field without a default, and the script gives it no value. */
+  MissingAnswer: 'MISSING_ANSWER',
+  /** The agent asked one form more than the list of per-form scripts holds. */
+  NoScriptLeft: 'NO_SCRIPT_LEFT',
+  /** A script is malformed (not an object, `"decline"` or `"cancel"`; a value of the wrong JSON type; bad JSON). */
+  InvalidScript: 'INVALID_SCRIPT',
+  /** The agent command is empty. */
+  InvalidCommand: 'INVALID_COMMAND',
+  /** The agent command could not be started (not found, not executable). */
+  AgentStartFailed: 'AGENT_START_FAILED',
+  /** The agent process ended, or closed its stdout, before the conversation was over. */
+  AgentExited: 'AGENT_EXITED',
+  /** The agent wrote something other than JSON-RPC to stdout and did not answer `initialize`. */
+  NotAnAcpAgent: 'NOT_AN_ACP_AGENT',
+} as const;
+/** Union of the {@link TestingErrorCode} values. */
+export type TestingErrorCode = (typeof TestingErrorCode)[keyof typeof TestingErrorCode];
+
+/**
+ * Base class of the errors `@acpkit/testing` throws. Branch on {@link TestingError.code}, not on the message.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.prompt('Deploy');
+ * } catch (error) {
+ *   if (TestingError.isInstance(error)) console.error(`${error.code}: ${error.message}`);
+ * }
+ * ```
+ */
+export class TestingError extends Error {
+  static {
+    brandErrorClass(TestingError, 'acpkit.error.testing');
+  }
+
+  override readonly name: string = 'TestingError';
+  /** Stable machine-readable code. */
+  readonly code: TestingErrorCode;
+
+  constructor(code: TestingErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+
+  /** Like `instanceof`, but also true for errors created by another copy of this package. */
+  static isInstance(value: unknown): value is TestingError {
+    return isBrandedInstance(TestingError, value);
+  }
+
+  /** Makes `instanceof` check the class's own marker, so it also recognises errors from another copy of this package. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class right of instanceof, a subclass too
+    return isBrandedInstance(this, value);
+  }
+}
+
+/**
+ * A scripted answer does not fit the form the agent sent: it names no field of it, its value is not valid for the
+ * field, a required field got no value, or the scripts ran out. The message names the form and the field. Codes:
+ * `UNKNOWN_FIELD`, `INVALID_ANSWER`, `MISSING_ANSWER`, `NO_SCRIPT_LEFT`, `INVALID_SCRIPT`.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   answerFormWithScript(request, { Target: 'Staging' });
+ * } catch (error) {
+ *   if (ScriptedAnswerError.isInstance(error)) console.error(error.form, error.field, error.message);
+ * }
+ * ```
+ */
+export class ScriptedAnswerError extends TestingError {
+  static {
+    brandErrorClass(ScriptedAnswerError, 'acpkit.error.scripted-answer');
+  }
+
+  override readonly name: string = 'ScriptedAnswerError';
+  /** How the form is named in the message: its title, else the agent's question. */
+  readonly form: string | undefined;
+  /** The field concerned (property name), when there is one. */
+  readonly field: string | undefined;
+
+  constructor(
+    code: TestingErrorCode,
+    message: string,
+    details: { form?: string; field?: string; cause?: unknown } = {},
+  ) {
+    super(code, message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.form = details.form;
+    this.field = details.field;
+  }
+
+  /** Like `instanceof`, but also true for errors created by another copy of this package. */
+  static override isInstance(value: unknown): value is ScriptedAnswerError {
+    return isBrandedInstance(ScriptedAnswerError, value);
+  }
+}
+
+/**
+ * The agent process could not be started, ended early, or is not speaking ACP on stdout. Codes:
+ * `INVALID_COMMAND`, `AGENT_START_FAILED`, `AGENT_EXITED`, `NOT_AN_ACP_AGENT`.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await spawnTestClient(['node', 'agent.js']);
+ * } catch (error) {
+ *   if (AgentProcessError.isInstance(error) && error.code === TestingErrorCode.AgentStartFailed) console.error(error.message);
+ * }
+ * ```
+ */
+export class AgentProcessError extends TestingError {
+  static {
+    brandErrorClass(AgentProcessError, 'acpkit.error.agent-process');
+  }
+
+  override readonly name: string = 'AgentProcessError';
+
+  /** Like `instanceof`, but also true for errors created by another copy of this package. */
+  static override isInstance(value: unknown): value is AgentProcessError {
+    return isBrandedInstance(AgentProcessError, value);
+  }
+}

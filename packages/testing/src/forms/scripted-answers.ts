@@ -1,0 +1,346 @@
+import type { CreateElicitationRequest, ElicitationSchema } from '@agentclientprotocol/sdk';
+import { ScriptedAnswerError, TestingErrorCode } from '../errors.js';
+import { type AnswerSource, type AutomaticFieldAnswer, automaticFieldAnswer } from './automatic-answers.js';
+import { validateFieldValue } from './field-validation.js';
+import {
+  type ChoiceOption,
+  type FieldValue,
+  type FormField,
+  type FormModel,
+  readForm,
+} from './form-model.js';
+
+/** One scripted value: text (matched and parsed by the rules of {@link answerFormWithScript}), or typed JSON. */
+export type ScriptValue = string | number | boolean | readonly string[];
+
+/**
+ * The scripted answer to one form: `'decline'`, `'cancel'`, or the values to accept it with, keyed by field
+ * (property name or title). Fields the script leaves out take their defaults, as `acpkit client --yes` does.
+ *
+ * @example
+ * ```ts
+ * const scripts: FormScript[] = [{ Choice: 'Preview' }, { 'Release name': 'r-1', Channels: ['Stable', 'Beta'] }, 'decline'];
+ * ```
+ */
+export type FormScript = 'decline' | 'cancel' | { readonly [field: string]: ScriptValue };
+
+/** Where a value of a scripted answer came from: the script, or the automatic rules for fields it left out. */
+export type ScriptedAnswerSource = 'scripted' | AnswerSource;
+
+/** One field of a scripted answer: the field, its value (undefined = left empty), and where the value came from. */
+export interface ScriptedFieldAnswer extends Omit<AutomaticFieldAnswer, 'source'> {
+  readonly source: ScriptedAnswerSource;
+}
+
+/** What a script made of a form: accept with content (and how each field was answered), decline, or cancel. */
+export type ScriptedFormAnswer =
+  | {
+      readonly action: 'accept';
+      readonly content: Record<string, FieldValue>;
+      readonly answers: readonly ScriptedFieldAnswer[];
+    }
+  | { readonly action: 'decline' }
+  | { readonly action: 'cancel' };
+
+/** The part of a form-mode `elicitation/create` request the rules read. */
+export interface ScriptedForm {
+  readonly message: string;
+  readonly requestedSchema?: ElicitationSchema;
+}
+
+/** A form-mode `elicitation/create` request. */
+export type FormElicitationRequest = Extract<CreateElicitationRequest, { mode: 'form' }>;
+
+/**
+ * True for a form-mode request (URL-mode and vendor `_x` modes are not).
+ *
+ * @example
+ * ```ts
+ * if (isFormRequest(params)) answerFormWithScript(params, { Choice: 'Preview' });
+ * ```
+ */
+export function isFormRequest(request: CreateElicitationRequest): request is FormElicitationRequest {
+  return request.mode === 'form' && 'requestedSchema' in request;
+}
+
+/** How a form is named in messages: its schema title, else the agent's question. */
+function formName(form: ScriptedForm, model: FormModel): string {
+  return model.title ?? form.message;
+}
+
+function quote(text: string): string {
+  return JSON.stringify(text);
+}
+
+function fieldList(model: FormModel): string {
+  const names = model.fields.map((field) =>
+    field.label === field.name ? quote(field.name) : `${quote(field.label)} (${field.name})`,
+  );
+  return names.length === 0 ? 'it has no fields' : `its fields: ${names.join(', ')}`;
+}
+
+function optionList(options: readonly ChoiceOption[]): string {
+  return options.map((option) => quote(option.label)).join(', ');
+}
+
+/** Finds the field a script key names: a property name first, then a title. */
+function findField(model: FormModel, key: string): FormField | undefined {
+  return (
+    model.fields.find((field) => field.name === key) ?? model.fields.find((field) => field.label === key)
+  );
+}
+
+/** An option by its title first, then by its value (the token the agent sent). */
+function matchOption(options: readonly ChoiceOption[], text: string): ChoiceOption | undefined {
+  return options.find((option) => option.label === text) ?? options.find((option) => option.value === text);
+}
+
+const YES = new Set(['true', 'yes', 'y', 'on', '1']);
+const NO = new Set(['false', 'no', 'n', 'off', '0']);
+
+type ReadValue = { readonly value: FieldValue } | { readonly problem: string };
+
+/** Reads one scripted value as the field's type, or says why it cannot be read. */
+function readValue(field: FormField, raw: ScriptValue): ReadValue {
+  const values = Array.isArray(raw) ? raw : undefined;
+  switch (field.kind) {
+    case 'single-choice': {
+      if (values !== undefined)
+        return { problem: `it takes one option, but the script gives ${values.length}` };
+      if (typeof raw !== 'string') return { problem: `it takes an option title, not ${JSON.stringify(raw)}` };
+      const option = matchOption(field.options, raw);
+      if (option === undefined) {
+        return { problem: `${quote(raw)} is not one of its options (${optionList(field.options)})` };
+      }
+      return { value: option.value };
+    }
+    case 'multi-choice': {
+      const items = values ?? (typeof raw === 'string' ? [raw] : undefined);
+      if (items === undefined) return { problem: `it takes option titles, not ${JSON.stringify(raw)}` };
+      const selected: string[] = [];
+      for (const item of items) {
+        const option = matchOption(field.options, item);
+        if (option === undefined) {
+          return { problem: `${quote(item)} is not one of its options (${optionList(field.options)})` };
+        }
+        selected.push(option.value);
+      }
+      return { value: selected };
+    }
+    case 'boolean': {
+      if (typeof raw === 'boolean') return { value: raw };
+      const text = typeof raw === 'string' ? raw.trim().toLowerCase() : undefined;
+      if (text !== undefined && YES.has(text)) return { value: true };
+      if (text !== undefined && NO.has(text)) return { value: false };
+      return { problem: `it takes yes or no (true/false), not ${JSON.stringify(raw)}` };
+    }
+    case 'number': {
+      if (typeof raw === 'number') return { value: raw };
+      const text = typeof raw === 'string' ? raw.trim() : '';
+      const number = text === '' ? Number.NaN : Number(text);
+      if (!Number.isFinite(number)) return { problem: `it takes a number, not ${JSON.stringify(raw)}` };
+      return { value: number };
+    }
+    case 'text':
+      if (typeof raw === 'string') return { value: raw };
+      return { problem: `it takes text, not ${JSON.stringify(raw)}` };
+    case 'unsupported':
+      return { problem: `it has a type this client cannot answer (${field.type})` };
+  }
+}
+
+/**
+ * Answers one form from a script, by the rules `acpkit client --answer NAME=VALUE` and the test client share:
+ *
+ * - `'decline'` / `'cancel'` answer with that action;
+ * - each script key names a field by its property name, else by its title;
+ * - a value for a choice matches an option's title, then its value (the token); for a multi-select, give a list
+ *   (each item matched the same way); other values are read as the field's type (`yes`/`no`/`true`/`false` for
+ *   booleans, decimal numbers) and checked against the field's schema (`pattern`, `format`, bounds, counts);
+ * - fields the script leaves out take their defaults, as `acpkit client --yes` does.
+ *
+ * A script that does not fit is never papered over with a default: a key that names no field, a value that does
+ * not match or validate, and a required field without a default that the script leaves out all throw.
+ *
+ * @throws {@link ScriptedAnswerError} naming the form and the field (`UNKNOWN_FIELD`, `INVALID_ANSWER`,
+ * `MISSING_ANSWER`).
+ * @example
+ * ```ts
+ * const answer = answerFormWithScript(request, { Choice: 'Preview' });
+ * // { action: 'accept', content: { choice: 'choice_0' }, answers: [...] }
+ * ```
+ */
+export function answerFormWithScript(form: ScriptedForm, script: FormScript): ScriptedFormAnswer {
+  if (script === 'decline' || script === 'cancel') return { action: script };
+  const model = readForm(form.requestedSchema);
+  const name = formName(form, model);
+  const scripted = new Map<string, FieldValue>();
+  for (const [key, raw] of Object.entries(script)) {
+    const field = findField(model, key);
+    if (field === undefined) {
+      throw new ScriptedAnswerError(
+        TestingErrorCode.UnknownField,
+        `The form ${quote(name)} has no field ${quote(key)} (${fieldList(model)}).`,
+        { form: name, field: key },
+      );
+    }
+    if (scripted.has(field.name)) {
+      throw new ScriptedAnswerError(
+        TestingErrorCode.InvalidAnswer,
+        `The script answers the field ${quote(field.label)} of the form ${quote(name)} twice (as its name and its title).`,
+        { form: name, field: field.name },
+      );
+    }
+    const read = readValue(field, raw);
+    const problem = 'problem' in read ? read.problem : validateFieldValue(field, read.value);
+    if (problem !== undefined || !('value' in read)) {
+      throw new ScriptedAnswerError(
+        TestingErrorCode.InvalidAnswer,
+        `The answer for the field ${quote(field.label)} of the form ${quote(name)} does not fit: ${problem}`,
+        { form: name, field: field.name },
+      );
+    }
+    scripted.set(field.name, read.value);
+  }
+  const answers: ScriptedFieldAnswer[] = [];
+  const content: Record<string, FieldValue> = {};
+  for (const field of model.fields) {
+    const value = scripted.get(field.name);
+    if (value !== undefined) {
+      answers.push({ field, value, source: 'scripted' });
+      content[field.name] = value;
+      continue;
+    }
+    const automatic = automaticFieldAnswer(field);
+    const problem = typeof automatic === 'string' ? automatic : validateFieldValue(field, automatic.value);
+    if (problem !== undefined) {
+      throw new ScriptedAnswerError(
+        TestingErrorCode.MissingAnswer,
+        `The form ${quote(name)} needs an answer for the field ${quote(field.label)}, which the script leaves out (${problem.replace(/\.$/, '')}).`,
+        { form: name, field: field.name },
+      );
+    }
+    if (typeof automatic === 'string') continue;
+    answers.push(automatic);
+    if (automatic.value !== undefined) content[field.name] = automatic.value;
+  }
+  return { action: 'accept', content, answers };
+}
+
+/**
+ * Hands out per-form scripts in order, one per form the agent asks (`acpkit client --answers FILE`, the test
+ * client's `answers` list), and says clearly when the agent asks more forms than the list holds.
+ *
+ * @example
+ * ```ts
+ * const queue = new FormScriptQueue([{ Choice: 'Preview' }, 'decline'], 'answers.json');
+ * answerFormWithScript(request, queue.next(request));
+ * ```
+ */
+export class FormScriptQueue {
+  private used = 0;
+
+  /** @param source - How the list is named in messages (`answers.json`, `the answers list`). */
+  constructor(
+    private readonly scripts: readonly FormScript[],
+    private readonly source: string,
+  ) {}
+
+  /**
+   * The script for the next form.
+   *
+   * @throws {@link ScriptedAnswerError} `NO_SCRIPT_LEFT` when every script has been used.
+   */
+  next(form: ScriptedForm): FormScript {
+    const script = this.scripts[this.used];
+    if (script === undefined) {
+      const count = `${this.scripts.length} ${this.scripts.length === 1 ? 'answer' : 'answers'}`;
+      throw new ScriptedAnswerError(
+        TestingErrorCode.NoScriptLeft,
+        `The agent asked the form ${quote(form.message)}, but ${this.source} holds only ${count} (one per form, in order).`,
+        { form: form.message },
+      );
+    }
+    this.used += 1;
+    return script;
+  }
+}
+
+/**
+ * Reads `NAME=VALUE` assignments (`acpkit client --answer`, repeatable) into one {@link FormScript}. A name given
+ * more than once collects its values into a list (for a multi-select); the split is at the first `=`.
+ *
+ * @throws {@link ScriptedAnswerError} `INVALID_SCRIPT` when an assignment has no `=` or an empty name.
+ * @example
+ * ```ts
+ * parseAnswerAssignments(['Choice=Preview', 'Channels=Stable', 'Channels=Beta']);
+ * // { Choice: 'Preview', Channels: ['Stable', 'Beta'] }
+ * ```
+ */
+export function parseAnswerAssignments(assignments: readonly string[]): FormScript {
+  const script: Record<string, string | string[]> = {};
+  for (const assignment of assignments) {
+    const separator = assignment.indexOf('=');
+    const name = separator === -1 ? '' : assignment.slice(0, separator).trim();
+    if (name === '') {
+      throw new ScriptedAnswerError(
+        TestingErrorCode.InvalidScript,
+        `--answer ${quote(assignment)} is not NAME=VALUE (NAME is a field's property name or title).`,
+      );
+    }
+    const value = assignment.slice(separator + 1);
+    const previous = script[name];
+    script[name] =
+      previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value];
+  }
+  return script;
+}
+
+function isScriptValue(value: unknown): value is ScriptValue {
+  return (
+    typeof value === 'string' ||
+    typeof value === 'boolean' ||
+    (typeof value === 'number' && Number.isFinite(value)) ||
+    (Array.isArray(value) && value.every((item) => typeof item === 'string'))
+  );
+}
+
+/**
+ * Checks that `value` is a list of {@link FormScript}s (the content of an `acpkit client --answers FILE`, or the
+ * test client's `answers`) and returns it typed. `source` names where it came from in messages.
+ *
+ * @throws {@link ScriptedAnswerError} `INVALID_SCRIPT` naming the first entry that is not `"decline"`, `"cancel"`
+ * or an object of field → string, number, boolean or list of strings.
+ * @example
+ * ```ts
+ * const scripts = parseFormScripts(JSON.parse(readFileSync('answers.json', 'utf8')), 'answers.json');
+ * ```
+ */
+export function parseFormScripts(value: unknown, source: string): FormScript[] {
+  if (!Array.isArray(value)) {
+    throw new ScriptedAnswerError(
+      TestingErrorCode.InvalidScript,
+      `${source} must hold a JSON list with one answer per form, e.g. [{"Choice": "Preview"}, "decline"].`,
+    );
+  }
+  return value.map((entry: unknown, index) => {
+    if (entry === 'decline' || entry === 'cancel') return entry;
+    const where = `${source}: answer ${index + 1}`;
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+      throw new ScriptedAnswerError(
+        TestingErrorCode.InvalidScript,
+        `${where} must be "decline", "cancel" or an object of field answers, not ${JSON.stringify(entry)}.`,
+      );
+    }
+    for (const [field, fieldValue] of Object.entries(entry)) {
+      if (!isScriptValue(fieldValue)) {
+        throw new ScriptedAnswerError(
+          TestingErrorCode.InvalidScript,
+          `${where}: the value of ${quote(field)} must be a string, number, boolean or list of strings, not ${JSON.stringify(fieldValue)}.`,
+          { field },
+        );
+      }
+    }
+    return entry as FormScript;
+  });
+}

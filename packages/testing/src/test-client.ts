@@ -1,0 +1,401 @@
+import {
+  type AnyMessage,
+  type ClientCapabilities,
+  type ClientConnection,
+  type ClientContext,
+  type ContentBlock,
+  type CreateElicitationRequest,
+  type CreateElicitationResponse,
+  client,
+  type InitializeResponse,
+  methods,
+  PROTOCOL_VERSION,
+  RequestError,
+  type RequestPermissionRequest,
+  type RequestPermissionResponse,
+  type Stream,
+} from '@agentclientprotocol/sdk';
+import { AgentProcess } from './agent-process.js';
+import { AgentProcessError, ScriptedAnswerError, TestingErrorCode } from './errors.js';
+import { answerFormAutomatically, choosePermissionAutomatically } from './forms/automatic-answers.js';
+import { readForm } from './forms/form-model.js';
+import {
+  answerFormWithScript,
+  type FormScript,
+  FormScriptQueue,
+  isFormRequest,
+  parseFormScripts,
+  type ScriptedFieldAnswer,
+} from './forms/scripted-answers.js';
+import { initializeUnlessNotAcp } from './non-acp-guard.js';
+import { summarizeTurn, type TranscriptEvent, type TurnTranscript, type WireMessage } from './transcript.js';
+
+/**
+ * Answers an `elicitation/create` request itself: return any response, valid or not (to test how the agent copes
+ * with a decline, a cancel, garbage or a hang), or throw a `RequestError` to answer with a JSON-RPC error.
+ */
+export type ElicitationAnswerer = (
+  request: CreateElicitationRequest,
+  context: { readonly signal: AbortSignal },
+) => CreateElicitationResponse | Promise<CreateElicitationResponse>;
+
+/**
+ * How permission requests are answered: `'allow'` (the first "allow once" option, else "allow always", else the first
+ * offered), `'reject'` (the first "reject once", else "reject always", else cancelled), `'cancel'`, or a function.
+ */
+export type PermissionAnswers =
+  | 'allow'
+  | 'reject'
+  | 'cancel'
+  | ((request: RequestPermissionRequest) => RequestPermissionResponse | Promise<RequestPermissionResponse>);
+
+/** Options of {@link connectTestClient} and {@link spawnTestClient}. */
+export interface TestClientOptions {
+  /**
+   * How forms are answered. A list holds one {@link FormScript} per form, used in order (the same rules as
+   * `acpkit client --answer` / `--answers FILE`); a form beyond the list fails the turn. A function answers every
+   * elicitation itself. Default: each form with its defaults, as `acpkit client --yes` does (declined when a
+   * required field has no default). URL-mode requests are declined unless a function answers them.
+   */
+  readonly answers?: readonly FormScript[] | ElicitationAnswerer;
+  /** How `session/request_permission` is answered; default `'allow'`. */
+  readonly permissions?: PermissionAnswers;
+  /** Sent in `initialize`; default `{ elicitation: { form: {} } }`. */
+  readonly clientCapabilities?: ClientCapabilities;
+  /** The `cwd` of the session the client opens; default `process.cwd()`. */
+  readonly cwd?: string;
+}
+
+/** Options of {@link spawnTestClient}. */
+export interface SpawnTestClientOptions extends TestClientOptions {
+  /** Environment of the agent process; default the inherited one. */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/** An ACP agent app the client can connect to in-process (`agent()` from the SDK, stable or `/unstable`). */
+export interface ConnectableAgent {
+  connect(stream: Stream): { close(): void };
+}
+
+/**
+ * A connected ACP client whose answers are scripted. It has initialized the agent and opened one session.
+ *
+ * @example
+ * ```ts
+ * const client = await connectTestClient(createAgent(), { answers: [{ Choice: 'Preview' }] });
+ * const turn = await client.prompt('Deploy');
+ * expect(turn.text).toBe('Selected: preview');
+ * await client.close();
+ * ```
+ */
+export interface TestClient {
+  /** The agent's `initialize` response. */
+  readonly initialize: InitializeResponse;
+  /** The session opened with `session/new`. */
+  readonly sessionId: string;
+  /** Every event so far, in order. */
+  readonly transcript: readonly TranscriptEvent[];
+  /** Every JSON-RPC message that crossed the connection (in-process only; empty for a stdio agent). */
+  readonly messages: readonly WireMessage[];
+  /** The SDK's view of the agent, for requests the test client does not wrap. */
+  readonly agent: ClientContext;
+  /**
+   * Sends `session/prompt` and resolves when the turn ends.
+   *
+   * @throws `RequestError` when the agent answers the prompt with a JSON-RPC error;
+   * {@link ScriptedAnswerError} as soon as a form does not fit its script (the form is answered `cancel`);
+   * {@link AgentProcessError} `AGENT_EXITED` when a stdio agent ends during the turn.
+   */
+  prompt(prompt: string | readonly ContentBlock[]): Promise<TurnTranscript>;
+  /** Sends `session/cancel` for the session. */
+  cancel(): Promise<void>;
+  /** Closes the connection (and stops a stdio agent: stdin closed, then SIGTERM, then SIGKILL). Idempotent. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {} } };
+/** How long a failed request waits for the agent's exit status, to report that instead of "connection closed". */
+const EXIT_REPORT_WAIT_MS = 3_000;
+
+function delay(milliseconds: number): Promise<undefined> {
+  return new Promise((resolve) => setTimeout(() => resolve(undefined), milliseconds).unref());
+}
+
+interface Answered {
+  readonly response: CreateElicitationResponse;
+  readonly answers: readonly ScriptedFieldAnswer[];
+}
+
+/** Turns the `answers` option into one function per request, keeping the position in a script list. */
+function elicitationAnswering(
+  answers: TestClientOptions['answers'],
+): (request: CreateElicitationRequest, signal: AbortSignal) => Promise<Answered> {
+  if (typeof answers === 'function') {
+    return async (request, signal) => ({ response: await answers(request, { signal }), answers: [] });
+  }
+  const scripts =
+    answers === undefined
+      ? undefined
+      : new FormScriptQueue(parseFormScripts(answers, 'answers'), 'the answers list');
+  return async (request) => {
+    if (!isFormRequest(request)) {
+      if (request.mode === 'url') return { response: { action: 'decline' }, answers: [] };
+      throw RequestError.invalidParams(
+        { mode: request.mode },
+        `Unsupported elicitation mode: ${request.mode}`,
+      );
+    }
+    if (scripts === undefined) {
+      const automatic = answerFormAutomatically(readForm(request.requestedSchema));
+      return automatic.action === 'accept'
+        ? { response: { action: 'accept', content: automatic.content }, answers: automatic.answers }
+        : { response: { action: 'decline' }, answers: [] };
+    }
+    const answer = answerFormWithScript(request, scripts.next(request));
+    return answer.action === 'accept'
+      ? { response: { action: 'accept', content: answer.content }, answers: answer.answers }
+      : { response: { action: answer.action }, answers: [] };
+  };
+}
+
+function permissionAnswering(
+  permissions: PermissionAnswers,
+): (request: RequestPermissionRequest) => Promise<RequestPermissionResponse> {
+  if (typeof permissions === 'function') return async (request) => permissions(request);
+  return async (request) => {
+    const option =
+      permissions === 'allow'
+        ? choosePermissionAutomatically(request.options)
+        : permissions === 'reject'
+          ? (request.options.find((candidate) => candidate.kind === 'reject_once') ??
+            request.options.find((candidate) => candidate.kind === 'reject_always'))
+          : undefined;
+    return option === undefined
+      ? { outcome: { outcome: 'cancelled' } }
+      : { outcome: { outcome: 'selected', optionId: option.optionId } };
+  };
+}
+
+/** Two message streams joined back to back, recording every message that crosses. */
+function recordedWirePair(messages: WireMessage[]): { agentSide: Stream; clientSide: Stream } {
+  const recorder = (direction: WireMessage['direction']) =>
+    new TransformStream<AnyMessage, AnyMessage>({
+      transform(message, controller) {
+        messages.push({ direction, message });
+        controller.enqueue(message);
+      },
+    });
+  const toAgent = recorder('to-agent');
+  const toClient = recorder('to-client');
+  return {
+    agentSide: { readable: toAgent.readable, writable: toClient.writable },
+    clientSide: { readable: toClient.readable, writable: toAgent.writable },
+  };
+}
+
+interface Endpoint {
+  readonly stream: Stream;
+  /** Turns a failed request into the reason behind it (a stdio agent that exited), or keeps it. */
+  readonly explain: (error: unknown) => Promise<unknown>;
+  readonly initialize: <T>(request: Promise<T>) => Promise<T>;
+  close(): Promise<void>;
+  readonly onStdoutNoise?: (listener: (preview: string) => void) => void;
+}
+
+async function startClient(
+  endpoint: Endpoint,
+  options: TestClientOptions,
+  messages: WireMessage[],
+): Promise<TestClient> {
+  const transcript: TranscriptEvent[] = [];
+  const answerElicitation = elicitationAnswering(options.answers);
+  const answerPermission = permissionAnswering(options.permissions ?? 'allow');
+  let failTurn: (error: unknown) => void = () => undefined;
+  endpoint.onStdoutNoise?.((preview) => transcript.push({ kind: 'stdout-noise', preview }));
+
+  const connection: ClientConnection = client({ name: 'acpkit-test-client' })
+    .onRequest(methods.client.elicitation.create, async ({ params, signal }) => {
+      let answered: Answered;
+      try {
+        answered = await answerElicitation(params, signal);
+      } catch (error) {
+        if (!ScriptedAnswerError.isInstance(error)) throw error;
+        // The agent gets a plain cancel so it can finish; the test sees the script's error.
+        failTurn(error);
+        answered = { response: { action: 'cancel' }, answers: [] };
+      }
+      transcript.push({
+        kind: 'elicitation-request',
+        request: params,
+        response: answered.response,
+        answers: answered.answers,
+      });
+      return answered.response;
+    })
+    .onRequest(methods.client.session.requestPermission, async ({ params }) => {
+      const response = await answerPermission(params);
+      transcript.push({ kind: 'permission-request', request: params, response });
+      return response;
+    })
+    .onNotification(methods.client.session.update, ({ params }) => {
+      transcript.push({ kind: 'session-update', sessionId: params.sessionId, update: params.update });
+    })
+    .connect(endpoint.stream);
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      await endpoint.close();
+      connection.close();
+    })();
+    return closing;
+  };
+  const guarded = async <T>(work: Promise<T>): Promise<T> => {
+    try {
+      return await work;
+    } catch (error) {
+      throw await endpoint.explain(error);
+    }
+  };
+
+  try {
+    const initialize = await guarded(
+      endpoint.initialize(
+        connection.agent.request(methods.agent.initialize, {
+          protocolVersion: PROTOCOL_VERSION,
+          clientCapabilities: options.clientCapabilities ?? DEFAULT_CAPABILITIES,
+          clientInfo: { name: 'acpkit-test-client', title: 'ACP Kit test client', version: '0' },
+        }),
+      ),
+    );
+    const { sessionId } = await guarded(
+      connection.agent.request(methods.agent.session.new, {
+        cwd: options.cwd ?? process.cwd(),
+        mcpServers: [],
+      }),
+    );
+    return {
+      initialize,
+      sessionId,
+      transcript,
+      messages,
+      agent: connection.agent,
+      async prompt(prompt) {
+        const failed = new Promise<never>((_, reject) => {
+          failTurn = reject;
+        });
+        const start = transcript.length;
+        try {
+          const response = await Promise.race([
+            guarded(
+              connection.agent.request(methods.agent.session.prompt, {
+                sessionId,
+                prompt: typeof prompt === 'string' ? [{ type: 'text', text: prompt }] : [...prompt],
+              }),
+            ),
+            failed,
+          ]);
+          transcript.push({ kind: 'turn-end', sessionId, stopReason: response.stopReason });
+          return summarizeTurn(transcript.slice(start), response.stopReason);
+        } finally {
+          failTurn = () => undefined;
+        }
+      },
+      cancel: () => connection.agent.notify(methods.agent.session.cancel, { sessionId }),
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/**
+ * Connects a test client to an SDK agent app in the same process, over an in-memory pair of message streams that
+ * records every JSON-RPC message, then sends `initialize` (advertising form elicitation unless
+ * `clientCapabilities` says otherwise) and `session/new`.
+ *
+ * @throws `RequestError` when the agent rejects `initialize` or `session/new`.
+ * @example
+ * ```ts
+ * import { connectTestClient } from '@acpkit/testing';
+ *
+ * const client = await connectTestClient(createDeployTargetAgent(), { answers: [{ Choice: 'Preview' }] });
+ * const turn = await client.prompt('Deploy the app');
+ * // turn.text === 'Selected: preview'; turn.elicitations[0].request.requestedSchema holds the form
+ * await client.close();
+ * ```
+ */
+export async function connectTestClient(
+  agent: ConnectableAgent,
+  options: TestClientOptions = {},
+): Promise<TestClient> {
+  const messages: WireMessage[] = [];
+  const wire = recordedWirePair(messages);
+  const agentConnection = agent.connect(wire.agentSide);
+  return startClient(
+    {
+      stream: wire.clientSide,
+      explain: async (error) => error,
+      initialize: (request) => request,
+      async close() {
+        agentConnection.close();
+        // Closing a connection never closes the writable it writes to; end both directions so neither side waits.
+        await Promise.all([
+          wire.agentSide.writable.close().catch(() => undefined),
+          wire.clientSide.writable.close().catch(() => undefined),
+        ]);
+      },
+    },
+    options,
+    messages,
+  );
+}
+
+/**
+ * Spawns a stdio ACP agent (argv, no shell, its own process group; its stderr passes through) and connects a test
+ * client to it, as `acpkit client` does: lines on its stdout that are not JSON-RPC are dropped and recorded as
+ * `stdout-noise` events, and an agent that prints such text and then does not answer `initialize` fails fast.
+ *
+ * @throws {@link AgentProcessError} `INVALID_COMMAND`, `AGENT_START_FAILED`, `AGENT_EXITED` (it ended before the
+ * session opened) or `NOT_AN_ACP_AGENT`.
+ * @example
+ * ```ts
+ * import { spawnTestClient } from '@acpkit/testing';
+ *
+ * const client = await spawnTestClient(['node', 'dist/agent.js'], { answers: ['decline'] });
+ * const turn = await client.prompt('Deploy the app');
+ * await client.close();
+ * ```
+ */
+export async function spawnTestClient(
+  command: readonly string[],
+  options: SpawnTestClientOptions = {},
+): Promise<TestClient> {
+  const agent = await AgentProcess.start(command, options.cwd ?? process.cwd(), options.env);
+  return startClient(
+    {
+      stream: agent.stream,
+      // A request fails with a plain "connection closed" when the agent's stdout ends; name the exit instead.
+      explain: async (error) => {
+        if (error instanceof RequestError || ScriptedAnswerError.isInstance(error)) return error;
+        const exit = await Promise.race([agent.exited, delay(EXIT_REPORT_WAIT_MS)]);
+        if (exit === undefined) return error;
+        const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
+        return new AgentProcessError(TestingErrorCode.AgentExited, `The agent exited (${how}).`, {
+          cause: error,
+        });
+      },
+      initialize: (request) => initializeUnlessNotAcp(request, agent, command),
+      close: async () => {
+        await agent.stop();
+      },
+      onStdoutNoise: (listener) => {
+        for (const line of agent.nonJsonLines) listener(line.preview);
+        agent.onNonJsonLine((line) => listener(line.preview));
+      },
+    },
+    options,
+    [],
+  );
+}

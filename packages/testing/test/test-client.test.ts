@@ -1,0 +1,196 @@
+// The test client against real SDK agent apps (in-process, over recorded message streams) and real stdio agent
+// processes: scripted answers by the shared rules, functions, defaults, permissions, transcripts, and the failures.
+import { fileURLToPath } from 'node:url';
+import { RequestError } from '@agentclientprotocol/sdk';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  AgentProcessError,
+  connectTestClient,
+  ScriptedAnswerError,
+  spawnTestClient,
+  type TestClient,
+  TestingErrorCode,
+} from '../src/index.js';
+import { createScenarioAgent } from './support/agents.js';
+
+const stdioAgent = fileURLToPath(new URL('./fixtures/stdio-agent.mjs', import.meta.url));
+const clients: TestClient[] = [];
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+});
+
+async function inProcess(options: Parameters<typeof connectTestClient>[1] = {}): Promise<TestClient> {
+  const client = await connectTestClient(createScenarioAgent(), options);
+  clients.push(client);
+  return client;
+}
+
+async function spawned(scenario: string, options: Parameters<typeof spawnTestClient>[1] = {}) {
+  const client = await spawnTestClient([process.execPath, stdioAgent, scenario], options);
+  clients.push(client);
+  return client;
+}
+
+describe('connectTestClient (in-process SDK agent app)', () => {
+  it('initializes with form elicitation, opens a session, and answers a non-default choice by its title', async () => {
+    const client = await inProcess({ answers: [{ Choice: 'Preview' }] });
+    expect(client.initialize.agentInfo?.name).toBe('scenario-agent');
+    expect(client.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    const turn = await client.prompt('Deploy');
+    expect(turn.stopReason).toBe('end_turn');
+    expect(turn.text).toBe('Selected: preview');
+    expect(turn.elicitations).toHaveLength(1);
+    expect(turn.elicitations[0]?.request).toMatchObject({
+      mode: 'form',
+      message: 'Choose a deployment target',
+      requestedSchema: { properties: { choice: { title: 'Choice', default: 'choice_1' } } },
+    });
+    expect(turn.elicitations[0]?.response).toEqual({ action: 'accept', content: { choice: 'choice_0' } });
+    expect(turn.events.map((event) => event.kind)).toEqual([
+      'elicitation-request',
+      'session-update',
+      'turn-end',
+    ]);
+    const initialize = client.messages.find(
+      (entry) =>
+        entry.direction === 'to-agent' && 'method' in entry.message && entry.message.method === 'initialize',
+    );
+    expect(initialize?.message).toMatchObject({
+      params: { clientCapabilities: { elicitation: { form: {} } } },
+    });
+  });
+
+  it('answers a multi-field form from one script and the next form from the next, in order', async () => {
+    const client = await inProcess({
+      answers: [
+        { Choice: 'Production' },
+        { 'Release name': 'r-1', Channels: ['Stable', 'Beta'], notify: 'no' },
+      ],
+    });
+    const turn = await client.prompt('release');
+    expect(turn.text).toBe(
+      'Selected: productionRelease: accept {"name":"r-1","replicas":2,"notify":false,"channels":["stable","beta"]}',
+    );
+    expect(turn.elicitations[1]?.answers.map((answer) => [answer.field.name, answer.source])).toEqual([
+      ['name', 'scripted'],
+      ['replicas', 'default'],
+      ['notify', 'scripted'],
+      ['channels', 'scripted'],
+    ]);
+  });
+
+  it.each(['decline', 'cancel'] as const)('answers %s as scripted', async (action) => {
+    const client = await inProcess({ answers: [action] });
+    const turn = await client.prompt('Deploy');
+    expect(turn.text).toBe(`Not selected: ${action === 'decline' ? 'declined' : 'cancelled'}`);
+    expect(turn.elicitations[0]?.response).toEqual({ action });
+  });
+
+  it('answers with the defaults when no script is given, as acpkit client --yes does', async () => {
+    const client = await inProcess();
+    expect((await client.prompt('Deploy')).text).toBe('Selected: production');
+  });
+
+  it('lets a function answer: here with garbage, which askChoice must not take as a choice', async () => {
+    const client = await inProcess({
+      answers: () => ({ action: 'accept', content: { choice: 'choice_9' } }),
+    });
+    await expect(client.prompt('Deploy')).rejects.toBeInstanceOf(RequestError);
+    expect(client.transcript[0]).toMatchObject({
+      kind: 'elicitation-request',
+      response: { action: 'accept', content: { choice: 'choice_9' } },
+    });
+  });
+
+  it('fails the turn with a ScriptedAnswerError naming the form and field, and answers the agent cancel', async () => {
+    const client = await inProcess({ answers: [{ Choice: 'Staging' }] });
+    const error = await client.prompt('Deploy').catch((caught: unknown) => caught);
+    expect(ScriptedAnswerError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({
+      code: TestingErrorCode.InvalidAnswer,
+      form: 'Choose a deployment target',
+      field: 'choice',
+    });
+    expect(client.transcript[0]).toMatchObject({
+      kind: 'elicitation-request',
+      response: { action: 'cancel' },
+    });
+  });
+
+  it('fails the turn when the agent asks more forms than the list holds', async () => {
+    const client = await inProcess({ answers: [{ Choice: 'Preview' }] });
+    await expect(client.prompt('release')).rejects.toMatchObject({ code: TestingErrorCode.NoScriptLeft });
+  });
+
+  it('rejects a malformed script list before connecting', async () => {
+    await expect(
+      connectTestClient(createScenarioAgent(), { answers: [{ Choice: { deep: 1 } } as never] }),
+    ).rejects.toMatchObject({ code: TestingErrorCode.InvalidScript });
+  });
+
+  it.each([
+    ['allow', 'Permission: allow'],
+    ['reject', 'Permission: reject'],
+    ['cancel', 'Permission: cancelled'],
+  ] as const)('answers permission requests with %s and records them', async (permissions, reply) => {
+    const client = await inProcess({ permissions });
+    const turn = await client.prompt('tool');
+    expect(turn.text).toBe(`Selected: production${reply}`);
+    expect(turn.permissions[0]?.request.toolCall.title).toBe('Run deploy script');
+  });
+
+  it("passes the agent's JSON-RPC error through, data included", async () => {
+    const client = await inProcess();
+    const error = await client.prompt('fail').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RequestError);
+    expect(error).toMatchObject({ code: -32603, data: { details: 'at most one choice may be the default' } });
+  });
+
+  it('advertises what clientCapabilities says: without form, askChoice is told the client cannot show it', async () => {
+    const client = await inProcess({ clientCapabilities: {} });
+    await expect(client.prompt('Deploy')).rejects.toBeInstanceOf(RequestError);
+    expect(client.transcript.filter((event) => event.kind === 'elicitation-request')).toEqual([]);
+  });
+});
+
+describe('spawnTestClient (stdio agent process)', () => {
+  it('answers a form of a real process from a script and returns the transcript', async () => {
+    const client = await spawned('choice', { answers: [{ Target: 'Preview' }] });
+    const turn = await client.prompt('Deploy');
+    expect(turn.text).toBe('Selected: preview');
+    expect(turn.stopReason).toBe('end_turn');
+    expect(client.messages).toEqual([]);
+  });
+
+  it('drops a banner on stdout, records it, and goes on', async () => {
+    const client = await spawned('noise-then-acp', { answers: ['decline'] });
+    expect((await client.prompt('Deploy')).text).toBe('decline');
+    expect(client.transcript[0]).toEqual({ kind: 'stdout-noise', preview: 'Starting the agent…' });
+  });
+
+  it('fails fast, naming the line, when the program prints text and never answers initialize', async () => {
+    const error = await spawnTestClient([process.execPath, stdioAgent, 'noise-only']).catch(
+      (caught: unknown) => caught,
+    );
+    expect(AgentProcessError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: TestingErrorCode.NotAnAcpAgent });
+    expect((error as Error).message).toContain('("Starting the agent…")');
+    expect((error as Error).message).toContain('stdio-agent.mjs noise-only" an ACP agent?');
+  });
+
+  it('reports the exit status when the agent dies during a turn', async () => {
+    const client = await spawned('exit-in-turn');
+    await expect(client.prompt('Deploy')).rejects.toMatchObject({
+      code: TestingErrorCode.AgentExited,
+      message: 'The agent exited (code 3).',
+    });
+  });
+
+  it('rejects a command that cannot start', async () => {
+    await expect(spawnTestClient(['acpkit-no-such-agent-command'])).rejects.toMatchObject({
+      code: TestingErrorCode.AgentStartFailed,
+    });
+    await expect(spawnTestClient([])).rejects.toMatchObject({ code: TestingErrorCode.InvalidCommand });
+  });
+});

@@ -1,0 +1,292 @@
+// `acpkit client` answering forms from a script (--answer, --answers, --decline, --cancel), and the messages that
+// say what went wrong and what to do: the built CLI in a real process, real agent processes, no terminal.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { deployTarget, fixturePath } from './support/paths.js';
+import { type CompletedRun, reapAll, spawnCli } from './support/processes.js';
+
+const fixtureAgent = fixturePath('client-fixture-agent.mjs');
+const diagnosticsAgent = fixturePath('client-diagnostics-agent.mjs');
+const scratchDirectories: string[] = [];
+
+afterEach(async () => {
+  await reapAll();
+  for (const directory of scratchDirectories.splice(0)) rmSync(directory, { recursive: true, force: true });
+});
+
+/** Runs `acpkit client ARGS` with `input` on its stdin (not a terminal) and resolves when it has exited. */
+async function client(
+  args: readonly string[],
+  options: { input?: string; cwd?: string } = {},
+): Promise<CompletedRun & { seconds: number }> {
+  const started = Date.now();
+  const processHandle = spawnCli('acpkit', ['client', ...args], options.cwd ? { cwd: options.cwd } : {});
+  processHandle.child.stdin?.end(options.input ?? '');
+  const exit = await processHandle.closed;
+  return {
+    ...exit,
+    stdout: processHandle.stdout(),
+    stderr: processHandle.stderr(),
+    seconds: (Date.now() - started) / 1000,
+  };
+}
+
+function answersFile(content: unknown): string {
+  const directory = mkdtempSync(join(tmpdir(), 'acpkit-answers-'));
+  scratchDirectories.push(directory);
+  const file = join(directory, 'answers.json');
+  writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
+  return file;
+}
+
+const deploy = ['--prompt', 'Deploy', '--', process.execPath, deployTarget.directory];
+
+/** `--answer A --answer B … --prompt release -- node client-fixture-agent.mjs multi-field` */
+function releaseForm(...answers: string[]): string[] {
+  return [
+    ...answers.flatMap((answer) => ['--answer', answer]),
+    ...['--prompt', 'release', '--', process.execPath, fixtureAgent, 'multi-field'],
+  ];
+}
+
+describe('acpkit client --answer', () => {
+  it('picks the non-default choice by its title: the README example prints Selected: preview', async () => {
+    const result = await client(['--answer', 'Choice=Preview', ...deploy]);
+    expect(result.stdout).toContain(
+      [
+        '? Deploy target example (deploy-target 0.0.0) asks: Choose a deployment target',
+        '  Choice: Preview [--answer]',
+        '  Answered from --answer: accept',
+        'Selected: preview',
+      ].join('\n'),
+    );
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  });
+
+  it("also takes the option's value (the token the agent sent)", async () => {
+    const result = await client(['--answer', 'choice=choice_0', ...deploy]);
+    expect(result.stdout).toContain('Selected: preview');
+    expect(result.code).toBe(0);
+  });
+
+  it('answers a multi-field form: text, integer, boolean, email and a repeated multi-select, defaults for the rest', async () => {
+    const result = await client(
+      releaseForm(
+        'Release name=r-2026',
+        'Replicas=3',
+        'notify=no',
+        'Contact email=ops@example.com',
+        'Channels=Stable',
+        'Channels=beta',
+      ),
+    );
+    expect(result.stdout).toContain(
+      [
+        '  Release name: r-2026 [--answer]',
+        '  Replicas: 3 [--answer]',
+        '  Canary ratio: (left empty) [left empty]',
+        '  Notify the team: no [--answer]',
+        '  Contact email: ops@example.com [--answer]',
+        '  Channels: Stable, Beta [--answer]',
+        '  Answered from --answer: accept',
+        'Release form: accept {"name":"r-2026","replicas":3,"notify":false,"contact":"ops@example.com","channels":["stable","beta"]}',
+      ].join('\n'),
+    );
+    expect(result.code).toBe(0);
+  });
+
+  it('exits 2 naming the form, the field and the options when a value matches no option; the agent is not told a default', async () => {
+    const result = await client(['--answer', 'Choice=Staging', ...deploy]);
+    expect(result.stderr).toBe(
+      'Error: The answer for the field "Choice" of the form "Choose a deployment target" does not fit: ' +
+        '"Staging" is not one of its options ("Preview", "Production")\n',
+    );
+    expect(result.stdout).not.toContain('Selected:');
+    // The agent got a plain cancel; what it says after that is not shown after the error.
+    expect(result.stdout).not.toContain('The choice was cancelled.');
+    expect(result.code).toBe(2);
+  });
+
+  it('exits 2 listing the fields when a NAME is no field of the form', async () => {
+    const result = await client(['--answer', 'Target=Preview', ...deploy]);
+    expect(result.stderr).toBe(
+      'Error: The form "Choose a deployment target" has no field "Target" (its fields: "Choice" (choice)).\n',
+    );
+    expect(result.code).toBe(2);
+  });
+
+  it('exits 2 when a value fails the field validation or a required field is left out', async () => {
+    const invalid = await client(releaseForm('Release name=Not Valid', 'Channels=Stable'));
+    // The fixture agent's own stderr line (its pid) passes through; the client adds exactly one line.
+    expect(invalid.stderr.replace(/^fixture agent pid \d+\n/, '')).toBe(
+      'Error: The answer for the field "Release name" of the form "Release details" does not fit: ' +
+        'Must match the pattern ^[a-z0-9-]+$.\n',
+    );
+    expect(invalid.code).toBe(2);
+    const missing = await client(releaseForm('Channels=Stable'));
+    expect(missing.stderr.replace(/^fixture agent pid \d+\n/, '')).toBe(
+      'Error: The form "Release details" needs an answer for the field "Release name", which the script leaves out ' +
+        '(Release name is required and has no default).\n',
+    );
+    expect(missing.code).toBe(2);
+  });
+
+  it('exits 2 before starting the agent when an --answer is not NAME=VALUE', async () => {
+    const result = await client(['--answer', 'Preview', ...deploy]);
+    expect(result.stderr).toBe(
+      'Error: --answer "Preview" is not NAME=VALUE (NAME is a field\'s property name or title).\n',
+    );
+    expect(result.code).toBe(2);
+  });
+});
+
+describe('acpkit client --decline and --cancel', () => {
+  it.each([
+    ['--decline', 'decline', 'The user declined to choose.'],
+    ['--cancel', 'cancel', 'The choice was cancelled.'],
+  ])('%s answers every form with %s', async (flag, action, reply) => {
+    const result = await client([flag, ...deploy]);
+    expect(result.stdout).toContain(`  Answered from ${flag}: ${action}\n${reply}`);
+    expect(result.code).toBe(0);
+  });
+
+  it('refuses two scripts at once', async () => {
+    const result = await client(['--decline', '--cancel', ...deploy]);
+    expect(result.stderr).toContain("Error: option '--decline' cannot be used with option '--cancel'");
+    expect(result.code).toBe(2);
+  });
+});
+
+describe('acpkit client --answers FILE', () => {
+  const twoForms = (file: string) => [
+    '--answers',
+    file,
+    '--prompt',
+    'one',
+    '--prompt',
+    'two',
+    '--',
+    process.execPath,
+    diagnosticsAgent,
+    'two-forms',
+  ];
+
+  it('answers the forms in order, one entry each, across turns', async () => {
+    const file = answersFile([{ First: 'Beta' }, { pick: 'a' }, 'decline', 'cancel']);
+    const result = await client(twoForms(file));
+    expect(result.stdout).toContain('Answers: b, a');
+    expect(result.stdout).toContain('Answers: decline, cancel');
+    expect(result.stdout).toContain(`  First: Beta [${file}]`);
+    expect(result.code).toBe(0);
+  });
+
+  it('exits 2 when the agent asks more forms than the file holds', async () => {
+    const file = answersFile([{ First: 'Beta' }]);
+    const result = await client(twoForms(file));
+    expect(result.stderr).toBe(
+      `Error: The agent asked the form "Second question", but ${file} holds only 1 answer (one per form, in order).\n`,
+    );
+    expect(result.code).toBe(2);
+  });
+
+  it('exits 2 before starting the agent for a file that is not a list of answers', async () => {
+    const notJson = await client(twoForms(answersFile('{ nope')));
+    expect(notJson.stderr).toMatch(/^Error: --answers ".*answers\.json" is not valid JSON: /);
+    expect(notJson.code).toBe(2);
+    const wrongShape = answersFile([{ First: { nested: true } }]);
+    const badEntry = await client(twoForms(wrongShape));
+    expect(badEntry.stderr).toBe(
+      `Error: ${wrongShape}: answer 1: the value of "First" must be a string, number, boolean or list of strings, not {"nested":true}.\n`,
+    );
+    expect(badEntry.code).toBe(2);
+  });
+});
+
+describe('acpkit client: messages that say what happened', () => {
+  it("shows the agent's error.data, not just Internal error", async () => {
+    const result = await client([
+      '--prompt',
+      'deploy',
+      '--',
+      process.execPath,
+      diagnosticsAgent,
+      'two-defaults',
+    ]);
+    expect(result.stderr).toContain(
+      'Error: The agent answered with an error: Internal error (-32603): at most one choice may be the default\n',
+    );
+    expect(result.code).toBe(1);
+  });
+
+  it('warns with a preview about non-JSON agent stdout, and never hangs on an agent that only prints text', async () => {
+    const result = await client([
+      '--yes',
+      '--prompt',
+      'hi',
+      '--',
+      process.execPath,
+      diagnosticsAgent,
+      'noise-only',
+    ]);
+    expect(result.stderr).toContain(
+      'Warning: the agent wrote a line to stdout that is not JSON-RPC; it was dropped (stdout of an ACP agent must ' +
+        'carry only JSON-RPC, logs belong on stderr): "Agent starting up, please wait…"\n',
+    );
+    expect(result.stderr).toContain(
+      'Error: The agent wrote text that is not JSON-RPC to stdout ("Agent starting up, please wait…") and did not ' +
+        'answer initialize within 5 s. Is "node ',
+    );
+    expect(result.stderr).toContain('client-diagnostics-agent.mjs noise-only" an ACP agent?');
+    expect(result.code).toBe(1);
+    // Five seconds of grace after the line, plus start-up: far from "until killed".
+    expect(result.seconds).toBeLessThan(30);
+  }, 40_000);
+
+  it('goes on after a stray stdout line when the agent then speaks ACP', async () => {
+    const result = await client([
+      '--prompt',
+      'hi',
+      '--',
+      process.execPath,
+      diagnosticsAgent,
+      'noise-then-acp',
+    ]);
+    expect(result.stderr).toContain('stdout that is not JSON-RPC; it was dropped');
+    expect(result.stdout).toContain('Hello');
+    expect(result.code).toBe(0);
+  });
+
+  it('names an agent without agentInfo by its command line, not the launcher', async () => {
+    const result = await client(['--prompt', 'hi', '--', 'node', 'client-diagnostics-agent.mjs', 'no-info'], {
+      cwd: fixturePath(''),
+    });
+    expect(result.stdout).toContain('Connected to the agent "node client-diagnostics-agent.mjs no-info".');
+    expect(result.code).toBe(0);
+  });
+
+  it('ends on a piped /exit instead of sending it as a prompt', async () => {
+    const result = await client(['--', process.execPath, fixtureAgent, 'echo'], {
+      input: 'first\n/exit\nnever sent\n',
+    });
+    expect(result.stdout).toContain('> first\nEcho: first\n');
+    expect(result.stdout).not.toContain('/exit');
+    expect(result.stdout).not.toContain('never sent');
+    expect(result.code).toBe(0);
+  });
+
+  it('prints choice labels, never the internal tokens, when it answers for a script', async () => {
+    const result = await client(['--yes', ...deploy]);
+    expect(result.stdout).toContain('  Choice: Production [default]\n');
+    expect(result.stdout).not.toContain('choice_1');
+    expect(result.code).toBe(0);
+  });
+
+  it('reports an agent that dies as one line, connection lost, with its exit status', async () => {
+    const result = await client(['--prompt', 'x', '--', process.execPath, '-e', 'process.exit(3)']);
+    expect(result.stderr).toBe('Error: Connection to the agent lost: it exited (code 3).\n');
+    expect(result.code).toBe(1);
+  });
+});
