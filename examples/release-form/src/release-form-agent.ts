@@ -265,10 +265,11 @@ export function createReleaseFormAgent(): AgentApp {
       const { sessionId } = context.params;
       cancelledTurns.delete(sessionId);
       const session = sessions.sessionFor(context);
+      // One line per message: chunks of a turn are shown as one streamed text.
       const say = (text: string) =>
         context.client.notify(methods.client.session.update, {
           sessionId,
-          update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } },
+          update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${text}\n` } },
         });
       let reply: string | undefined;
       try {

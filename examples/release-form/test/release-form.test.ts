@@ -60,7 +60,7 @@ describe.each(['stable', 'unstable'] as const)(
         answers: [releaseAnswer, accept({ value: ['choice_2', 'choice_0'] }), accept({ value: true })],
       });
       expect((await client.prompt()).stopReason).toBe('end_turn');
-      expect(client.texts).toEqual([
+      expect(client.lines()).toEqual([
         `Release plan: ${JSON.stringify({
           version: '2.0.0',
           notes: 'Typed forms.',
@@ -107,7 +107,7 @@ describe.each(['stable', 'unstable'] as const)(
     it('accepts the defaults a non-interactive client sends, and does not publish without confirmation', async () => {
       const client = await connect(entrypoint, { clientCapabilities: FORM, answers: [acceptDefaults] });
       await client.prompt();
-      expect(client.texts).toEqual([
+      expect(client.lines()).toEqual([
         `Release plan: ${JSON.stringify({
           version: '1.5.0',
           channel: { name: 'stable', npmTag: 'latest' },
@@ -131,11 +131,11 @@ describe.each(['stable', 'unstable'] as const)(
         ],
       });
       expect((await client.prompt()).stopReason).toBe('end_turn');
-      expect(client.texts.slice(0, 2)).toEqual([
+      expect(client.lines().slice(0, 2)).toEqual([
         `Those answers were not accepted (version: Must come after ${CURRENT_VERSION}). Please try again.`,
         'Those answers were not accepted (rollout: Too small: expected number to be >=1). Please try again.',
       ]);
-      expect(client.texts.at(-1)).toBe('Not published: the release was not confirmed.');
+      expect(client.lines().at(-1)).toBe('Not published: the release was not confirmed.');
       expect(client.asked.map((request) => request.message)).toEqual([
         'Plan the release',
         'Plan the release',
@@ -152,7 +152,7 @@ describe.each(['stable', 'unstable'] as const)(
       });
       expect((await client.prompt()).stopReason).toBe('end_turn');
       expect(client.asked).toHaveLength(3);
-      expect(client.texts.at(-1)).toBe(
+      expect(client.lines().at(-1)).toBe(
         'Release not planned: the answers did not pass after 3 attempts (version: Use MAJOR.MINOR.PATCH, such as ' +
           '1.5.0; channel: Not one of the offered choices).',
       );
@@ -171,7 +171,7 @@ describe.each(['stable', 'unstable'] as const)(
     ])('stops when a step is not answered (%#)', async (answers, reply) => {
       const client = await connect(entrypoint, { clientCapabilities: FORM, answers });
       expect((await client.prompt()).stopReason).toBe('end_turn');
-      expect(client.texts.at(-1)).toBe(reply);
+      expect(client.lines().at(-1)).toBe(reply);
     });
 
     it('answers a client without form elicitation with a clear text, sending no form', async () => {
@@ -180,7 +180,7 @@ describe.each(['stable', 'unstable'] as const)(
         answers: [],
       });
       expect((await client.prompt()).stopReason).toBe('end_turn');
-      expect(client.texts).toEqual([UNSUPPORTED_REPLY]);
+      expect(client.lines()).toEqual([UNSUPPORTED_REPLY]);
       expect(client.asked).toHaveLength(0);
     });
 
@@ -203,7 +203,7 @@ describe.each(['stable', 'unstable'] as const)(
       await formShown;
       await client.cancel();
       expect((await prompt).stopReason).toBe('cancelled');
-      expect(client.texts).toEqual(['Release not planned: the release form was cancelled.']);
+      expect(client.lines()).toEqual(['Release not planned: the release form was cancelled.']);
     });
   },
 );

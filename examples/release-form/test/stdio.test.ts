@@ -59,7 +59,7 @@ describe('node examples/release-form (stdio)', () => {
       'Which packages should be published?',
       'Publish 1.5.0 of 1 package(s) under the npm tag latest to 10% of users?',
     ]);
-    expect(client.texts.at(-1)).toBe('Publishing 1.5.0: @acpkit/elicitation.');
+    expect(client.lines().at(-1)).toBe('Publishing 1.5.0: @acpkit/elicitation.');
 
     spawned.stdin.end();
     expect(await exited(spawned)).toBe(0);

@@ -59,6 +59,12 @@ export async function connectReleaseClient(
     connection,
     sessionId,
     texts,
+    /** The agent's text of every turn so far, line by line. */
+    lines: () =>
+      texts
+        .join('')
+        .split('\n')
+        .filter((line) => line !== ''),
     asked,
     prompt: () =>
       connection.agent.request(entry.methods.agent.session.prompt, {
