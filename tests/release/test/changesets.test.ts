@@ -98,6 +98,7 @@ describe('changesets configuration', () => {
       '@acpkit/cli',
       '@acpkit/compat-1.6',
       '@acpkit/elicitation',
+      '@acpkit/form-schema',
       '@acpkit/remote',
     ]);
   });
@@ -119,7 +120,8 @@ describe('changesets configuration', () => {
 
 describe('changeset version on a scratch copy of the workspace', () => {
   const scenarios: Array<{ name: string; type: BumpType; alsoMoves: string[] }> = [
-    { name: '@acpkit/choice-schema', type: 'minor', alsoMoves: ['@acpkit/elicitation'] },
+    { name: '@acpkit/choice-schema', type: 'minor', alsoMoves: ['@acpkit/elicitation', '@acpkit/form-schema'] },
+    { name: '@acpkit/form-schema', type: 'minor', alsoMoves: ['@acpkit/elicitation'] },
     { name: '@acpkit/elicitation', type: 'major', alsoMoves: ['@acpkit/compat-1.6'] },
     { name: '@acpkit/remote', type: 'minor', alsoMoves: ['@acpkit/acpremote', '@acpkit/cli'] },
     { name: '@acpkit/remote', type: 'patch', alsoMoves: [] },
