@@ -120,7 +120,11 @@ describe('changesets configuration', () => {
 
 describe('changeset version on a scratch copy of the workspace', () => {
   const scenarios: Array<{ name: string; type: BumpType; alsoMoves: string[] }> = [
-    { name: '@acpkit/choice-schema', type: 'minor', alsoMoves: ['@acpkit/elicitation', '@acpkit/form-schema'] },
+    {
+      name: '@acpkit/choice-schema',
+      type: 'minor',
+      alsoMoves: ['@acpkit/elicitation', '@acpkit/form-schema'],
+    },
     { name: '@acpkit/form-schema', type: 'minor', alsoMoves: ['@acpkit/elicitation'] },
     { name: '@acpkit/elicitation', type: 'major', alsoMoves: ['@acpkit/compat-1.6'] },
     { name: '@acpkit/remote', type: 'minor', alsoMoves: ['@acpkit/acpremote', '@acpkit/cli'] },
