@@ -467,9 +467,7 @@ export class AcpSessionContext {
    */
   async askConfirm(question: string, options: AskConfirmOptions = {}): Promise<ElicitationResult<boolean>> {
     const field = options.default === undefined ? z.boolean() : z.boolean().default(options.default);
-    return this.#askValue(question, describeField(field, options, 'Confirm'), options, (result) =>
-      resolveFallback(result, (value) => value as boolean),
-    );
+    return this.#askValue(question, describeField(field, options, 'Confirm'), options);
   }
 
   /**
@@ -489,9 +487,7 @@ export class AcpSessionContext {
    * ```
    */
   async askText(question: string, options: AskTextOptions = {}): Promise<ElicitationResult<string>> {
-    return this.#askValue(question, textField(options), options, (result) =>
-      resolveFallback(result, (value) => value as string),
-    );
+    return this.#askValue(question, textField(options), options);
   }
 
   /**
@@ -548,12 +544,16 @@ export class AcpSessionContext {
     for (const cancel of [...this.#pendingSessionCancels]) cancel();
   }
 
-  /** The one-field form of the helpers: asks `{ value: field }` and returns the field's value. */
+  /**
+   * The one-field form of the helpers: asks `{ value: field }` and returns the field's value. A fallback's result
+   * is only required to be a result variant unless `checkFallback` checks more (the offered values of a choice).
+   */
   async #askValue<Value>(
     question: string,
     field: z.ZodType<Value>,
     options: AskFormOptions<Value>,
-    checkFallback: (result: unknown) => ElicitationResult<Value>,
+    checkFallback: (result: unknown) => ElicitationResult<Value> = (result) =>
+      resolveFallback(result, (value) => value as Value),
   ): Promise<ElicitationResult<Value>> {
     // The helpers build only form fields (boolean, string, choices); the generic field type hides which, so the
     // compile-time form check cannot see it and is asserted here.

@@ -270,25 +270,45 @@ function annotate(annotations: Annotations, schema: Schema): void {
 
 type Constraints = Record<string, unknown>;
 
+/** The tightest bounds of zod's length checks, which strings and arrays share. */
+interface LengthBounds {
+  minimum?: number;
+  maximum?: number;
+}
+
+/** Folds a `.min()` / `.max()` / `.length()` check into `bounds`; false when `check` is another kind of check. */
+function foldLength(bounds: LengthBounds, check: CheckDefinition): boolean {
+  const raise = (value: number) => {
+    bounds.minimum = Math.max(bounds.minimum ?? 0, value);
+  };
+  const lower = (value: number) => {
+    bounds.maximum = Math.min(bounds.maximum ?? Number.POSITIVE_INFINITY, value);
+  };
+  switch (check.check) {
+    case 'min_length':
+      raise(check.minimum as number);
+      return true;
+    case 'max_length':
+      lower(check.maximum as number);
+      return true;
+    case 'length_equals':
+      raise(check.length as number);
+      lower(check.length as number);
+      return true;
+    default:
+      return false;
+  }
+}
+
 function compileString(schema: Schema, path: string): Constraints {
   const def = schema._zod.def as z.core.$ZodStringDef;
   if (def.coerce) throw refuseCoercion(path);
-  let minLength: number | undefined;
-  let maxLength: number | undefined;
+  const lengths: LengthBounds = {};
   let format: FormStringFormat | undefined;
   const patterns = new Map<string, string>();
   for (const check of checksOf(schema)) {
+    if (foldLength(lengths, check)) continue;
     switch (check.check) {
-      case 'min_length':
-        minLength = Math.max(minLength ?? 0, check.minimum as number);
-        break;
-      case 'max_length':
-        maxLength = Math.min(maxLength ?? Number.POSITIVE_INFINITY, check.maximum as number);
-        break;
-      case 'length_equals':
-        minLength = Math.max(minLength ?? 0, check.length as number);
-        maxLength = Math.min(maxLength ?? Number.POSITIVE_INFINITY, check.length as number);
-        break;
       case 'string_format': {
         const acpFormat = ACP_FORMATS[String(check.format)];
         if (acpFormat !== undefined) {
@@ -334,10 +354,10 @@ function compileString(schema: Schema, path: string): Constraints {
         'string has one pattern: combine them into one .regex(), or check the others with .refine()',
     );
   }
-  checkBounds(path, minLength, maxLength, 'length');
+  checkBounds(path, lengths.minimum, lengths.maximum, 'length');
   const constraints: Constraints = {};
-  if (minLength !== undefined) constraints.minLength = minLength;
-  if (maxLength !== undefined) constraints.maxLength = maxLength;
+  if (lengths.minimum !== undefined) constraints.minLength = lengths.minimum;
+  if (lengths.maximum !== undefined) constraints.maxLength = lengths.maximum;
   const [pattern] = patterns.keys();
   if (pattern !== undefined) constraints.pattern = pattern;
   if (format !== undefined) constraints.format = format;
@@ -443,25 +463,13 @@ function titledValues(values: readonly string[]): ChoiceEnumOption[] {
 }
 
 function compileItemCounts(arrayNode: Schema, path: string, optionCount: number): Constraints {
-  let minItems: number | undefined;
-  let maxItems: number | undefined;
+  const counts: LengthBounds = {};
   for (const check of checksOf(arrayNode)) {
-    switch (check.check) {
-      case 'min_length':
-        minItems = Math.max(minItems ?? 0, check.minimum as number);
-        break;
-      case 'max_length':
-        maxItems = Math.min(maxItems ?? Number.POSITIVE_INFINITY, check.maximum as number);
-        break;
-      case 'length_equals':
-        minItems = Math.max(minItems ?? 0, check.length as number);
-        maxItems = Math.min(maxItems ?? Number.POSITIVE_INFINITY, check.length as number);
-        break;
-      default:
-        if (!isValidationOnly(check))
-          throw unsupportedCheck(path, check, 'use .refine() to check it on the answer');
+    if (!foldLength(counts, check) && !isValidationOnly(check)) {
+      throw unsupportedCheck(path, check, 'use .refine() to check it on the answer');
     }
   }
+  const { minimum: minItems, maximum: maxItems } = counts;
   checkBounds(path, minItems, maxItems, 'item count');
   if (minItems !== undefined && minItems > optionCount) {
     throw refuse(
