@@ -34,6 +34,7 @@ export const targets: Bound[] = [
   { path: 'chain', figure: 'mb-per-s-1mib', min: 180, text: '≥ 180 MB/s' },
   { path: 'chain', figure: 'relay-16mib-ms', max: 500, text: '≤ 500 ms' },
   { path: 'ask-choice', figure: 'compile-parse-us', max: 5, text: '< 5 µs per call' },
+  { path: 'ask-form', figure: 'compile-validate-us', max: 20, text: '< 20 µs per form' },
   { path: 'serve-acp', figure: 'heap-per-idle-connection-kib', max: 256, text: '≤ 256 KiB' },
 ];
 

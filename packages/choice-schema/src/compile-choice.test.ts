@@ -3,7 +3,10 @@ import {
   CHOICE_DESCRIPTION_META_KEY,
   choiceToken,
   compileChoiceElicitation,
+  compileChoiceOptions,
   validateChoiceQuestion,
+  validateChoices,
+  validateQuestion,
 } from './compile-choice.js';
 import { AcpKitError, ChoiceValidationError } from './errors.js';
 
@@ -227,5 +230,44 @@ describe('choiceToken', () => {
   it('formats choice_<index>', () => {
     expect(choiceToken(0)).toBe('choice_0');
     expect(choiceToken(42)).toBe('choice_42');
+  });
+});
+
+describe('validateChoices', () => {
+  it('allows several defaults only for a multi-select', () => {
+    const choices = [
+      { label: 'Stable', default: true },
+      { label: 'Beta', default: true },
+    ];
+    expect(() => validateChoices(choices, { multiSelect: true })).not.toThrow();
+    expect(() => validateChoices(choices)).toThrow(
+      expect.objectContaining({ code: 'MULTIPLE_DEFAULTS', name: 'ChoiceValidationError' }),
+    );
+  });
+
+  it('checks emptiness before labels', () => {
+    expect(() => validateChoices([], { multiSelect: true })).toThrow(
+      expect.objectContaining({ code: 'EMPTY_CHOICES' }),
+    );
+    expect(() => validateChoices([{ label: ' ' }], { multiSelect: true })).toThrow(
+      expect.objectContaining({ code: 'BLANK_LABEL' }),
+    );
+  });
+});
+
+describe('validateQuestion', () => {
+  it('refuses a blank question with BLANK_QUESTION and accepts any other text', () => {
+    expect(() => validateQuestion('\u2028 ')).toThrow(expect.objectContaining({ code: 'BLANK_QUESTION' }));
+    expect(() => validateQuestion(' Release details ')).not.toThrow();
+  });
+});
+
+describe('compileChoiceOptions', () => {
+  it('builds the same options askChoice sends, without validating', () => {
+    expect(compileChoiceOptions(seedChoices)).toStrictEqual(
+      compileChoiceElicitation({ sessionId: 's', question: 'Q', choices: seedChoices }).requestedSchema
+        .properties.choice.oneOf,
+    );
+    expect(compileChoiceOptions([])).toEqual([]);
   });
 });

@@ -164,6 +164,98 @@ export function choiceToken(index: number): string {
 }
 
 /**
+ * A choice with the application value it stands for: what `askChoice`, `askChoices` and form choice fields take.
+ * The `value` (any type) never reaches the wire; the client sees the label and an opaque token.
+ *
+ * @example
+ * ```ts
+ * import type { ElicitationChoice } from '@acpkit/choice-schema';
+ *
+ * const production: ElicitationChoice<'production'> = {
+ *   value: 'production',
+ *   label: 'Production',
+ *   description: 'Deploy to the production environment.',
+ *   default: true,
+ * };
+ * ```
+ */
+export interface ElicitationChoice<T> extends ChoiceDefinition {
+  /** The application value returned when this choice is picked. */
+  readonly value: T;
+}
+
+/**
+ * `Choice` with every key that {@link ElicitationChoice} does not know typed `never`, so a misspelt key
+ * (`defualt: true`) in an inferred choice list is a type error instead of a silently ignored property.
+ *
+ * @example
+ * ```ts
+ * import type { ElicitationChoice, ExactChoice } from '@acpkit/choice-schema';
+ *
+ * declare function offer<Choice extends ElicitationChoice<unknown>>(choices: readonly ExactChoice<Choice>[]): void;
+ * offer([{ value: 'a', label: 'A', default: true }]);
+ * ```
+ */
+export type ExactChoice<Choice> = Choice & {
+  readonly [Key in Exclude<keyof Choice, keyof ElicitationChoice<unknown>>]: never;
+};
+
+/**
+ * Throws `BLANK_QUESTION` when the question (an elicitation `message`) is blank after `trim()`.
+ *
+ * @throws {@link ChoiceValidationError} with code `BLANK_QUESTION`.
+ * @example
+ * ```ts
+ * import { validateQuestion } from '@acpkit/choice-schema';
+ *
+ * validateQuestion('Release details');
+ * ```
+ */
+export function validateQuestion(question: string): void {
+  // `trim()` is the one whitespace definition: it strips Unicode White_Space and line terminators
+  // (including U+00A0 and U+2028), so a question made of those is blank too.
+  if (typeof question !== 'string' || question.trim() === '') {
+    throw new ChoiceValidationError(ChoiceValidationErrorCode.BlankQuestion, 'question must not be blank');
+  }
+}
+
+/**
+ * Checks a list of choices, in this order: at least one, no blank label, and (unless `multiSelect`, where several
+ * choices may start selected) at most one default.
+ *
+ * @throws {@link ChoiceValidationError} with code `EMPTY_CHOICES`, `BLANK_LABEL` or `MULTIPLE_DEFAULTS`.
+ * @example
+ * ```ts
+ * import { validateChoices } from '@acpkit/choice-schema';
+ *
+ * validateChoices([{ label: 'Stable', default: true }, { label: 'Beta', default: true }], { multiSelect: true });
+ * ```
+ */
+export function validateChoices(
+  choices: readonly ChoiceDefinition[],
+  options: { readonly multiSelect?: boolean | undefined } = {},
+): void {
+  if (!Array.isArray(choices) || choices.length === 0) {
+    throw new ChoiceValidationError(ChoiceValidationErrorCode.EmptyChoices, 'choices must not be empty');
+  }
+  for (const choice of choices) {
+    const label: unknown = choice?.label;
+    if (typeof label !== 'string' || label.trim() === '') {
+      throw new ChoiceValidationError(
+        ChoiceValidationErrorCode.BlankLabel,
+        'choice labels must not be blank',
+      );
+    }
+  }
+  if (options.multiSelect !== true && choices.filter((choice) => choice.default === true).length > 1) {
+    throw new ChoiceValidationError(
+      ChoiceValidationErrorCode.MultipleDefaults,
+      'at most one choice may be the default',
+    );
+  }
+}
+
+/**
  * Checks a question and its choices, in this order, and throws the first broken rule as a
  * {@link ChoiceValidationError}: blank question (after `trim()`), no choices, a blank label, two or more defaults.
  *
@@ -177,29 +269,8 @@ export function choiceToken(index: number): string {
  * ```
  */
 export function validateChoiceQuestion(question: string, choices: readonly ChoiceDefinition[]): void {
-  // `trim()` is the one whitespace definition: it strips Unicode White_Space and line terminators
-  // (including U+00A0 and U+2028), so a question made of those is blank too.
-  if (typeof question !== 'string' || question.trim() === '') {
-    throw new ChoiceValidationError(ChoiceValidationErrorCode.BlankQuestion, 'question must not be blank');
-  }
-  if (!Array.isArray(choices) || choices.length === 0) {
-    throw new ChoiceValidationError(ChoiceValidationErrorCode.EmptyChoices, 'choices must not be empty');
-  }
-  for (const choice of choices) {
-    const label: unknown = choice?.label;
-    if (typeof label !== 'string' || label.trim() === '') {
-      throw new ChoiceValidationError(
-        ChoiceValidationErrorCode.BlankLabel,
-        'choice labels must not be blank',
-      );
-    }
-  }
-  if (choices.filter((choice) => choice.default === true).length > 1) {
-    throw new ChoiceValidationError(
-      ChoiceValidationErrorCode.MultipleDefaults,
-      'at most one choice may be the default',
-    );
-  }
+  validateQuestion(question);
+  validateChoices(choices);
 }
 
 function compileOption(choice: ChoiceDefinition, index: number): ChoiceEnumOption {
@@ -210,6 +281,23 @@ function compileOption(choice: ChoiceDefinition, index: number): ChoiceEnumOptio
     option._meta = { [CHOICE_DESCRIPTION_META_KEY]: choice.description };
   }
   return option;
+}
+
+/**
+ * The titled options of a choice list, in order: `{ const: 'choice_<i>', title: label }`, plus `description` and
+ * the same text under {@link CHOICE_DESCRIPTION_META_KEY} when the choice has one. Used for the single choice of
+ * `askChoice` (`oneOf`) and for form choice fields (`oneOf`, or `items.anyOf` for multi-select). Does not validate.
+ *
+ * @example
+ * ```ts
+ * import { compileChoiceOptions } from '@acpkit/choice-schema';
+ *
+ * compileChoiceOptions([{ label: 'Stable' }, { label: 'Beta' }]);
+ * // [{ const: 'choice_0', title: 'Stable' }, { const: 'choice_1', title: 'Beta' }]
+ * ```
+ */
+export function compileChoiceOptions(choices: readonly ChoiceDefinition[]): ChoiceEnumOption[] {
+  return choices.map(compileOption);
 }
 
 /**
@@ -242,7 +330,7 @@ export function compileChoiceElicitation(input: CompileChoiceElicitationInput): 
     title: CHOICE_PROPERTY_TITLE,
   } as ChoiceRequestedSchema['properties']['choice'];
   if (defaultIndex >= 0) choiceProperty.default = choiceToken(defaultIndex);
-  choiceProperty.oneOf = choices.map(compileOption);
+  choiceProperty.oneOf = compileChoiceOptions(choices);
 
   const params = { sessionId } as ChoiceElicitationParams;
   if (toolCallId !== undefined) params.toolCallId = toolCallId;

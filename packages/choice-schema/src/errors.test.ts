@@ -71,3 +71,18 @@ describe('AcpKitError', () => {
     expect(JSON.stringify(error)).not.toContain('acpkit');
   });
 });
+
+describe('InvalidElicitationResponseError', () => {
+  it('keeps the raw content and the issues, and defaults issues to none', () => {
+    const response = { action: 'accept', content: { replicas: 9 } };
+    const issues = [{ code: 'too_big', path: ['replicas'], message: 'Too big' }];
+    const withIssues = new InvalidElicitationResponseError('INVALID_CONTENT', 'bad content', response, {
+      issues,
+    });
+    expect(withIssues.content).toBe(response.content);
+    expect(withIssues.issues).toBe(issues);
+    const withoutIssues = new InvalidElicitationResponseError('UNSUPPORTED_ACTION', 'bad', 'not an object');
+    expect(withoutIssues.issues).toEqual([]);
+    expect(withoutIssues.content).toBeUndefined();
+  });
+});

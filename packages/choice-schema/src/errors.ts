@@ -147,15 +147,38 @@ export const InvalidElicitationResponseErrorCode = {
   InvalidChoice: 'INVALID_CHOICE',
   /** An action other than `accept` / `decline` / `cancel`, or a response that is not an object. */
   UnsupportedAction: 'UNSUPPORTED_ACTION',
+  /** `accept` whose `content` does not pass the form's schema; the issues are in `issues`. */
+  InvalidContent: 'INVALID_CONTENT',
 } as const;
 /** One of the {@link InvalidElicitationResponseErrorCode} values. */
 export type InvalidElicitationResponseErrorCode =
   (typeof InvalidElicitationResponseErrorCode)[keyof typeof InvalidElicitationResponseErrorCode];
 
 /**
- * The client's answer to a choice elicitation is not one the agent can trust: an `accept` without a valid choice
- * token, an unknown action, or not an object at all. The raw answer is kept in `response`; it is never treated as
- * accepted, declined or cancelled.
+ * One problem found in accepted form content: structurally a zod issue (`code`, `path` into `content`, `message`),
+ * so zod's own issues fit without this package depending on zod.
+ *
+ * @example
+ * ```ts
+ * import type { ElicitationContentIssue } from '@acpkit/choice-schema';
+ *
+ * const issue: ElicitationContentIssue = { code: 'too_small', path: ['replicas'], message: 'Too small: expected number to be >=1' };
+ * ```
+ */
+export interface ElicitationContentIssue {
+  /** The validator's issue code (zod's, for forms compiled from zod schemas). */
+  readonly code: string;
+  /** Where in `content` the problem is; `[]` for the content as a whole. */
+  readonly path: readonly PropertyKey[];
+  /** What is wrong, for logs and for the person. */
+  readonly message: string;
+}
+
+/**
+ * The client's answer to an elicitation is not one the agent can trust: an `accept` without a valid choice token
+ * (`INVALID_CHOICE`), form content that fails the form's schema (`INVALID_CONTENT`, with the validator's `issues`),
+ * an unknown action, or not an object at all (`UNSUPPORTED_ACTION`). The raw answer is kept in `response` and its
+ * `content` in `content`; it is never treated as accepted, declined or cancelled, and nothing is coerced.
  *
  * @example
  * ```ts
@@ -176,15 +199,24 @@ export class InvalidElicitationResponseError extends AcpKitError<InvalidElicitat
   override readonly name: string = 'InvalidElicitationResponseError';
   /** The response exactly as the client sent it. */
   readonly response: unknown;
+  /** `response.content` exactly as the client sent it (`undefined` when the response had none). */
+  readonly content: unknown;
+  /** What the form's schema found wrong with `content` (`INVALID_CONTENT`); empty for the other codes. */
+  readonly issues: readonly ElicitationContentIssue[];
 
   constructor(
     code: InvalidElicitationResponseErrorCode,
     message: string,
     response: unknown,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; issues?: readonly ElicitationContentIssue[] | undefined },
   ) {
     super(code, message, options);
     this.response = response;
+    this.content =
+      typeof response === 'object' && response !== null
+        ? (response as { content?: unknown }).content
+        : undefined;
+    this.issues = options?.issues ?? [];
   }
 
   /**

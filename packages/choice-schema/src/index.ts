@@ -12,13 +12,25 @@ export {
   type CompileChoiceElicitationInput,
   choiceToken,
   compileChoiceElicitation,
+  compileChoiceOptions,
+  type ElicitationChoice,
+  type ExactChoice,
   validateChoiceQuestion,
+  validateChoices,
+  validateQuestion,
 } from './compile-choice.js';
 export {
   AcpKitError,
   ChoiceValidationError,
   ChoiceValidationErrorCode,
+  type ElicitationContentIssue,
   InvalidElicitationResponseError,
   InvalidElicitationResponseErrorCode,
 } from './errors.js';
-export { choiceIndexOf, type ParsedChoiceResponse, parseChoiceResponse } from './parse-choice.js';
+export {
+  choiceIndexOf,
+  type ElicitationAction,
+  type ParsedChoiceResponse,
+  parseChoiceResponse,
+  parseElicitationAction,
+} from './parse-choice.js';

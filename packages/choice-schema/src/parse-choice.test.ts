@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AcpKitError, InvalidElicitationResponseError } from './errors.js';
-import { choiceIndexOf, parseChoiceResponse } from './parse-choice.js';
+import { choiceIndexOf, parseChoiceResponse, parseElicitationAction } from './parse-choice.js';
 
 const choices = [{ label: 'Preview' }, { label: 'Production' }] as const;
 
@@ -115,5 +115,29 @@ describe('choiceIndexOf', () => {
     expect(choiceIndexOf('choice_10', 10)).toBeUndefined();
     expect(choiceIndexOf('choice_00', 5)).toBeUndefined();
     expect(choiceIndexOf(0, 5)).toBeUndefined();
+  });
+});
+
+describe('parseElicitationAction', () => {
+  it('returns accept with the raw content, also when content is absent or not an object', () => {
+    expect(parseElicitationAction({ action: 'accept', content: { a: 1 } })).toEqual({
+      action: 'accept',
+      content: { a: 1 },
+    });
+    expect(parseElicitationAction({ action: 'accept' })).toEqual({ action: 'accept', content: undefined });
+    expect(parseElicitationAction({ action: 'accept', content: 'x' })).toEqual({
+      action: 'accept',
+      content: 'x',
+    });
+  });
+
+  it('maps decline and cancel and refuses every other action with UNSUPPORTED_ACTION', () => {
+    expect(parseElicitationAction({ action: 'decline', content: {} })).toEqual({ action: 'decline' });
+    expect(parseElicitationAction({ action: 'cancel' })).toEqual({ action: 'cancel' });
+    for (const response of [{ action: '_later' }, { action: 'ACCEPT' }, null, 'accept', [], {}]) {
+      expect(() => parseElicitationAction(response)).toThrow(
+        expect.objectContaining({ code: 'UNSUPPORTED_ACTION', response }),
+      );
+    }
   });
 });

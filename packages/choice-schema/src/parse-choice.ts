@@ -50,6 +50,52 @@ export function choiceIndexOf(token: unknown, choiceCount: number): number | und
 }
 
 /**
+ * What a client's elicitation answer says, before its `content` is checked: `accept` (with the raw `content`, which
+ * may be absent), `decline` or `cancel`.
+ *
+ * @example
+ * ```ts
+ * import type { ElicitationAction } from '@acpkit/choice-schema';
+ *
+ * const action: ElicitationAction = { action: 'accept', content: { choice: 'choice_0' } };
+ * ```
+ */
+export type ElicitationAction =
+  | { readonly action: 'accept'; readonly content: unknown }
+  | { readonly action: 'decline' }
+  | { readonly action: 'cancel' };
+
+/**
+ * Reads the action of a client's answer to any elicitation. Only `accept`, `decline` and `cancel` are known; a
+ * custom or future action (`_later`) and a response that is not an object are never mistaken for one of them.
+ *
+ * @throws {@link InvalidElicitationResponseError} with code `UNSUPPORTED_ACTION` (the raw response on the error).
+ * @example
+ * ```ts
+ * import { parseElicitationAction } from '@acpkit/choice-schema';
+ *
+ * parseElicitationAction({ action: 'decline' }); // { action: 'decline' }
+ * ```
+ */
+export function parseElicitationAction(response: unknown): ElicitationAction {
+  const action = isRecord(response) ? response.action : undefined;
+  switch (action) {
+    case 'accept':
+      return { action: 'accept', content: (response as Record<string, unknown>).content };
+    case 'decline':
+      return { action: 'decline' };
+    case 'cancel':
+      return { action: 'cancel' };
+    default:
+      throw new InvalidElicitationResponseError(
+        InvalidElicitationResponseErrorCode.UnsupportedAction,
+        `The ACP client returned an unsupported elicitation action: '${describeAction(action)}'.`,
+        response,
+      );
+  }
+}
+
+/**
  * Parses the client's answer to a choice elicitation against the tokens issued for these choices. `accept` is valid
  * only with an object `content` whose `choice` is an issued token (other keys are ignored, and the schema default
  * never stands in for a missing or bad token); `decline` and `cancel` map to their statuses.
@@ -70,10 +116,10 @@ export function parseChoiceResponse<Choice>(
   response: unknown,
   choices: readonly Choice[],
 ): ParsedChoiceResponse<Choice> {
-  const action = isRecord(response) ? response.action : undefined;
-  switch (action) {
+  const parsed = parseElicitationAction(response);
+  switch (parsed.action) {
     case 'accept': {
-      const content = (response as Record<string, unknown>).content;
+      const { content } = parsed;
       const index = isRecord(content) ? choiceIndexOf(content[CHOICE_PROPERTY], choices.length) : undefined;
       if (index === undefined) {
         throw new InvalidElicitationResponseError(
@@ -88,11 +134,5 @@ export function parseChoiceResponse<Choice>(
       return { status: 'declined' };
     case 'cancel':
       return { status: 'cancelled' };
-    default:
-      throw new InvalidElicitationResponseError(
-        InvalidElicitationResponseErrorCode.UnsupportedAction,
-        `The ACP client returned an unsupported elicitation action: '${describeAction(action)}'.`,
-        response,
-      );
   }
 }

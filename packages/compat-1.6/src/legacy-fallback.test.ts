@@ -68,7 +68,10 @@ describe('legacyFallback', () => {
     vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
     const { session } = unsupportedSession();
     const error = await session
-      .askChoice('Q', targets, { fallback: legacyFallback(() => 'staging') })
+      // An untyped 1.6.0 caller: the type system now refuses a value that was not offered.
+      .askChoice('Q', targets, {
+        fallback: legacyFallback(() => 'staging' as (typeof targets)[number]['value']),
+      })
       .catch((caught: unknown) => caught);
     expect(InvalidElicitationFallbackError.isInstance(error)).toBe(true);
     expect((error as InvalidElicitationFallbackError).code).toBe('FALLBACK_VALUE_NOT_OFFERED');
@@ -87,7 +90,8 @@ describe('legacyFallback', () => {
     });
     expect(withUndefined).toBeInstanceOf(ChoiceElicitationAccepted);
     expect((withUndefined as ChoiceElicitationAccepted<unknown>).value).toBeUndefined();
-    await expect(session.askChoice('Q', targets, { fallback: legacyFallback(() => null) })).rejects.toSatisfy(
+    const untypedNull = legacyFallback<(typeof targets)[number]['value']>(() => null as never);
+    await expect(session.askChoice('Q', targets, { fallback: untypedNull })).rejects.toSatisfy(
       InvalidElicitationFallbackError.isInstance,
     );
   });

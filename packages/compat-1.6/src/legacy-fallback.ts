@@ -56,7 +56,8 @@ export type LegacyChoiceFallback<T> = () =>
  * Adapts a 1.6.0-style `askChoice` fallback that returns a plain value. The value is wrapped as
  * `ChoiceElicitationAccepted`, so `askChoice` applies the same offered-choice check as for any accepted fallback
  * (`null` and `undefined` count as values when offered); a result variant passes through untouched. The first plain
- * value emits a `DeprecationWarning` (code `ACPKIT_DEP001`) once per process.
+ * value emits a `DeprecationWarning` (code `ACPKIT_DEP001`) once per process. Inside `askChoice`'s options the
+ * value type is the offered values', so a plain value that was not offered is a type error, as for any fallback.
  *
  * @deprecated Return `new ChoiceElicitationAccepted(value)`, `new ChoiceElicitationDeclined()` or
  * `new ChoiceElicitationCancelled()` from the fallback instead. Removal: the next major release of `@acpkit/elicitation`.
@@ -73,7 +74,9 @@ export type LegacyChoiceFallback<T> = () =>
  * ```
  */
 export function legacyFallback<T>(
-  fallback: LegacyChoiceFallback<T>,
+  // `NoInfer`: the value type comes from the choices (through `askChoice`'s options), so a fallback returning a
+  // result variant or a value that was not offered is checked against them instead of widening them.
+  fallback: NoInfer<LegacyChoiceFallback<T>>,
 ): () => Promise<ChoiceElicitationResult<T>> {
   return async () => {
     const value = await fallback();

@@ -115,14 +115,15 @@ export class AcpSessions {
   ): (context: Context) => Promise<Response> {
     return async (context) => {
       const state = this.#state(context.client);
-      state.clientCapabilities = context.params.clientCapabilities;
+      // `null` when the client sent none: recorded (nothing supported), unlike `undefined` (never initialized).
+      state.clientCapabilities = context.params.clientCapabilities ?? null;
       for (const session of state.sessions.values()) session.clientCapabilities = state.clientCapabilities;
       return handler(context);
     };
   }
 
   /**
-   * Returns a `session/cancel` handler: pending `askChoice` / `createElicitation` calls of that session on this
+   * Returns a `session/cancel` handler: pending `ask*` / `createElicitation` calls of that session on this
    * connection send `$/cancel_request` and resolve cancelled; then the optional `handler` runs.
    *
    * @example
@@ -149,7 +150,8 @@ export class AcpSessions {
   /**
    * The {@link AcpSessionContext} of `context.params.sessionId` on the connection `context.client` belongs to,
    * with the capabilities captured by {@link AcpSessions.initialize}. The same session on the same connection
-   * always gets the same object.
+   * always gets the same object. When the `initialize` handler was not wrapped, the context has no capabilities and
+   * its `ask*` methods throw `ClientCapabilitiesNotRecordedError`, which says how to fix it.
    *
    * @example
    * ```ts

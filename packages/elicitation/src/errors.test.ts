@@ -1,6 +1,7 @@
 import { AcpKitError } from '@acpkit/choice-schema';
 import { describe, expect, it, vi } from 'vitest';
 import {
+  ClientCapabilitiesNotRecordedError,
   ElicitationConnectionClosedError,
   ElicitationErrorCode,
   ElicitationScopeError,
@@ -26,6 +27,7 @@ function oneOfEach(errors: typeof import('./errors.js'), cause: unknown) {
     ),
     ElicitationScopeError: new errors.ElicitationScopeError('other-session', 'this-session'),
     ElicitationConnectionClosedError: new errors.ElicitationConnectionClosedError({ cause }),
+    ClientCapabilitiesNotRecordedError: new errors.ClientCapabilitiesNotRecordedError(),
   };
 }
 
@@ -34,6 +36,7 @@ const classes = {
   InvalidElicitationFallbackError,
   ElicitationScopeError,
   ElicitationConnectionClosedError,
+  ClientCapabilitiesNotRecordedError,
 };
 
 const markers = {
@@ -41,6 +44,7 @@ const markers = {
   InvalidElicitationFallbackError: 'acpkit.error.invalid-elicitation-fallback',
   ElicitationScopeError: 'acpkit.error.elicitation-scope',
   ElicitationConnectionClosedError: 'acpkit.error.elicitation-connection-closed',
+  ClientCapabilitiesNotRecordedError: 'acpkit.error.client-capabilities-not-recorded',
 };
 
 describe('elicitation errors', () => {
@@ -49,7 +53,10 @@ describe('elicitation errors', () => {
     for (const [name, error] of Object.entries(oneOfEach({ ...classes, ElicitationErrorCode }, cause))) {
       expect(error.name).toBe(name);
       expect(Object.values(ElicitationErrorCode)).toContain(error.code);
-      if (name !== 'ElicitationScopeError') expect(error.cause).toBe(cause);
+      // These two take no cause: nothing underlies a scope mismatch or a missing initialize wrapper.
+      if (name !== 'ElicitationScopeError' && name !== 'ClientCapabilitiesNotRecordedError') {
+        expect(error.cause).toBe(cause);
+      }
       expect(AcpKitError.isInstance(error)).toBe(true);
       expect(error instanceof AcpKitError).toBe(true);
       expect(Symbol.for(markers[name as keyof typeof markers]) in error).toBe(true);

@@ -23,6 +23,8 @@ export const ElicitationErrorCode = {
   SessionMismatch: 'SESSION_MISMATCH',
   /** The ACP connection closed before the client answered. */
   ConnectionClosed: 'CONNECTION_CLOSED',
+  /** No `initialize` capabilities were recorded for the session (the agent did not wrap its initialize handler). */
+  ClientCapabilitiesNotRecorded: 'CLIENT_CAPABILITIES_NOT_RECORDED',
 } as const;
 /** One of the {@link ElicitationErrorCode} values. */
 export type ElicitationErrorCode = (typeof ElicitationErrorCode)[keyof typeof ElicitationErrorCode];
@@ -214,5 +216,51 @@ export class ElicitationConnectionClosedError extends AcpKitError<
    */
   static override isInstance(value: unknown): value is ElicitationConnectionClosedError {
     return isBrandedInstance(ElicitationConnectionClosedError, value);
+  }
+}
+
+/**
+ * No client capabilities were recorded for the session, so ACP Kit cannot tell whether the client supports the
+ * elicitation mode: the agent did not wrap its `initialize` handler with `sessions.initialize(...)` from
+ * `acpSessions()` (or built an `AcpSessionContext` without `clientCapabilities`). A programmer error, distinct from
+ * {@link ElicitationUnsupportedError}: nothing was sent and no fallback ran.
+ *
+ * @example
+ * ```ts
+ * import { ClientCapabilitiesNotRecordedError } from '@acpkit/elicitation';
+ *
+ * ClientCapabilitiesNotRecordedError.isInstance(new Error('x')); // false
+ * ```
+ */
+export class ClientCapabilitiesNotRecordedError extends AcpKitError<
+  typeof ElicitationErrorCode.ClientCapabilitiesNotRecorded
+> {
+  static {
+    brandErrorClass(ClientCapabilitiesNotRecordedError, 'acpkit.error.client-capabilities-not-recorded');
+  }
+
+  override readonly name: string = 'ClientCapabilitiesNotRecordedError';
+
+  constructor() {
+    super(
+      ElicitationErrorCode.ClientCapabilitiesNotRecorded,
+      'No client capabilities were recorded for this session, so ACP Kit cannot tell whether the client supports ' +
+        "elicitation. Wrap the agent's initialize handler with sessions.initialize(...) from acpSessions() (it " +
+        'records params.clientCapabilities per connection), or pass clientCapabilities to new AcpSessionContext(...).',
+    );
+  }
+
+  /**
+   * Like `instanceof`, but also true for errors created by another copy of the package.
+   *
+   * @example
+   * ```ts
+   * import { ClientCapabilitiesNotRecordedError } from '@acpkit/elicitation';
+   *
+   * ClientCapabilitiesNotRecordedError.isInstance(new ClientCapabilitiesNotRecordedError()); // true
+   * ```
+   */
+  static override isInstance(value: unknown): value is ClientCapabilitiesNotRecordedError {
+    return isBrandedInstance(ClientCapabilitiesNotRecordedError, value);
   }
 }

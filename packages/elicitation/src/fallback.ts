@@ -1,15 +1,27 @@
 import { ElicitationErrorCode, InvalidElicitationFallbackError } from './errors.js';
 import {
-  ChoiceElicitationAccepted,
-  ChoiceElicitationCancelled,
-  ChoiceElicitationDeclined,
-  type ChoiceElicitationResult,
+  ElicitationAccepted,
+  ElicitationCancelled,
   type ElicitationChoice,
+  ElicitationDeclined,
+  type ElicitationResult,
 } from './results.js';
 
 /**
- * A fallback for clients without form elicitation: returns a result variant, synchronously or not. An accepted
- * value must be one of the offered choice values.
+ * A fallback for clients without form elicitation: returns a result variant of the question's value type,
+ * synchronously or not. For `askChoice` / `askChoices` an accepted value must be one of the offered values.
+ *
+ * @example
+ * ```ts
+ * import { ElicitationAccepted, type ElicitationFallback } from '@acpkit/elicitation';
+ *
+ * const fallback: ElicitationFallback<'preview' | 'production'> = () => new ElicitationAccepted('preview');
+ * ```
+ */
+export type ElicitationFallback<T = unknown> = () => ElicitationResult<T> | Promise<ElicitationResult<T>>;
+
+/**
+ * The same type as {@link ElicitationFallback}, under the name `askChoice` code has used since 0.1.
  *
  * @example
  * ```ts
@@ -18,36 +30,70 @@ import {
  * const fallback: ChoiceElicitationFallback = () => new ChoiceElicitationDeclined();
  * ```
  */
-export type ChoiceElicitationFallback = () =>
-  | ChoiceElicitationResult<unknown>
-  | Promise<ChoiceElicitationResult<unknown>>;
+export type ChoiceElicitationFallback<T = unknown> = ElicitationFallback<T>;
 
 /**
- * Compares an offered value with the value a fallback accepted; only an exact `true` counts as a match.
+ * Compares an offered value with the value a fallback accepted, both of the choices' value type; only an exact
+ * `true` counts as a match.
  *
  * @example
  * ```ts
  * import type { ChoiceValueEquals } from '@acpkit/elicitation';
  *
- * const sameId: ChoiceValueEquals<{ id: string }> = (offered, returned) =>
- *   offered.id === (returned as { id?: unknown }).id;
+ * const sameId: ChoiceValueEquals<{ id: string }> = (offered, returned) => offered.id === returned.id;
  * ```
  */
-export type ChoiceValueEquals<T> = (offeredValue: T, fallbackValue: unknown) => boolean;
+export type ChoiceValueEquals<T> = (offeredValue: T, fallbackValue: T) => boolean;
 
-function matchesOffered<T>(
-  offeredValue: T,
+const NOT_OFFERED = Symbol('not offered');
+
+/** The offered value matching `fallbackValue` (first in order: `Object.is`, then `equals`), or NOT_OFFERED. */
+function offeredValueFor<T>(
+  choices: readonly ElicitationChoice<T>[],
   fallbackValue: unknown,
   equals: ChoiceValueEquals<T> | undefined,
-): boolean {
-  if (Object.is(offeredValue, fallbackValue)) return true;
-  if (equals === undefined) return false;
-  try {
-    return equals(offeredValue, fallbackValue) === true;
-  } catch {
-    // A comparator that throws on this pair is no match; the next choice still gets its chance.
-    return false;
+): T | typeof NOT_OFFERED {
+  for (const { value } of choices) {
+    if (Object.is(value, fallbackValue)) return value;
+    if (equals === undefined) continue;
+    try {
+      if (equals(value, fallbackValue as T) === true) return value;
+    } catch {
+      // A comparator that throws on this pair is no match; the next choice still gets its chance.
+    }
   }
+  return NOT_OFFERED;
+}
+
+function notOffered(value: unknown): InvalidElicitationFallbackError {
+  return new InvalidElicitationFallbackError(
+    ElicitationErrorCode.FallbackValueNotOffered,
+    'The accepted elicitation fallback value was not offered.',
+    value,
+  );
+}
+
+/**
+ * Checks that a fallback returned a result variant: declined / cancelled come back as they are, an accepted result
+ * goes through `acceptedValue` (which returns the value to keep, or throws).
+ *
+ * @internal Used by `AcpSessionContext`'s ask methods; exported for the unit tests only.
+ */
+export function resolveFallback<T>(
+  result: unknown,
+  acceptedValue: (value: unknown) => T,
+): ElicitationResult<T> {
+  if (ElicitationAccepted.isInstance(result)) {
+    return new ElicitationAccepted(acceptedValue(result.value), 'fallback');
+  }
+  if (ElicitationDeclined.isInstance(result) || ElicitationCancelled.isInstance(result)) return result;
+  throw new InvalidElicitationFallbackError(
+    ElicitationErrorCode.FallbackNotAResult,
+    'The elicitation fallback returned a plain value; return an ElicitationResult variant ' +
+      '(new ElicitationAccepted(value), ElicitationDeclined or ElicitationCancelled), ' +
+      "or wrap a 1.6.0-style fallback with legacyFallback from '@acpkit/compat-1.6'.",
+    result,
+  );
 }
 
 /**
@@ -60,27 +106,31 @@ export function resolveFallbackResult<T>(
   result: unknown,
   choices: readonly ElicitationChoice<T>[],
   equals?: ChoiceValueEquals<T>,
-): ChoiceElicitationResult<T> {
-  if (ChoiceElicitationAccepted.isInstance(result)) {
-    for (const choice of choices) {
-      if (matchesOffered(choice.value, result.value, equals)) {
-        return new ChoiceElicitationAccepted(choice.value, 'fallback');
-      }
-    }
-    throw new InvalidElicitationFallbackError(
-      ElicitationErrorCode.FallbackValueNotOffered,
-      'The accepted elicitation fallback value was not offered.',
-      result.value,
-    );
-  }
-  if (ChoiceElicitationDeclined.isInstance(result) || ChoiceElicitationCancelled.isInstance(result)) {
-    return result;
-  }
-  throw new InvalidElicitationFallbackError(
-    ElicitationErrorCode.FallbackNotAResult,
-    'The elicitation fallback returned a plain value; return a ChoiceElicitationResult variant ' +
-      '(new ChoiceElicitationAccepted(value), ChoiceElicitationDeclined or ChoiceElicitationCancelled), ' +
-      "or wrap a 1.6.0-style fallback with legacyFallback from '@acpkit/compat-1.6'.",
-    result,
-  );
+): ElicitationResult<T> {
+  return resolveFallback(result, (value) => {
+    const offered = offeredValueFor(choices, value, equals);
+    if (offered === NOT_OFFERED) throw notOffered(value);
+    return offered;
+  });
+}
+
+/**
+ * Like {@link resolveFallbackResult} for a multi-select: an accepted array whose every item is an offered value,
+ * each replaced by the offered value it matched.
+ *
+ * @internal Used by `AcpSessionContext.askChoices`; exported for the unit tests only.
+ */
+export function resolveFallbackResults<T>(
+  result: unknown,
+  choices: readonly ElicitationChoice<T>[],
+  equals?: ChoiceValueEquals<T>,
+): ElicitationResult<T[]> {
+  return resolveFallback(result, (values) => {
+    if (!Array.isArray(values)) throw notOffered(values);
+    return values.map((value) => {
+      const offered = offeredValueFor(choices, value, equals);
+      if (offered === NOT_OFFERED) throw notOffered(value);
+      return offered;
+    });
+  });
 }

@@ -5,9 +5,11 @@ export {
   AcpKitError,
   ChoiceValidationError,
   ChoiceValidationErrorCode,
+  type ElicitationContentIssue,
   InvalidElicitationResponseError,
   InvalidElicitationResponseErrorCode,
 } from '@acpkit/choice-schema';
+export { choiceField, choicesField, FormSchemaError, FormSchemaErrorCode } from '@acpkit/form-schema';
 export {
   AcpSessions,
   acpSessions,
@@ -15,29 +17,51 @@ export {
   type InitializeContextLike,
   type SessionContextLike,
 } from './acp-sessions.js';
+export type {
+  AskChoiceOptions,
+  AskChoicesOptions,
+  AskConfirmOptions,
+  AskFieldText,
+  AskFormOptions,
+  AskOptions,
+  AskTextOptions,
+} from './ask-options.js';
+export type {
+  ElicitationFormProperty,
+  ElicitationFormSchema,
+  ElicitationMode,
+  ElicitationScope,
+  FormElicitationMode,
+  UrlElicitationMode,
+} from './elicitation-mode.js';
 export {
+  ClientCapabilitiesNotRecordedError,
   ElicitationConnectionClosedError,
   ElicitationErrorCode,
   ElicitationScopeError,
   ElicitationUnsupportedError,
   InvalidElicitationFallbackError,
 } from './errors.js';
-export type { ChoiceElicitationFallback, ChoiceValueEquals } from './fallback.js';
+export type { ChoiceElicitationFallback, ChoiceValueEquals, ElicitationFallback } from './fallback.js';
 export {
   ChoiceElicitationAccepted,
   ChoiceElicitationCancelled,
   ChoiceElicitationDeclined,
   type ChoiceElicitationResult,
   type ChoiceElicitationSource,
+  ElicitationAccepted,
+  ElicitationCancelled,
   type ElicitationChoice,
+  ElicitationDeclined,
+  type ElicitationResult,
+  type ElicitationSource,
   isChoiceElicitationResult,
+  isElicitationResult,
 } from './results.js';
 export {
   AcpSessionContext,
   type AcpSessionContextOptions,
-  type AskChoiceOptions,
   type CreateElicitationOptions,
   type ElicitationClient,
-  type ElicitationMode,
   type ElicitationModeSelector,
 } from './session-context.js';

@@ -1,4 +1,4 @@
-import type { ChoiceDefinition } from '@acpkit/choice-schema';
+export type { ElicitationChoice } from '@acpkit/choice-schema';
 
 const ACCEPTED_BRAND = Symbol.for('acpkit.elicitation.choice-accepted');
 const DECLINED_BRAND = Symbol.for('acpkit.elicitation.choice-declined');
@@ -20,55 +20,49 @@ function seal(target: object, brand: symbol): void {
  *
  * @example
  * ```ts
- * import { ChoiceElicitationDeclined, type ChoiceElicitationSource } from '@acpkit/elicitation';
+ * import { ElicitationDeclined, type ElicitationSource } from '@acpkit/elicitation';
  *
- * const source: ChoiceElicitationSource = new ChoiceElicitationDeclined().source; // 'fallback'
+ * const source: ElicitationSource = new ElicitationDeclined().source; // 'fallback'
  * ```
  */
-export type ChoiceElicitationSource = 'client' | 'fallback';
+export type ElicitationSource = 'client' | 'fallback';
 
 /**
- * One choice offered to the user: a typed `value` (any type; never serialized or sent) and what the client shows.
+ * The same type as {@link ElicitationSource}, under the name `askChoice` code has used since 0.1.
  *
  * @example
  * ```ts
- * import type { ElicitationChoice } from '@acpkit/elicitation';
+ * import type { ChoiceElicitationSource } from '@acpkit/elicitation';
  *
- * const production: ElicitationChoice<'production'> = {
- *   value: 'production',
- *   label: 'Production',
- *   description: 'Deploy to the production environment.',
- *   default: true,
- * };
+ * const source: ChoiceElicitationSource = 'client';
  * ```
  */
-export interface ElicitationChoice<T> extends ChoiceDefinition {
-  /** The application value returned when this choice is picked. */
-  readonly value: T;
-}
+export type ChoiceElicitationSource = ElicitationSource;
 
 /**
- * The user picked a choice; `value` is the offered value itself (the same object, not a copy).
- * `new ChoiceElicitationAccepted(value)` in a fallback builds one with `source: 'fallback'`.
+ * The user answered: `value` is the typed answer. For a choice it is the offered value itself (the same object, not
+ * a copy); for a form, the value parsed by its zod schema. `new ElicitationAccepted(value)` in a fallback builds one
+ * with `source: 'fallback'`. Exported under two names, `ElicitationAccepted` and `ChoiceElicitationAccepted`, which
+ * are the same class.
  *
  * @example
  * ```ts
- * import { ChoiceElicitationAccepted } from '@acpkit/elicitation';
+ * import { ElicitationAccepted } from '@acpkit/elicitation';
  *
- * const result = new ChoiceElicitationAccepted('preview');
+ * const result = new ElicitationAccepted('preview');
  * result.status; // 'accepted'
  * result.source; // 'fallback'
  * ```
  */
-export class ChoiceElicitationAccepted<T> {
+export class ElicitationAccepted<T> {
   /** Discriminant for `switch (result.status)`. */
   readonly status = 'accepted' as const;
-  /** The picked choice's value. */
+  /** The typed answer: the picked choice's value, or the parsed form. */
   readonly value: T;
   /** Where the answer came from. */
-  readonly source: ChoiceElicitationSource;
+  readonly source: ElicitationSource;
 
-  constructor(value: T, source: ChoiceElicitationSource = 'fallback') {
+  constructor(value: T, source: ElicitationSource = 'fallback') {
     this.value = value;
     this.source = source;
     seal(this, ACCEPTED_BRAND);
@@ -79,38 +73,38 @@ export class ChoiceElicitationAccepted<T> {
    *
    * @example
    * ```ts
-   * import { ChoiceElicitationAccepted } from '@acpkit/elicitation';
+   * import { ElicitationAccepted } from '@acpkit/elicitation';
    *
-   * ChoiceElicitationAccepted.isInstance({ status: 'accepted', value: 1 }); // false: shape is not enough
+   * ElicitationAccepted.isInstance({ status: 'accepted', value: 1 }); // false: shape is not enough
    * ```
    */
-  static isInstance(value: unknown): value is ChoiceElicitationAccepted<unknown> {
+  static isInstance(value: unknown): value is ElicitationAccepted<unknown> {
     return hasBrand(value, ACCEPTED_BRAND);
   }
 
   /** Makes `instanceof` use the brand, so results from another package copy still match. */
-  static [Symbol.hasInstance](value: unknown): value is ChoiceElicitationAccepted<unknown> {
+  static [Symbol.hasInstance](value: unknown): value is ElicitationAccepted<unknown> {
     return hasBrand(value, ACCEPTED_BRAND);
   }
 }
 
 /**
- * The user explicitly declined to choose.
+ * The user explicitly declined to answer. Also exported as `ChoiceElicitationDeclined` (the same class).
  *
  * @example
  * ```ts
- * import { ChoiceElicitationDeclined } from '@acpkit/elicitation';
+ * import { ElicitationDeclined } from '@acpkit/elicitation';
  *
- * const fallback = () => new ChoiceElicitationDeclined();
+ * const fallback = () => new ElicitationDeclined();
  * ```
  */
-export class ChoiceElicitationDeclined {
+export class ElicitationDeclined {
   /** Discriminant for `switch (result.status)`. */
   readonly status = 'declined' as const;
   /** Where the answer came from. */
-  readonly source: ChoiceElicitationSource;
+  readonly source: ElicitationSource;
 
-  constructor(source: ChoiceElicitationSource = 'fallback') {
+  constructor(source: ElicitationSource = 'fallback') {
     this.source = source;
     seal(this, DECLINED_BRAND);
   }
@@ -120,39 +114,39 @@ export class ChoiceElicitationDeclined {
    *
    * @example
    * ```ts
-   * import { ChoiceElicitationDeclined } from '@acpkit/elicitation';
+   * import { ElicitationDeclined } from '@acpkit/elicitation';
    *
-   * ChoiceElicitationDeclined.isInstance(new ChoiceElicitationDeclined()); // true
+   * ElicitationDeclined.isInstance(new ElicitationDeclined()); // true
    * ```
    */
-  static isInstance(value: unknown): value is ChoiceElicitationDeclined {
+  static isInstance(value: unknown): value is ElicitationDeclined {
     return hasBrand(value, DECLINED_BRAND);
   }
 
   /** Makes `instanceof` use the brand, so results from another package copy still match. */
-  static [Symbol.hasInstance](value: unknown): value is ChoiceElicitationDeclined {
+  static [Symbol.hasInstance](value: unknown): value is ElicitationDeclined {
     return hasBrand(value, DECLINED_BRAND);
   }
 }
 
 /**
  * The question was dismissed: the client answered `cancel` or `-32800`, or `session/cancel` arrived for the
- * session while it was pending.
+ * session while it was pending. Also exported as `ChoiceElicitationCancelled` (the same class).
  *
  * @example
  * ```ts
- * import { ChoiceElicitationCancelled } from '@acpkit/elicitation';
+ * import { ElicitationCancelled } from '@acpkit/elicitation';
  *
- * const fallback = async () => new ChoiceElicitationCancelled();
+ * const fallback = async () => new ElicitationCancelled();
  * ```
  */
-export class ChoiceElicitationCancelled {
+export class ElicitationCancelled {
   /** Discriminant for `switch (result.status)`. */
   readonly status = 'cancelled' as const;
   /** Where the answer came from. */
-  readonly source: ChoiceElicitationSource;
+  readonly source: ElicitationSource;
 
-  constructor(source: ChoiceElicitationSource = 'fallback') {
+  constructor(source: ElicitationSource = 'fallback') {
     this.source = source;
     seal(this, CANCELLED_BRAND);
   }
@@ -162,29 +156,30 @@ export class ChoiceElicitationCancelled {
    *
    * @example
    * ```ts
-   * import { ChoiceElicitationCancelled } from '@acpkit/elicitation';
+   * import { ElicitationCancelled } from '@acpkit/elicitation';
    *
-   * ChoiceElicitationCancelled.isInstance({ status: 'cancelled' }); // false: shape is not enough
+   * ElicitationCancelled.isInstance({ status: 'cancelled' }); // false: shape is not enough
    * ```
    */
-  static isInstance(value: unknown): value is ChoiceElicitationCancelled {
+  static isInstance(value: unknown): value is ElicitationCancelled {
     return hasBrand(value, CANCELLED_BRAND);
   }
 
   /** Makes `instanceof` use the brand, so results from another package copy still match. */
-  static [Symbol.hasInstance](value: unknown): value is ChoiceElicitationCancelled {
+  static [Symbol.hasInstance](value: unknown): value is ElicitationCancelled {
     return hasBrand(value, CANCELLED_BRAND);
   }
 }
 
 /**
- * The outcome of `askChoice`: never `null`. Narrow with `switch (result.status)` or `instanceof`.
+ * The outcome of `askChoice`, `askForm`, `askConfirm`, `askText` and `askChoices`: never `null`. Narrow with
+ * `switch (result.status)` or `instanceof`.
  *
  * @example
  * ```ts
- * import type { ChoiceElicitationResult } from '@acpkit/elicitation';
+ * import type { ElicitationResult } from '@acpkit/elicitation';
  *
- * function reply(result: ChoiceElicitationResult<'preview' | 'production'>): string {
+ * function reply(result: ElicitationResult<'preview' | 'production'>): string {
  *   switch (result.status) {
  *     case 'accepted':
  *       return `Selected: ${result.value}`;
@@ -196,26 +191,45 @@ export class ChoiceElicitationCancelled {
  * }
  * ```
  */
-export type ChoiceElicitationResult<T> =
-  | ChoiceElicitationAccepted<T>
-  | ChoiceElicitationDeclined
-  | ChoiceElicitationCancelled;
+export type ElicitationResult<T> = ElicitationAccepted<T> | ElicitationDeclined | ElicitationCancelled;
 
 /**
- * True when `value` is one of the three result variants (by brand, never by shape).
+ * The same type as {@link ElicitationResult}, under the name `askChoice` code has used since 0.1.
  *
  * @example
  * ```ts
- * import { ChoiceElicitationDeclined, isChoiceElicitationResult } from '@acpkit/elicitation';
+ * import type { ChoiceElicitationResult } from '@acpkit/elicitation';
  *
- * isChoiceElicitationResult(new ChoiceElicitationDeclined()); // true
- * isChoiceElicitationResult({ status: 'declined' }); // false
+ * const isPicked = (result: ChoiceElicitationResult<string>) => result.status === 'accepted';
  * ```
  */
-export function isChoiceElicitationResult(value: unknown): value is ChoiceElicitationResult<unknown> {
+export type ChoiceElicitationResult<T> = ElicitationResult<T>;
+
+/**
+ * True when `value` is one of the three result variants (by brand, never by shape). Also exported as
+ * `isChoiceElicitationResult` (the same function).
+ *
+ * @example
+ * ```ts
+ * import { ElicitationDeclined, isElicitationResult } from '@acpkit/elicitation';
+ *
+ * isElicitationResult(new ElicitationDeclined()); // true
+ * isElicitationResult({ status: 'declined' }); // false
+ * ```
+ */
+export function isElicitationResult(value: unknown): value is ElicitationResult<unknown> {
   return (
-    ChoiceElicitationAccepted.isInstance(value) ||
-    ChoiceElicitationDeclined.isInstance(value) ||
-    ChoiceElicitationCancelled.isInstance(value)
+    ElicitationAccepted.isInstance(value) ||
+    ElicitationDeclined.isInstance(value) ||
+    ElicitationCancelled.isInstance(value)
   );
 }
+
+// The 0.1 names of the same classes and function: `askChoice` code keeps working, and every result of every
+// helper is recognised by either name.
+export {
+  ElicitationAccepted as ChoiceElicitationAccepted,
+  ElicitationCancelled as ChoiceElicitationCancelled,
+  ElicitationDeclined as ChoiceElicitationDeclined,
+  isElicitationResult as isChoiceElicitationResult,
+};

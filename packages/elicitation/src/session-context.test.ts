@@ -1,6 +1,7 @@
 import { ChoiceValidationError, InvalidElicitationResponseError } from '@acpkit/choice-schema';
-import { RequestError, type SendRequestOptions } from '@agentclientprotocol/sdk';
+import { RequestError } from '@agentclientprotocol/sdk';
 import { describe, expect, it, vi } from 'vitest';
+import { fakeClient, nextRequest, sessionWith } from '../test/support/fake-client.js';
 import {
   ElicitationConnectionClosedError,
   ElicitationScopeError,
@@ -12,34 +13,10 @@ import {
   ChoiceElicitationCancelled,
   ChoiceElicitationDeclined,
 } from './results.js';
-import { AcpSessionContext, type ElicitationClient } from './session-context.js';
-
-interface SentRequest {
-  method: string;
-  params: unknown;
-  options: SendRequestOptions | undefined;
-  resolve(value: unknown): void;
-  reject(error: unknown): void;
-}
-
-/** A client double that records every request and lets the test answer it. */
-function fakeClient() {
-  const requests: SentRequest[] = [];
-  const notifications: Array<{ method: string; params: unknown }> = [];
-  const client: ElicitationClient = {
-    request(method, params, options) {
-      return new Promise((resolve, reject) => {
-        requests.push({ method, params, options, resolve, reject });
-      });
-    },
-    async notify(method, params) {
-      notifications.push({ method, params });
-    },
-  };
-  return { client, requests, notifications };
-}
 
 const FORM = { elicitation: { form: {} } };
+/** What a client that advertised no elicitation at all sends (recorded, but empty). */
+const NOTHING = {};
 const targets = [
   { value: 'preview', label: 'Preview' },
   {
@@ -49,19 +26,6 @@ const targets = [
     default: true,
   },
 ] as const;
-
-function sessionWith(clientCapabilities: unknown, client: ElicitationClient = fakeClient().client) {
-  return new AcpSessionContext({
-    sessionId: 'session-1',
-    client,
-    clientCapabilities: clientCapabilities as AcpSessionContext['clientCapabilities'],
-  });
-}
-
-async function nextRequest(requests: SentRequest[]): Promise<SentRequest> {
-  await vi.waitFor(() => expect(requests.length).toBeGreaterThan(0));
-  return requests.at(-1) as SentRequest;
-}
 
 describe('AcpSessionContext.supportsElicitation', () => {
   it.each([
@@ -182,7 +146,8 @@ describe('AcpSessionContext.askChoice', () => {
 
   describe('unsupported client', () => {
     it.each([
-      ['no capabilities', undefined],
+      ['null capabilities', null],
+      ['no elicitation key', {}],
       ['elicitation {}', { elicitation: {} }],
       ['form null', { elicitation: { form: null } }],
       ['url only', { elicitation: { url: {} } }],
@@ -200,7 +165,7 @@ describe('AcpSessionContext.askChoice', () => {
 
     it('runs a sync fallback and returns the offered value', async () => {
       const { client, requests } = fakeClient();
-      const result = await sessionWith(undefined, client).askChoice('Q', targets, {
+      const result = await sessionWith(NOTHING, client).askChoice('Q', targets, {
         fallback: () => new ChoiceElicitationAccepted('production'),
       });
       expect(result).toMatchObject({ status: 'accepted', value: 'production', source: 'fallback' });
@@ -217,7 +182,7 @@ describe('AcpSessionContext.askChoice', () => {
 
     it('uses equals for an async fallback with an equal-but-distinct value', async () => {
       const offered = { id: 'b' };
-      const result = await sessionWith(undefined).askChoice(
+      const result = await sessionWith(NOTHING).askChoice(
         'Q',
         [
           { value: { id: 'a' }, label: 'A' },
@@ -234,28 +199,30 @@ describe('AcpSessionContext.askChoice', () => {
     it('propagates a fallback exception unchanged', async () => {
       const failure = new Error('no terminal');
       await expect(
-        sessionWith(undefined).askChoice('Q', targets, {
+        sessionWith(NOTHING).askChoice('Q', targets, {
           fallback: () => {
             throw failure;
           },
         }),
       ).rejects.toBe(failure);
       await expect(
-        sessionWith(undefined).askChoice('Q', targets, { fallback: () => Promise.reject(failure) }),
+        sessionWith(NOTHING).askChoice('Q', targets, { fallback: () => Promise.reject(failure) }),
       ).rejects.toBe(failure);
     });
 
     it('rejects a fallback value that was not offered, and a plain value', async () => {
       await expect(
-        sessionWith(undefined).askChoice('Q', targets, {
-          fallback: () => new ChoiceElicitationAccepted('staging'),
+        sessionWith(NOTHING).askChoice('Q', targets, {
+          // An untyped caller: the type system would refuse a value that was not offered.
+          fallback: (() =>
+            new ChoiceElicitationAccepted('staging')) as unknown as () => ChoiceElicitationDeclined,
         }),
       ).rejects.toSatisfy(
         (error: unknown) =>
           InvalidElicitationFallbackError.isInstance(error) && error.code === 'FALLBACK_VALUE_NOT_OFFERED',
       );
       const plain = (() => 'preview') as unknown as () => ChoiceElicitationDeclined;
-      await expect(sessionWith(undefined).askChoice('Q', targets, { fallback: plain })).rejects.toThrow(
+      await expect(sessionWith(NOTHING).askChoice('Q', targets, { fallback: plain })).rejects.toThrow(
         /legacyFallback/,
       );
     });

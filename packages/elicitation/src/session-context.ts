@@ -1,29 +1,50 @@
 import {
   compileChoiceElicitation,
-  type ParsedChoiceResponse,
+  type ElicitationChoice,
+  type ExactChoice,
   parseChoiceResponse,
 } from '@acpkit/choice-schema';
+import {
+  choicesField,
+  compileFormElicitation,
+  type FormObjectSchema,
+  type FormSchemaCheck,
+  parseFormResponse,
+} from '@acpkit/form-schema';
 import type {
   ClientCapabilities,
   CreateElicitationResponse,
-  ElicitationFormMode,
-  ElicitationUrlMode,
   SendRequestOptions,
 } from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
+import { z } from 'zod';
+import type {
+  AskChoiceOptions,
+  AskChoicesOptions,
+  AskConfirmOptions,
+  AskFieldText,
+  AskFormOptions,
+  AskTextOptions,
+} from './ask-options.js';
 import { connectionContextOf } from './connection-context.js';
+import type { ElicitationFormProperty, ElicitationMode } from './elicitation-mode.js';
 import {
+  ClientCapabilitiesNotRecordedError,
   ElicitationConnectionClosedError,
   ElicitationScopeError,
   ElicitationUnsupportedError,
 } from './errors.js';
-import { type ChoiceElicitationFallback, type ChoiceValueEquals, resolveFallbackResult } from './fallback.js';
 import {
-  ChoiceElicitationAccepted,
-  ChoiceElicitationCancelled,
-  ChoiceElicitationDeclined,
-  type ChoiceElicitationResult,
-  type ElicitationChoice,
+  type ElicitationFallback,
+  resolveFallback,
+  resolveFallbackResult,
+  resolveFallbackResults,
+} from './fallback.js';
+import {
+  ElicitationAccepted,
+  ElicitationCancelled,
+  ElicitationDeclined,
+  type ElicitationResult,
 } from './results.js';
 
 const ELICITATION_CREATE = 'elicitation/create';
@@ -49,20 +70,6 @@ export interface ElicitationClient {
 }
 
 /**
- * An elicitation mode for {@link AcpSessionContext.createElicitation}: the request params without `message`.
- *
- * @example
- * ```ts
- * import type { ElicitationMode } from '@acpkit/elicitation';
- *
- * const mode: ElicitationMode = { mode: 'url', sessionId: 's1', elicitationId: 'e1', url: 'https://example.com' };
- * ```
- */
-export type ElicitationMode =
-  | (ElicitationFormMode & { mode: 'form'; _meta?: { [key: string]: unknown } | null })
-  | (ElicitationUrlMode & { mode: 'url'; _meta?: { [key: string]: unknown } | null });
-
-/**
  * What {@link AcpSessionContext.supportsElicitation} accepts: a mode name or a mode object.
  *
  * @example
@@ -83,7 +90,7 @@ export type ElicitationModeSelector = 'form' | 'url' | { readonly mode: string }
  * import type { AgentContext } from '@agentclientprotocol/sdk';
  *
  * declare const client: AgentContext;
- * const options: AcpSessionContextOptions = { sessionId: 's1', client, clientCapabilities: undefined };
+ * const options: AcpSessionContextOptions = { sessionId: 's1', client, clientCapabilities: { elicitation: { form: {} } } };
  * const session = new AcpSessionContext(options);
  * ```
  */
@@ -92,35 +99,12 @@ export interface AcpSessionContextOptions {
   readonly sessionId: string;
   /** The SDK's `AgentContext` (`client` of a handler context or of an `AgentConnection`). */
   readonly client: ElicitationClient;
-  /** `params.clientCapabilities` exactly as received in `initialize`; `undefined` means nothing is supported. */
-  readonly clientCapabilities?: ClientCapabilities | null | undefined;
-}
-
-/**
- * Options of {@link AcpSessionContext.askChoice}.
- *
- * @example
- * ```ts
- * import { ChoiceElicitationCancelled, type AskChoiceOptions } from '@acpkit/elicitation';
- *
- * const options: AskChoiceOptions<string> = {
- *   signal: AbortSignal.timeout(300_000),
- *   fallback: () => new ChoiceElicitationCancelled(),
- * };
- * ```
- */
-export interface AskChoiceOptions<T> {
   /**
-   * Runs only when the client does not support form elicitation (not advertised, or `-32601`); must return a
-   * result variant. Without it such a client gets `ElicitationUnsupportedError`.
+   * `params.clientCapabilities` exactly as received in `initialize` (`null` or `{}`: nothing is supported).
+   * `undefined` means none were recorded: the `ask*` methods and `createElicitation` then throw
+   * `ClientCapabilitiesNotRecordedError` instead of guessing.
    */
-  readonly fallback?: ChoiceElicitationFallback | undefined;
-  /** Structural match for a fallback's accepted value, tried after `Object.is`; a throwing call is no match. */
-  readonly equals?: ChoiceValueEquals<T> | undefined;
-  /** Aborting sends `$/cancel_request` and rejects with `signal.reason`. There is no default timeout. */
-  readonly signal?: AbortSignal | undefined;
-  /** Tool call the question belongs to, so the client can show it beside that tool call. */
-  readonly toolCallId?: string | undefined;
+  readonly clientCapabilities?: ClientCapabilities | null | undefined;
 }
 
 /**
@@ -136,6 +120,8 @@ export interface AskChoiceOptions<T> {
 export interface CreateElicitationOptions {
   /** Aborting sends `$/cancel_request` and rejects with `signal.reason`. */
   readonly signal?: AbortSignal | undefined;
+  /** Tool call the elicitation belongs to; used when a session-scoped `mode` names none. */
+  readonly toolCallId?: string | undefined;
 }
 
 type SendOutcome =
@@ -154,16 +140,56 @@ function isRequestError(error: unknown): error is RequestError {
   );
 }
 
-function resultFromClient<T>(parsed: ParsedChoiceResponse<ElicitationChoice<T>>): ChoiceElicitationResult<T> {
+/** A result from what the client answered (`source: 'client'`). */
+function clientResult<Value>(
+  parsed:
+    | { readonly status: 'declined' | 'cancelled' }
+    | { readonly status: 'accepted'; readonly value: Value },
+): ElicitationResult<Value> {
   switch (parsed.status) {
     case 'accepted':
-      return new ChoiceElicitationAccepted(parsed.choice.value, 'client');
+      return new ElicitationAccepted(parsed.value, 'client');
     case 'declined':
-      return new ChoiceElicitationDeclined('client');
+      return new ElicitationDeclined('client');
     case 'cancelled':
-      return new ChoiceElicitationCancelled('client');
+      return new ElicitationCancelled('client');
   }
 }
+
+/** Applies a helper's title (or its default) and description to its one field. */
+function describeField<Field extends z.ZodType>(
+  field: Field,
+  text: AskFieldText,
+  defaultTitle: string,
+): Field {
+  const metadata: { title: string; description?: string } = { title: text.title ?? defaultTitle };
+  if (text.description !== undefined) metadata.description = text.description;
+  return field.meta(metadata);
+}
+
+/** The field `askText` sends: `z.string()` with the options as checks. */
+function textField(options: AskTextOptions): z.ZodType<string> {
+  let field: z.ZodString | z.ZodStringFormat = z.string();
+  if (options.format === 'email') field = z.email();
+  else if (options.format === 'uri') field = z.url();
+  else if (options.format === 'date') field = z.iso.date();
+  else if (options.format === 'date-time') field = z.iso.datetime({ offset: true });
+  if (options.minLength !== undefined) field = field.min(options.minLength);
+  if (options.maxLength !== undefined) field = field.max(options.maxLength);
+  if (options.pattern !== undefined) {
+    field = field.regex(
+      typeof options.pattern === 'string' ? new RegExp(options.pattern, 'u') : options.pattern,
+    );
+  }
+  return describeField(
+    options.default === undefined ? field : field.default(options.default),
+    options,
+    'Answer',
+  );
+}
+
+/** The property the one-field helpers ask in (FastMCP wraps scalar answers the same way). */
+const VALUE_PROPERTY = 'value';
 
 function modeName(mode: ElicitationModeSelector): string {
   return typeof mode === 'string' ? mode : String(mode?.mode);
@@ -231,11 +257,16 @@ export class AcpSessionContext {
   }
 
   /**
-   * Sends a raw `elicitation/create` and returns the client's response unvalidated. Refuses, before anything is
-   * sent, a mode the client did not advertise and a session-scoped mode naming another session. A `-32601` answer
-   * also counts as unsupported. If `session/cancel` arrives for this session while it is pending (through
-   * {@link AcpSessionContext.cancelPending}), `$/cancel_request` is sent and it resolves `{ action: 'cancel' }`.
+   * Sends a raw `elicitation/create` and returns the client's response **unvalidated** (prefer `askForm`, which
+   * validates). The `mode` is typed with the SDK's own property schemas, so a default of the wrong type or a
+   * `required` name that is not a property fails to compile. `sessionId` is filled in with this session's id (a
+   * request-scoped mode with `requestId` keeps its scope), and `options.toolCallId` when the mode names no tool call.
+   * Refuses, before anything is sent, a mode the client did not advertise and a mode naming another session. A
+   * `-32601` answer also counts as unsupported. If `session/cancel` arrives for this session while it is pending
+   * (through {@link AcpSessionContext.cancelPending}), `$/cancel_request` is sent and it resolves
+   * `{ action: 'cancel' }`.
    *
+   * @throws {@link ClientCapabilitiesNotRecordedError} when no client capabilities were recorded.
    * @throws {@link ElicitationUnsupportedError} when the mode is not supported.
    * @throws {@link ElicitationScopeError} when `mode.sessionId` is not this session's id.
    * @throws {@link ElicitationConnectionClosedError} when the connection closes first.
@@ -247,7 +278,6 @@ export class AcpSessionContext {
    * async function openLogin(session: AcpSessionContext) {
    *   const response = await session.createElicitation('Sign in to continue', {
    *     mode: 'url',
-   *     sessionId: session.sessionId,
    *     elicitationId: 'login-1',
    *     url: 'https://example.com/login',
    *   });
@@ -255,17 +285,18 @@ export class AcpSessionContext {
    * }
    * ```
    */
-  async createElicitation(
+  async createElicitation<Properties extends { [name: string]: ElicitationFormProperty }>(
     message: string,
-    mode: ElicitationMode,
+    mode: ElicitationMode<Properties>,
     options: CreateElicitationOptions = {},
   ): Promise<CreateElicitationResponse> {
     const name = modeName(mode);
+    this.#requireRecordedCapabilities();
     if (!this.supportsElicitation(mode)) throw new ElicitationUnsupportedError(name);
-    if ('sessionId' in mode && mode.sessionId !== this.sessionId) {
+    if ('sessionId' in mode && mode.sessionId !== undefined && mode.sessionId !== this.sessionId) {
       throw new ElicitationScopeError(String(mode.sessionId), this.sessionId);
     }
-    const outcome = await this.#send({ ...mode, message }, options.signal);
+    const outcome = await this.#send(this.#scoped(mode, message, options.toolCallId), options.signal);
     switch (outcome.kind) {
       case 'response':
         return outcome.response as CreateElicitationResponse;
@@ -302,7 +333,8 @@ export class AcpSessionContext {
   /**
    * Asks the client to pick one of `choices` and returns the picked choice's typed value. Steps: validate →
    * compile → capability check → send → parse. The client only ever sees labels and opaque `choice_<i>` tokens.
-   * With `as const` choices the accepted value's type is the union of the literal values.
+   * With `as const` choices the accepted value's type is the union of the literal values; a fallback must return one
+   * of them, and a misspelt choice key (`defualt`) is a type error.
    *
    * - Unsupported client (form not advertised, or `-32601`): runs `fallback`, or throws
    *   {@link ElicitationUnsupportedError}; never falls back to `session/request_permission`.
@@ -311,6 +343,7 @@ export class AcpSessionContext {
    *
    * @throws `ChoiceValidationError` (from `@acpkit/choice-schema`) for a blank question or label, no choices or two
    * defaults; nothing is sent.
+   * @throws {@link ClientCapabilitiesNotRecordedError} when no client capabilities were recorded; nothing is sent.
    * @throws `InvalidElicitationResponseError` when the client's answer is not a valid choice or action.
    * @throws {@link InvalidElicitationFallbackError} when the fallback's answer cannot be used.
    * @throws {@link ElicitationConnectionClosedError} when the connection closes while waiting.
@@ -340,31 +373,160 @@ export class AcpSessionContext {
    */
   async askChoice<Choice extends ElicitationChoice<unknown>>(
     question: string,
-    choices: readonly Choice[],
-    options: AskChoiceOptions<Choice['value']> = {},
-  ): Promise<ChoiceElicitationResult<Choice['value']>> {
+    choices: readonly ExactChoice<Choice>[],
+    options: AskChoiceOptions<NoInfer<Choice['value']>> = {},
+  ): Promise<ElicitationResult<Choice['value']>> {
     const params = compileChoiceElicitation({
       sessionId: this.sessionId,
       toolCallId: options.toolCallId,
       question,
       choices,
     });
-    if (!this.supportsElicitation('form')) return this.#runFallback(choices, options, undefined);
-
-    const outcome = await this.#send(params, options.signal);
-    switch (outcome.kind) {
-      case 'response':
-        return resultFromClient(parseChoiceResponse(outcome.response, choices));
-      case 'session-cancelled':
-      case 'client-cancelled':
-        return new ChoiceElicitationCancelled('client');
-      case 'method-not-found':
-        return this.#runFallback(choices, options, outcome.error);
-    }
+    return this.#ask(
+      params,
+      (response) => {
+        const parsed = parseChoiceResponse(response, choices);
+        return clientResult(
+          parsed.status === 'accepted' ? { status: 'accepted', value: parsed.choice.value } : parsed,
+        );
+      },
+      options,
+      (result) => resolveFallbackResult(result, choices, options.equals),
+    );
   }
 
   /**
-   * Ends every pending `askChoice` / `createElicitation` of this session: sends `$/cancel_request` for each, then
+   * Asks the client to fill in a form described by a zod 4 object schema, and returns the answer parsed by that same
+   * schema: `result.value` is `z.output<typeof schema>` (defaults applied, refinements and transforms run, choice
+   * fields mapped back to their offered values). The schema compiles (once per schema object) to ACP's restricted
+   * form schema; a construct ACP forms cannot express is a type error where TypeScript can see it and a
+   * `FormSchemaError` at run time, before anything is sent. Capability checks, fallback, cancellation and results
+   * work as in {@link AcpSessionContext.askChoice}. Accepted content that fails the schema is never coerced.
+   *
+   * @throws `FormSchemaError` (from `@acpkit/form-schema`) when the schema uses a construct ACP forms cannot express.
+   * @throws `ChoiceValidationError` with code `BLANK_QUESTION` for a blank message.
+   * @throws {@link ClientCapabilitiesNotRecordedError} when no client capabilities were recorded; nothing is sent.
+   * @throws `InvalidElicitationResponseError` (`INVALID_CONTENT` with zod's `issues` and the raw `content`, or
+   * `UNSUPPORTED_ACTION`) when the answer cannot be trusted.
+   * @throws {@link InvalidElicitationFallbackError} when the fallback returns something other than a result variant.
+   * @throws {@link ElicitationConnectionClosedError} when the connection closes while waiting.
+   * @example
+   * ```ts
+   * import { choiceField, type AcpSessionContext } from '@acpkit/elicitation';
+   * import { z } from 'zod';
+   *
+   * const release = z.object({
+   *   version: z.string().regex(/^\d+\.\d+\.\d+$/).meta({ title: 'Version' }),
+   *   replicas: z.int().min(1).max(5).default(2).meta({ title: 'Replicas' }),
+   *   channel: choiceField([
+   *     { value: 'latest', label: 'Stable', default: true },
+   *     { value: 'next', label: 'Preview' },
+   *   ] as const).meta({ title: 'Channel' }),
+   * });
+   *
+   * async function askRelease(session: AcpSessionContext) {
+   *   const result = await session.askForm('Release details', release);
+   *   if (result.status !== 'accepted') return undefined;
+   *   return result.value; // { version: string; replicas: number; channel: 'latest' | 'next' }
+   * }
+   * ```
+   */
+  async askForm<Form extends FormObjectSchema>(
+    message: string,
+    schema: Form & FormSchemaCheck<Form>,
+    options: AskFormOptions<z.output<Form>> = {},
+  ): Promise<ElicitationResult<z.output<Form>>> {
+    const params = compileFormElicitation({
+      sessionId: this.sessionId,
+      toolCallId: options.toolCallId,
+      message,
+      schema,
+    });
+    return this.#ask(
+      params,
+      async (response) => clientResult(await parseFormResponse(response, schema)),
+      options,
+      (result) => resolveFallback(result, (value) => value as z.output<Form>),
+    );
+  }
+
+  /**
+   * Asks a yes/no question: one boolean field (titled `Confirm` unless `title` says otherwise); `result.value` is the
+   * answer. A thin layer over {@link AcpSessionContext.askForm}.
+   *
+   * @throws As {@link AcpSessionContext.askForm}.
+   * @example
+   * ```ts
+   * import type { AcpSessionContext } from '@acpkit/elicitation';
+   *
+   * async function confirmPublish(session: AcpSessionContext): Promise<boolean> {
+   *   const result = await session.askConfirm('Publish 1.5.0 to npm now?', { default: false, title: 'Publish' });
+   *   return result.status === 'accepted' && result.value;
+   * }
+   * ```
+   */
+  async askConfirm(question: string, options: AskConfirmOptions = {}): Promise<ElicitationResult<boolean>> {
+    const field = options.default === undefined ? z.boolean() : z.boolean().default(options.default);
+    return this.#askValue(question, describeField(field, options, 'Confirm'), options);
+  }
+
+  /**
+   * Asks for one line of text (titled `Answer` unless `title` says otherwise), with optional length, `pattern` and
+   * `format` constraints that the client is told and the answer is checked against. A thin layer over
+   * {@link AcpSessionContext.askForm}.
+   *
+   * @throws As {@link AcpSessionContext.askForm}; `SyntaxError` for a `pattern` string that is not a regular expression.
+   * @example
+   * ```ts
+   * import type { AcpSessionContext } from '@acpkit/elicitation';
+   *
+   * async function askTag(session: AcpSessionContext) {
+   *   const result = await session.askText('Name the release tag', { pattern: '^v\\d+', maxLength: 20, default: 'v1' });
+   *   return result.status === 'accepted' ? result.value : undefined;
+   * }
+   * ```
+   */
+  async askText(question: string, options: AskTextOptions = {}): Promise<ElicitationResult<string>> {
+    return this.#askValue(question, textField(options), options);
+  }
+
+  /**
+   * Asks the client to pick any number of `choices` (between `minItems` and `maxItems`) and returns the offered
+   * values picked, in the client's order. Like {@link AcpSessionContext.askChoice}, the client only sees labels and
+   * opaque tokens; every choice with `default: true` is preselected; a fallback must accept offered values only. A
+   * thin layer over {@link AcpSessionContext.askForm} with a `choicesField`.
+   *
+   * @throws As {@link AcpSessionContext.askForm}, and `ChoiceValidationError` for no choices or a blank label.
+   * @example
+   * ```ts
+   * import type { AcpSessionContext } from '@acpkit/elicitation';
+   *
+   * async function pickPackages(session: AcpSessionContext) {
+   *   const result = await session.askChoices(
+   *     'Which packages should be published?',
+   *     [
+   *       { value: { name: '@acpkit/elicitation' }, label: 'elicitation', default: true },
+   *       { value: { name: '@acpkit/remote' }, label: 'remote' },
+   *     ],
+   *     { minItems: 1, title: 'Packages' },
+   *   );
+   *   return result.status === 'accepted' ? result.value.map((pick) => pick.name) : [];
+   * }
+   * ```
+   */
+  async askChoices<Choice extends ElicitationChoice<unknown>>(
+    question: string,
+    choices: readonly ExactChoice<Choice>[],
+    options: AskChoicesOptions<NoInfer<Choice['value']>> = {},
+  ): Promise<ElicitationResult<Choice['value'][]>> {
+    const field = choicesField(choices, { minItems: options.minItems, maxItems: options.maxItems });
+    return this.#askValue(question, describeField(field, options, 'Choices'), options, (result) =>
+      resolveFallbackResults(result, choices, options.equals),
+    );
+  }
+
+  /**
+   * Ends every pending `ask*` / `createElicitation` call of this session: sends `$/cancel_request` for each, then
    * resolves them as cancelled. Call it from a `session/cancel` handler; `acpSessions().cancel()` does.
    *
    * @example
@@ -382,16 +544,89 @@ export class AcpSessionContext {
     for (const cancel of [...this.#pendingSessionCancels]) cancel();
   }
 
-  async #runFallback<Choice extends ElicitationChoice<unknown>>(
-    choices: readonly Choice[],
-    options: AskChoiceOptions<Choice['value']>,
-    cause: RequestError | undefined,
-  ): Promise<ChoiceElicitationResult<Choice['value']>> {
-    if (options.fallback === undefined) {
-      throw new ElicitationUnsupportedError('form', cause === undefined ? undefined : { cause });
+  /**
+   * The one-field form of the helpers: asks `{ value: field }` and returns the field's value. A fallback's result
+   * is only required to be a result variant unless `checkFallback` checks more (the offered values of a choice).
+   */
+  async #askValue<Value>(
+    question: string,
+    field: z.ZodType<Value>,
+    options: AskFormOptions<Value>,
+    checkFallback: (result: unknown) => ElicitationResult<Value> = (result) =>
+      resolveFallback(result, (value) => value as Value),
+  ): Promise<ElicitationResult<Value>> {
+    // The helpers build only form fields (boolean, string, choices); the generic field type hides which, so the
+    // compile-time form check cannot see it and is asserted here.
+    const form = z.object({ [VALUE_PROPERTY]: field });
+    const schema = form as typeof form & FormSchemaCheck<typeof form>;
+    const params = compileFormElicitation({
+      sessionId: this.sessionId,
+      toolCallId: options.toolCallId,
+      message: question,
+      schema,
+    });
+    return this.#ask(
+      params,
+      async (response) => {
+        const parsed = await parseFormResponse(response, schema);
+        return clientResult(
+          parsed.status === 'accepted'
+            ? { status: 'accepted', value: parsed.value[VALUE_PROPERTY] as Value }
+            : parsed,
+        );
+      },
+      options,
+      checkFallback,
+    );
+  }
+
+  /**
+   * The machinery every `ask*` method shares, after its question compiled: capability check → send → parse, or the
+   * fallback for a client without form elicitation.
+   */
+  async #ask<Value>(
+    params: unknown,
+    parse: (response: unknown) => ElicitationResult<Value> | Promise<ElicitationResult<Value>>,
+    options: {
+      readonly fallback?: ElicitationFallback<Value> | undefined;
+      readonly signal?: AbortSignal | undefined;
+    },
+    checkFallback: (result: unknown) => ElicitationResult<Value>,
+  ): Promise<ElicitationResult<Value>> {
+    this.#requireRecordedCapabilities();
+    const runFallback = async (cause: RequestError | undefined): Promise<ElicitationResult<Value>> => {
+      if (options.fallback === undefined) {
+        throw new ElicitationUnsupportedError('form', cause === undefined ? undefined : { cause });
+      }
+      return checkFallback(await options.fallback());
+    };
+    if (!this.supportsElicitation('form')) return runFallback(undefined);
+    const outcome = await this.#send(params, options.signal);
+    switch (outcome.kind) {
+      case 'response':
+        return parse(outcome.response);
+      case 'session-cancelled':
+      case 'client-cancelled':
+        return new ElicitationCancelled('client');
+      case 'method-not-found':
+        return runFallback(outcome.error);
     }
-    const result: unknown = await options.fallback();
-    return resolveFallbackResult(result, choices, options.equals);
+  }
+
+  #requireRecordedCapabilities(): void {
+    if (this.clientCapabilities === undefined) throw new ClientCapabilitiesNotRecordedError();
+  }
+
+  /** The params of a raw elicitation: this session's id unless the mode is request-scoped, then the mode. */
+  #scoped(mode: object, message: string, toolCallId: string | undefined): unknown {
+    const record = mode as Record<string, unknown>;
+    if ('requestId' in record) return { ...record, message };
+    const params: Record<string, unknown> = { sessionId: this.sessionId, ...record };
+    // The spread may have brought `sessionId: undefined`; the scope is always this session.
+    params.sessionId = this.sessionId;
+    if (toolCallId !== undefined && params.toolCallId == null) params.toolCallId = toolCallId;
+    params.message = message;
+    return params;
   }
 
   #connectionClosed(error: unknown): ElicitationConnectionClosedError | undefined {

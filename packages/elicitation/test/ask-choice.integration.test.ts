@@ -9,42 +9,19 @@ import {
   InvalidElicitationResponseError,
 } from '../src/index.js';
 import {
-  connectClient,
+  closeAllPairs,
   createTestAgent,
-  createWire,
   deferred,
-  type Entrypoint,
+  elicitationFrames,
   isCancelRequest,
   requestIdOf,
+  setUp,
   TARGETS,
 } from './support/harness.js';
 
 const FORM = { elicitation: { form: {} } };
-const cleanups: Array<() => void> = [];
 
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
-
-/** Connects a fresh test agent and a client from `entrypoint` over a recorded wire. */
-async function setUp(
-  entrypoint: Entrypoint,
-  options: Parameters<typeof connectClient>[2],
-  agent = createTestAgent(),
-) {
-  const wire = createWire();
-  const agentConnection = agent.app.connect(wire.agentSide);
-  const client = await connectClient(entrypoint, wire.clientSide, options);
-  cleanups.push(() => {
-    client.connection.close();
-    agentConnection.close();
-  });
-  return { agent, wire, client, agentConnection };
-}
-
-function elicitationFrames(wire: ReturnType<typeof createWire>) {
-  return wire.toClient.filter((message) => 'method' in message && message.method === 'elicitation/create');
-}
+afterEach(closeAllPairs);
 
 describe.each(['stable', 'unstable'] as const)('askChoice against a real %s SDK client', (entrypoint) => {
   it('returns the offered value the client picked, and the client saw the compiled form', async () => {

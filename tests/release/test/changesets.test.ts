@@ -98,6 +98,7 @@ describe('changesets configuration', () => {
       '@acpkit/cli',
       '@acpkit/compat-1.6',
       '@acpkit/elicitation',
+      '@acpkit/form-schema',
       '@acpkit/remote',
       '@acpkit/testing',
     ]);
@@ -120,7 +121,12 @@ describe('changesets configuration', () => {
 
 describe('changeset version on a scratch copy of the workspace', () => {
   const scenarios: Array<{ name: string; type: BumpType; alsoMoves: string[] }> = [
-    { name: '@acpkit/choice-schema', type: 'minor', alsoMoves: ['@acpkit/elicitation', '@acpkit/testing'] },
+    {
+      name: '@acpkit/choice-schema',
+      type: 'minor',
+      alsoMoves: ['@acpkit/elicitation', '@acpkit/form-schema', '@acpkit/testing'],
+    },
+    { name: '@acpkit/form-schema', type: 'minor', alsoMoves: ['@acpkit/elicitation'] },
     { name: '@acpkit/elicitation', type: 'major', alsoMoves: ['@acpkit/compat-1.6'] },
     { name: '@acpkit/remote', type: 'minor', alsoMoves: ['@acpkit/acpremote', '@acpkit/cli'] },
     { name: '@acpkit/remote', type: 'patch', alsoMoves: [] },

@@ -26,9 +26,17 @@ const constructors: Record<string, (errorClass: new (...args: never[]) => Error)
     new (C as new (...args: unknown[]) => Error)('FALLBACK_NOT_A_RESULT', 'not a result', 'plain', { cause }),
   ElicitationScopeError: (C) => new (C as new (...args: unknown[]) => Error)('other', 'this'),
   ElicitationConnectionClosedError: (C) => new (C as new (...args: unknown[]) => Error)({ cause }),
+  ClientCapabilitiesNotRecordedError: (C) => new (C as new (...args: unknown[]) => Error)(),
+  FormSchemaError: (C) =>
+    new (C as new (...args: unknown[]) => Error)(
+      'NESTED_OBJECT',
+      'nested',
+      { path: 'a', construct: 'object' },
+      { cause },
+    ),
 };
 /** Classes whose constructor takes no cause. */
-const withoutCause = new Set(['ElicitationScopeError']);
+const withoutCause = new Set(['ElicitationScopeError', 'ClientCapabilitiesNotRecordedError']);
 
 function construct(name: string, errorClass: ErrorClass): Error {
   const build =

@@ -88,19 +88,21 @@ export interface PromptOutcome {
  * A real SDK agent app wired with `acpSessions()`: each prompt runs the next scenario and reports its outcome.
  * The prompt handler gets its session context in one added line.
  */
-export function createTestAgent(options: { sameSessionIdForAll?: boolean; entrypoint?: Entrypoint } = {}) {
+export function createTestAgent(
+  options: { sameSessionIdForAll?: boolean; entrypoint?: Entrypoint; wrapInitialize?: boolean } = {},
+) {
   // The unstable builder has the same shape; one typed path keeps the test readable.
   const entry = (options.entrypoint === 'unstable' ? unstable : sdk) as typeof sdk;
   const sessions = acpSessions();
   const scenarios: PromptScenario[] = [];
   const outcomes: Array<ReturnType<typeof deferred<PromptOutcome>>> = [];
   let sessionCounter = 0;
+  const initialize = () => ({ protocolVersion: entry.PROTOCOL_VERSION, agentCapabilities: {} });
+  // `wrapInitialize: false` is the agent that forgot `sessions.initialize(...)`.
+  const initializeHandler = options.wrapInitialize === false ? initialize : sessions.initialize(initialize);
   const app = entry
     .agent({ name: 'elicitation-test-agent' })
-    .onRequest(
-      entry.methods.agent.initialize,
-      sessions.initialize(() => ({ protocolVersion: entry.PROTOCOL_VERSION, agentCapabilities: {} })),
-    )
+    .onRequest(entry.methods.agent.initialize, initializeHandler)
     .onNotification(entry.methods.agent.session.cancel, sessions.cancel())
     .onRequest(entry.methods.agent.session.new, () => {
       sessionCounter += 1;
@@ -187,4 +189,33 @@ export function isCancelRequest(message: Message): boolean {
 export function requestIdOf(frames: Message[], method: string): sdk.JsonRpcId | undefined {
   const frame = frames.find((message) => 'method' in message && message.method === method && 'id' in message);
   return frame && 'id' in frame ? frame.id : undefined;
+}
+
+const openPairs = new Set<() => void>();
+
+/** Closes every pair {@link setUp} opened (for afterEach). */
+export function closeAllPairs(): void {
+  for (const close of openPairs) close();
+  openPairs.clear();
+}
+
+/** Connects a fresh test agent and a client from `entrypoint` over a recorded wire. */
+export async function setUp(
+  entrypoint: Entrypoint,
+  options: Parameters<typeof connectClient>[2],
+  agent = createTestAgent(),
+) {
+  const wire = createWire();
+  const agentConnection = agent.app.connect(wire.agentSide);
+  const client = await connectClient(entrypoint, wire.clientSide, options);
+  openPairs.add(() => {
+    client.connection.close();
+    agentConnection.close();
+  });
+  return { agent, wire, client, agentConnection };
+}
+
+/** The `elicitation/create` requests the agent sent, as they crossed the wire. */
+export function elicitationFrames(wire: Wire): Message[] {
+  return wire.toClient.filter((message) => 'method' in message && message.method === 'elicitation/create');
 }

@@ -1,0 +1,31 @@
+/**
+ * Public surface of @acpkit/form-schema. Every export here is public API: named exports only.
+ */
+export {
+  type ChoiceFieldSchema,
+  type ChoicesFieldOptions,
+  type ChoicesFieldSchema,
+  choiceField,
+  choicesField,
+} from './choice-field.js';
+export {
+  type CompiledForm,
+  compileForm,
+  type FormBooleanProperty,
+  type FormIntegerProperty,
+  type FormMultiSelectProperty,
+  type FormNumberProperty,
+  type FormPropertySchema,
+  type FormRequestedSchema,
+  type FormStringFormat,
+  type FormStringProperty,
+} from './compile-form.js';
+export { FormSchemaError, FormSchemaErrorCode } from './errors.js';
+export {
+  type CompileFormElicitationInput,
+  compileFormElicitation,
+  type FormElicitationParams,
+  type ParsedFormResponse,
+  parseFormResponse,
+} from './form-elicitation.js';
+export type { FieldRefusal, FormObjectSchema, FormSchemaCheck, FormValue } from './form-types.js';
