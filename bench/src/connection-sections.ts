@@ -2,6 +2,7 @@
 // against a bare `ws` server as the same-run baseline.
 import { once } from 'node:events';
 import WebSocket from 'ws';
+import { benchToken } from './hosts/bench-token.js';
 import { type RunningHost, startHost } from './hosts/spawn-host.js';
 import type { FigureRecord } from './report.js';
 
@@ -17,7 +18,7 @@ const initializeRequest = JSON.stringify({
  * up: an SDK connection, or a spawned child), close, and wait for the close handshake.
  */
 async function openInitialized(url: string): Promise<WebSocket> {
-  const socket = new WebSocket(url, { perMessageDeflate: false });
+  const socket = new WebSocket(url, { perMessageDeflate: false, headers: { Authorization: `Bearer ${benchToken}` } });
   socket.on('error', () => {});
   await once(socket, 'open');
   const answered = once(socket, 'message');

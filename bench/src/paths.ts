@@ -1,5 +1,6 @@
 // The paths the bench measures: two raw baselines and our three relays, each opened as one driver connection.
 import { fileURLToPath } from 'node:url';
+import { benchToken } from './hosts/bench-token.js';
 import { profilingFlags, type RunningHost, startHost } from './hosts/spawn-host.js';
 import { RpcClient } from './rpc-client.js';
 import { type MessageEndpoint, openWebSocketEndpoint, spawnStdioEndpoint } from './transports.js';
@@ -17,7 +18,10 @@ export interface PathDefinition {
   label: string;
   /** Raw hops whose same-run figures combine into this path's baseline (empty for a baseline itself). */
   hops: HopId[];
-  /** A same-shape minimal relay to compare with as well (what our checks cost on top of bare forwarding). */
+  /**
+   * The same-shape minimal reference measured in the same repeats: the baseline the targets are stated against
+   * (what our checks, policies and safety cost on top of the fastest bare forwarding).
+   */
   reference?: PathId;
   open(): Promise<OpenPath>;
 }
@@ -54,7 +58,7 @@ async function connect(endpoint: MessageEndpoint, others: RunningHost[], label: 
   return { client, close };
 }
 
-/** Every path, in the order its slices run in each repeat. */
+/** Every path, in the order its slices run in each repeat (each reference right before the path it is for). */
 export const paths: PathDefinition[] = [
   {
     id: 'stdio-hop',
@@ -73,30 +77,47 @@ export const paths: PathDefinition[] = [
     },
   },
   {
+    id: 'minimal-relay',
+    label: 'reference relay: WS → minimal relay → stdio byte echo',
+    hops: ['ws-hop', 'stdio-hop'],
+    async open() {
+      const server = await startHost('minimal-relay-host', ['--', process.execPath, fixture('echo-agent.mjs')]);
+      return connect(await openWebSocketEndpoint(server.url, benchToken), [server], 'minimal-relay');
+    },
+  },
+  {
     id: 'serve-command',
-    label: 'serveCommand: WS → expose → stdio echo agent',
+    label: 'serveCommand (`acpremote expose`): WS → relay → stdio byte echo',
     hops: ['ws-hop', 'stdio-hop'],
     reference: 'minimal-relay',
     async open() {
-      const server = await startHost('serve-command-host', [
-        '--',
-        process.execPath,
-        fixture('echo-agent.mjs'),
+      const server = await startHost('serve-command-host', ['--', process.execPath, fixture('echo-agent.mjs')]);
+      return connect(await openWebSocketEndpoint(server.url, benchToken), [server], 'serve-command');
+    },
+  },
+  {
+    id: 'minimal-chain',
+    label: 'reference chain: stdio → minimal mirror → WS → minimal relay → stdio byte echo',
+    hops: ['stdio-hop', 'ws-hop', 'stdio-hop'],
+    async open() {
+      const server = await startHost('minimal-relay-host', ['--', process.execPath, fixture('echo-agent.mjs')]);
+      const mirror = spawnStdioEndpoint(process.execPath, [
+        ...profilingFlags(),
+        '--import',
+        import.meta.resolve('tsx'),
+        host('minimal-mirror.ts'),
+        server.url,
       ]);
-      return connect(await openWebSocketEndpoint(server.url), [server], 'serve-command');
+      return connect(mirror, [server], 'minimal-chain');
     },
   },
   {
     id: 'chain',
-    label: 'full chain: stdio → mirror → WS → expose → stdio echo agent',
+    label: 'chain (`acpremote mirror` → `expose`): stdio → mirror → WS → relay → stdio byte echo',
     hops: ['stdio-hop', 'ws-hop', 'stdio-hop'],
     reference: 'minimal-chain',
     async open() {
-      const server = await startHost('serve-command-host', [
-        '--',
-        process.execPath,
-        fixture('echo-agent.mjs'),
-      ]);
+      const server = await startHost('serve-command-host', ['--', process.execPath, fixture('echo-agent.mjs')]);
       const mirror = spawnStdioEndpoint(process.execPath, [
         ...profilingFlags(),
         '--import',
@@ -109,44 +130,11 @@ export const paths: PathDefinition[] = [
   },
   {
     id: 'serve-acp',
-    label: 'serveAcp: WS → in-process SDK echo agent',
+    label: 'serveAcp (`acpremote serve`): WS → in-process SDK echo agent',
     hops: ['ws-hop'],
     async open() {
       const server = await startHost('serve-acp-host');
-      return connect(await openWebSocketEndpoint(server.url), [server], 'serve-acp');
-    },
-  },
-  {
-    id: 'minimal-relay',
-    label: 'reference: minimal 30-line WS → stdio relay (no checks)',
-    hops: ['ws-hop', 'stdio-hop'],
-    async open() {
-      const server = await startHost('minimal-relay-host', [
-        '--',
-        process.execPath,
-        fixture('echo-agent.mjs'),
-      ]);
-      return connect(await openWebSocketEndpoint(server.url), [server], 'minimal-relay');
-    },
-  },
-  {
-    id: 'minimal-chain',
-    label: 'reference: minimal mirror → minimal relay chain (no checks)',
-    hops: ['stdio-hop', 'ws-hop', 'stdio-hop'],
-    async open() {
-      const server = await startHost('minimal-relay-host', [
-        '--',
-        process.execPath,
-        fixture('echo-agent.mjs'),
-      ]);
-      const mirror = spawnStdioEndpoint(process.execPath, [
-        ...profilingFlags(),
-        '--import',
-        import.meta.resolve('tsx'),
-        host('minimal-mirror.ts'),
-        server.url,
-      ]);
-      return connect(mirror, [server], 'minimal-chain');
+      return connect(await openWebSocketEndpoint(server.url, benchToken), [server], 'serve-acp');
     },
   },
 ];

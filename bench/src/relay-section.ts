@@ -137,8 +137,14 @@ export async function runRelaySection(options: RelaySectionOptions): Promise<Fig
           kind: figure.kind,
           values: own,
         };
+        // Our relays are compared with their same-run minimal reference; the references and serveAcp with the
+        // raw hops they are made of.
+        const referenceValues = path.reference ? values.get(key(path.reference, figure.id)) : undefined;
         const hopValues = path.hops.map((hop) => values.get(key(hop, figure.id)));
-        if (path.hops.length > 0 && hopValues.every((list) => list !== undefined)) {
+        if (path.reference && referenceValues) {
+          record.baselineValues = referenceValues;
+          record.baselineLabel = `${path.reference}, same run`;
+        } else if (path.hops.length > 0 && hopValues.every((list) => list !== undefined)) {
           record.baselineValues = own.map((_, repeat) =>
             combineHops(
               figure.kind,
@@ -148,15 +154,6 @@ export async function runRelaySection(options: RelaySectionOptions): Promise<Fig
           record.baselineLabel = path.hops.join(' + ');
         }
         records.push(record);
-        const referenceValues = path.reference ? values.get(key(path.reference, figure.id)) : undefined;
-        if (path.reference && referenceValues) {
-          records.push({
-            ...record,
-            figure: `${figure.id} vs minimal`,
-            baselineValues: referenceValues,
-            baselineLabel: `${path.reference} (same run)`,
-          });
-        }
       }
     }
   }

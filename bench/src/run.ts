@@ -39,7 +39,7 @@ const sections = new Set((flags.sections ?? (smoke ? 'relay' : 'relay,churn,memo
 const selectedPaths = flags.paths
   ? paths.filter((path) => flags.paths!.split(',').includes(path.id))
   : smoke
-    ? paths.filter((path) => ['stdio-hop', 'ws-hop', 'chain'].includes(path.id))
+    ? paths.filter((path) => ['minimal-relay', 'serve-command', 'minimal-chain', 'chain'].includes(path.id))
     : paths;
 const output =
   flags.output ?? new URL(`../results/${smoke ? 'smoke' : 'latest'}.json`, import.meta.url).pathname;
@@ -117,7 +117,7 @@ log(`wrote ${output} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 const failedGuards = guardOutcomes.filter((outcome) => outcome.met === false);
 if (smoke && failedGuards.length > 0) {
   console.error(
-    `bench:smoke: ${failedGuards.length} guard(s) failed: ${failedGuards.map((g) => g.bound.text).join('; ')}`,
+    `bench:smoke: ${failedGuards.length} guard(s) failed: ${failedGuards.map((g) => `${g.bound.path} ${g.bound.text}`).join('; ')}`,
   );
   process.exitCode = 1;
 }

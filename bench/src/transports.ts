@@ -97,8 +97,15 @@ export const DRIVER_MAX_PAYLOAD = 64 * 1024 * 1024;
  * const endpoint = await openWebSocketEndpoint('ws://127.0.0.1:8080/acp/ws');
  * ```
  */
-export async function openWebSocketEndpoint(url: string): Promise<MessageEndpoint & { socket: WebSocket }> {
-  const socket = new WebSocket(url, { maxPayload: DRIVER_MAX_PAYLOAD, perMessageDeflate: false });
+export async function openWebSocketEndpoint(
+  url: string,
+  token?: string,
+): Promise<MessageEndpoint & { socket: WebSocket }> {
+  const socket = new WebSocket(url, {
+    maxPayload: DRIVER_MAX_PAYLOAD,
+    perMessageDeflate: false,
+    ...(token === undefined ? {} : { headers: { Authorization: `Bearer ${token}` } }),
+  });
   let receiver: (text: string) => void = () => {};
   socket.on('message', (data: Buffer) => receiver(data.toString('utf8')));
   const ended = new Promise<string>((resolve) => {

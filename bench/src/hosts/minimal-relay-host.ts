@@ -1,33 +1,69 @@
-// Reference point, not a product: the smallest WebSocket → stdio relay (one child per connection, frames forwarded
-// as raw bytes, no parsing, no limits, no auth, no gating, no flow control). It shows what our relays' checks cost
-// on top of the bare transport work, measured in the same run.
+// Reference point, not a product: the fastest minimal WebSocket → stdio relay we can write, measured in the same run
+// as ours. One child per connection, bearer token checked before the upgrade, frames ↔ lines with `indexOf`
+// splitting, writes corked per event-loop turn (one writev for many messages), and backpressure both ways (the
+// socket is paused while the child's stdin is full, the child's stdout while the socket's send buffer is over
+// 1 MiB). No frame checks, no size limit beyond ws's, no heartbeat: everything our relay adds on top is what the
+// ratio against this host measures.
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { LineSplitter } from '../transports.js';
 import { announceReady } from './host-ipc.js';
+import { benchToken } from './bench-token.js';
+import { tcpSocketOf, tickCork } from './minimal-io.js';
 
 const separator = process.argv.indexOf('--');
 const [command, ...args] = process.argv.slice(separator + 1);
 if (!command) throw new Error('usage: minimal-relay-host.ts -- <command> [args...]');
+const HIGH_WATER_BYTES = 1024 * 1024;
+const NEWLINE = Buffer.from('\n');
 
-const server = new WebSocketServer({ host: '127.0.0.1', port: 0, maxPayload: 64 * 1024 * 1024 });
-server.on('connection', (socket) => {
-  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] });
-  const splitter = new LineSplitter((line) => socket.send(line));
-  child.stdout.on('data', (chunk: Buffer) => splitter.push(chunk));
-  child.stdin.on('error', () => {});
-  socket.on('message', (data: Buffer) => {
-    child.stdin.write(data);
-    child.stdin.write('\n');
+const webSocketServer = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 64 << 20 });
+const server = createServer();
+server.on('upgrade', (request, socket: Duplex, head) => {
+  if (request.headers.authorization !== `Bearer ${benchToken}`) {
+    socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\n\r\n');
+    return;
+  }
+  webSocketServer.handleUpgrade(request, socket, head, (webSocket) => {
+    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+    const tcp = tcpSocketOf(webSocket);
+    const corkStdin = tickCork(child.stdin);
+    let pieces: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => {
+      tcp.cork();
+      let start = 0;
+      for (let index = chunk.indexOf(0x0a); index !== -1; index = chunk.indexOf(0x0a, start)) {
+        const tail = chunk.subarray(start, index);
+        webSocket.send(pieces.length === 0 ? tail : Buffer.concat([...pieces, tail]), { binary: false });
+        pieces = [];
+        start = index + 1;
+      }
+      if (start < chunk.length) pieces.push(chunk.subarray(start));
+      tcp.uncork();
+      if (webSocket.bufferedAmount > HIGH_WATER_BYTES && !child.stdout.isPaused()) {
+        child.stdout.pause();
+        tcp.once('drain', () => child.stdout.resume());
+      }
+    });
+    child.stdin.on('error', () => {});
+    webSocket.on('message', (data: Buffer) => {
+      corkStdin();
+      child.stdin.write(data);
+      if (!child.stdin.write(NEWLINE) && !webSocket.isPaused) {
+        webSocket.pause();
+        child.stdin.once('drain', () => webSocket.resume());
+      }
+    });
+    webSocket.on('close', () => child.stdin.end());
+    child.on('exit', () => webSocket.close());
   });
-  socket.on('close', () => child.stdin.end());
-  child.on('exit', () => socket.close());
 });
-server.on('listening', () => {
+server.listen(0, '127.0.0.1', () => {
   const address = server.address();
   if (typeof address !== 'object' || address === null) throw new Error('minimal relay has no TCP address');
   announceReady(`ws://127.0.0.1:${address.port}/`, async () => {
-    for (const client of server.clients) client.terminate();
+    server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 });

@@ -2,37 +2,19 @@ import { isUtf8 } from 'node:buffer';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { RawData } from 'ws';
 import { CloseCode, MESSAGE_TOO_LARGE_ERROR_CODE } from './constants.js';
-import { scanFrame } from './frame-scan.js';
-import {
-  classifyFrame,
-  errorResponseText,
-  type FrameKind,
-  parseFrame,
-  recoverRequestHead,
-  toSingleLine,
-} from './json-rpc.js';
+import { FrameScanner, type WatchNode } from './frame-scan.js';
+import { errorResponseText, parseFrame, recoverRequestHead } from './json-rpc.js';
+
+const LINE_FEED = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+const SPACE = 0x20;
+/** How much of an oversized message is read to recover its id. */
+export const OVERSIZE_HEAD_BYTES = 64 * 1024;
 
 /** An inbound message that is refused: answered with a JSON-RPC error, or the connection closes. */
 export type RefusalAction =
   | { type: 'reply'; text: string; note: string }
   | { type: 'close'; code: number; reason: string };
-
-/** What to do with one parsed inbound message (the SDK stream needs the object anyway). */
-export type ParsedInboundAction =
-  | { type: 'forward'; text: string; message: Record<string, unknown>; frame: FrameKind }
-  | RefusalAction;
-
-/** A message to relay as bytes: the original frame, or a copy with raw newlines replaced. */
-export interface ForwardAction {
-  type: 'forward';
-  payload: Buffer;
-  frame: FrameKind;
-  /** Parses the message on demand: only the policies that rewrite a message need the object. */
-  message(): Record<string, unknown>;
-}
-
-/** What a relay does with one inbound WebSocket message or NDJSON line. */
-export type InboundAction = ForwardAction | RefusalAction;
 
 /** Converts `ws` raw data (Buffer, Buffer[] or ArrayBuffer) to one Buffer. */
 export function rawDataToBuffer(data: RawData): Buffer {
@@ -51,19 +33,16 @@ export function oversizeError(maxMessageBytes: number, messageBytes: number | un
 
 /**
  * Decides what happens to an oversized message: a request whose id can be recovered from its head is answered
- * with a JSON-RPC error (the connection stays usable); anything else closes with 1009.
+ * with a JSON-RPC error carrying that id exactly as sent (the connection stays usable); anything else closes with
+ * 1009.
  */
-export function inspectOversize(
-  head: string,
-  maxMessageBytes: number,
-  messageBytes: number | undefined,
-): RefusalAction {
-  const recovered = recoverRequestHead(head);
-  if (recovered.id !== undefined && recovered.method !== undefined) {
+export function inspectOversize(head: Buffer, maxMessageBytes: number, messageBytes: number | undefined): RefusalAction {
+  const recovered = recoverRequestHead(head.subarray(0, OVERSIZE_HEAD_BYTES).toString('utf8'));
+  if (recovered.idToken !== undefined && recovered.method !== undefined) {
     return {
       type: 'reply',
-      text: errorResponseText(recovered.id, oversizeError(maxMessageBytes, messageBytes)),
-      note: 'oversized request answered with an error',
+      text: errorResponseText(recovered.idToken, oversizeError(maxMessageBytes, messageBytes)),
+      note: 'oversized request; answered with an error',
     };
   }
   return {
@@ -73,95 +52,112 @@ export function inspectOversize(
   };
 }
 
-/** Binary and size checks every inbound WebSocket message gets first; returns its bytes when it may go on. */
-function checkWebSocketMessage(
-  data: RawData,
-  isBinary: boolean,
-  maxMessageBytes: number,
-): Buffer | RefusalAction {
-  if (isBinary)
-    return { type: 'close', code: CloseCode.UnsupportedData, reason: 'binary frames are not supported' };
-  const buffer = rawDataToBuffer(data);
-  if (buffer.length > maxMessageBytes) {
-    return inspectOversize(buffer.subarray(0, 64 * 1024).toString('utf8'), maxMessageBytes, buffer.length);
-  }
-  return buffer;
-}
-
-/**
- * Checks one inbound WebSocket message: binary → close 1003; over the limit → error answer or 1009; not one JSON
- * object → JSON-RPC error answer with id null; otherwise forward the original bytes (raw newlines, which can only
- * be JSON whitespace, are replaced so the NDJSON framing holds). `ws` has already checked that a text frame is
- * valid UTF-8 (1007 otherwise), so the bytes are not checked again.
- */
-export function inspectWebSocketMessage(
-  data: RawData,
-  isBinary: boolean,
-  maxMessageBytes: number,
-): InboundAction {
-  const checked = checkWebSocketMessage(data, isBinary, maxMessageBytes);
-  return Buffer.isBuffer(checked) ? inspectBytes(checked, true) : checked;
-}
-
-/** Like {@link inspectWebSocketMessage}, for consumers that need the parsed object of every message. */
-export function parseWebSocketMessage(
-  data: RawData,
-  isBinary: boolean,
-  maxMessageBytes: number,
-): ParsedInboundAction {
-  const checked = checkWebSocketMessage(data, isBinary, maxMessageBytes);
-  return Buffer.isBuffer(checked) ? inspectText(checked.toString('utf8')) : checked;
-}
-
-/**
- * Checks one message given as bytes (already within the limit). The fast path classifies the bytes without
- * decoding or parsing them and forwards them unchanged; anything it cannot vouch for (invalid UTF-8, invalid JSON,
- * raw newlines, ...) takes the slow path through `JSON.parse`, which gives the exact error or the rewrite.
- *
- * @param knownUtf8 - The bytes were already validated as UTF-8 (a WebSocket text frame).
- */
-export function inspectBytes(bytes: Buffer, knownUtf8: boolean): InboundAction {
-  const frame = knownUtf8 || isUtf8(bytes) ? scanFrame(bytes) : undefined;
-  if (frame) {
-    return {
-      type: 'forward',
-      payload: bytes,
-      frame,
-      message: () => JSON.parse(bytes.toString('utf8')) as Record<string, unknown>,
-    };
-  }
-  const action = inspectText(bytes.toString('utf8'));
-  if (action.type !== 'forward') return action;
-  return {
-    type: 'forward',
-    payload: Buffer.from(action.text, 'utf8'),
-    frame: action.frame,
-    message: () => action.message,
-  };
-}
-
-/** Checks one text message (already within the limit). */
-export function inspectText(text: string): ParsedInboundAction {
-  const parsed = parseFrame(text);
-  if (!parsed.ok) {
-    return {
-      type: 'reply',
-      text: errorResponseText(null, parsed.error),
-      note: `invalid message (${parsed.reason})`,
-    };
-  }
-  return {
-    type: 'forward',
-    text: toSingleLine(text),
-    message: parsed.message,
-    frame: classifyFrame(parsed.message),
-  };
-}
-
 /** Truncates a WebSocket close reason to the protocol's 123-byte limit. */
 export function closeReason(reason: string): string {
   if (Buffer.byteLength(reason) <= 123) return reason;
   let cut = reason.slice(0, 120);
   while (Buffer.byteLength(cut) > 120) cut = cut.slice(0, -1);
   return `${cut}...`;
+}
+
+/** How one direction of a relay checks the frames it reads. */
+export interface FrameRules {
+  /**
+   * Bytes that are not valid UTF-8: `trusted` (a WebSocket text frame, already checked by `ws`), `repair` (decoded
+   * with U+FFFD replacements, as the mirror always did for its stdin), or `refuse`.
+   */
+  readonly utf8: 'trusted' | 'repair' | 'refuse';
+  /** Drop one leading byte order mark before checking (an agent's stdout, as the UTF-8 decoder used to). */
+  readonly stripByteOrderMark?: boolean;
+  /** Replace raw line breaks (JSON whitespace) with spaces: required for frames that become NDJSON lines. */
+  readonly singleLine: boolean;
+  /** Members the direction's policy reads or rewrites (omit to validate only). */
+  readonly watch?: WatchNode;
+}
+
+/** Why a frame was refused, with the JSON-RPC error the sender gets when the direction answers refusals. */
+export interface Refusal {
+  readonly reason: 'parse' | 'not-object' | 'batch' | 'utf8';
+  readonly error: RequestError;
+  /** The frame as text (for a short preview in a log line; never logged whole). */
+  readonly text: string;
+}
+
+/**
+ * The checks every frame of one relay direction gets, in one pass: UTF-8 (per {@link FrameRules.utf8}), exactly one
+ * JSON object (strict, like `JSON.parse`), no raw line break where the frame becomes a line, and the positions of
+ * the members its policy watches. The size limit is checked before (by the WebSocket port or the line splitter).
+ *
+ * @example
+ * ```ts
+ * const checks = new FrameChecks({ utf8: 'trusted', singleLine: true });
+ * const payload = checks.check(frameBytes); // the bytes to forward, or undefined (see checks.refusal)
+ * ```
+ */
+export class FrameChecks {
+  readonly scanner: FrameScanner;
+  /** Set when {@link check} returns undefined. */
+  refusal: Refusal | undefined;
+
+  constructor(private readonly rules: FrameRules) {
+    this.scanner = new FrameScanner(rules.watch);
+  }
+
+  /**
+   * Checks one frame; returns the bytes to forward (the frame itself, or a copy with raw line breaks replaced by
+   * spaces) or undefined when it is refused. The scanner's results describe the returned bytes.
+   */
+  check(frame: Buffer): Buffer | undefined {
+    let bytes = frame;
+    if (this.rules.stripByteOrderMark && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+      bytes = bytes.subarray(3);
+    }
+    if (this.rules.utf8 !== 'trusted' && !isUtf8(bytes)) {
+      if (this.rules.utf8 === 'refuse') {
+        return this.refuse('utf8', RequestError.parseError(), bytes);
+      }
+      bytes = Buffer.from(bytes.toString('utf8'));
+    }
+    const scanner = this.scanner;
+    if (!scanner.scan(bytes)) {
+      // The rare path: `JSON.parse` names the error exactly as the SDK would (parse error, batch, not an object).
+      const text = bytes.toString('utf8');
+      const parsed = parseFrame(text);
+      if (parsed.ok) {
+        // Unreachable while the scanner agrees with JSON.parse (a property test holds it to that); refuse rather
+        // than forward bytes no check has vouched for.
+        return this.refuse('parse', RequestError.parseError(), bytes);
+      }
+      this.refusal = { reason: parsed.reason, error: parsed.error, text };
+      return undefined;
+    }
+    if (scanner.lineBreaks && this.rules.singleLine) {
+      const single = replaceLineBreaks(bytes);
+      // Same length, same positions, only whitespace changed: the scan's results hold for the copy.
+      scanner.replaceFrame(single);
+      return single;
+    }
+    return bytes;
+  }
+
+  private refuse(reason: Refusal['reason'], error: RequestError, bytes: Buffer): undefined {
+    this.refusal = { reason, error, text: bytes.toString('utf8') };
+    return undefined;
+  }
+}
+
+/** A copy of `bytes` with every raw `\r` and `\n` replaced by a space (they can only be whitespace there). */
+function replaceLineBreaks(bytes: Buffer): Buffer {
+  const copy = Buffer.from(bytes);
+  for (const breakByte of [LINE_FEED, CARRIAGE_RETURN]) {
+    for (let index = copy.indexOf(breakByte); index !== -1; index = copy.indexOf(breakByte, index + 1)) {
+      copy[index] = SPACE;
+    }
+  }
+  return copy;
+}
+
+/** The JSON-RPC error answer (id null) for a refused frame, and the note the relay logs. */
+export function refusalReply(refusal: Refusal): { text: string; note: string } {
+  return { text: errorResponseText('null', refusal.error), note: `invalid message (${refusal.reason})` };
 }

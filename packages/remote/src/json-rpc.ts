@@ -3,21 +3,14 @@ import { RequestError } from '@agentclientprotocol/sdk';
 /** A JSON-RPC id as it appears on the wire. */
 export type WireId = string | number | null;
 
-/** What a relay needs to know about one parsed frame. */
-export type FrameKind =
-  | { kind: 'request'; id: WireId; method: string }
-  | { kind: 'notification'; method: string }
-  | { kind: 'response'; id: WireId }
-  | { kind: 'unknown' };
-
 /** Result of checking that a frame or line is one JSON object. */
 export type ParsedFrame =
   | { ok: true; message: Record<string, unknown> }
   | { ok: false; error: RequestError; reason: 'parse' | 'not-object' | 'batch' };
 
 /**
- * Parses a frame/line and checks that it is one JSON object (JSON-RPC batches are not used by ACP).
- * The caller forwards the original text; the parsed value is only for policy decisions.
+ * Parses a frame/line and checks that it is one JSON object (JSON-RPC batches are not used by ACP). The relays use
+ * it only to name the error of a frame the scanner refused, and `serveAcp` to hand objects to the SDK.
  */
 export function parseFrame(text: string): ParsedFrame {
   let value: unknown;
@@ -39,69 +32,45 @@ export function parseFrame(text: string): ParsedFrame {
   return { ok: true, message: value as Record<string, unknown> };
 }
 
-function isWireId(value: unknown): value is WireId {
-  return typeof value === 'string' || typeof value === 'number' || value === null;
+/**
+ * Serialises a JSON-RPC error response. `idToken` is the id as JSON text, exactly as the request carried it
+ * (`12345678901234567890` stays that, where a number round trip would change it), or `null`.
+ */
+export function errorResponseText(idToken: string, error: RequestError): string {
+  return `{"jsonrpc":"2.0","id":${idToken},"error":${JSON.stringify(error.toErrorResponse())}}`;
 }
 
-/** Classifies a parsed JSON-RPC object. */
-export function classifyFrame(message: Record<string, unknown>): FrameKind {
-  const method = message.method;
-  const hasId = Object.hasOwn(message, 'id');
-  if (typeof method === 'string') {
-    if (hasId && isWireId(message.id)) return { kind: 'request', id: message.id, method };
-    if (!hasId) return { kind: 'notification', method };
-    return { kind: 'unknown' };
-  }
-  if (
-    hasId &&
-    isWireId(message.id) &&
-    (Object.hasOwn(message, 'result') || Object.hasOwn(message, 'error'))
-  ) {
-    return { kind: 'response', id: message.id };
-  }
-  return { kind: 'unknown' };
-}
-
-/** Serialises a JSON-RPC error response for `id`. */
-export function errorResponseText(id: WireId, error: RequestError): string {
-  return JSON.stringify({ jsonrpc: '2.0', id, error: error.toErrorResponse() });
-}
-
-/** Key under which an id is tracked in maps (distinguishes `1` from `"1"`). */
+/** Key under which an id is tracked in maps (distinguishes `1` from `"1"`; `1.0` and `1` are the same id). */
 export function idKey(id: WireId): string {
   return JSON.stringify(id);
-}
-
-/** Raw `\n`/`\r` can only be insignificant whitespace in JSON text, so replacing them keeps the message intact. */
-export function toSingleLine(text: string): string {
-  return /[\r\n]/.test(text) ? text.replace(/[\r\n]/g, ' ') : text;
 }
 
 const HEAD_SCAN_BYTES = 64 * 1024;
 const SCALAR_PATTERN = /^(?:-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|null|true|false)/;
 
 /**
- * Recovers the top-level `id` and `method` of a (possibly truncated, oversized) JSON object by scanning its head.
- * Hand-written because it must work on a prefix: JSON parsers need the whole text.
- * Only keys at depth 1 count, so an `"id"` inside `params` is never mistaken for the request id.
+ * Recovers the top-level `id` (as its JSON token) and `method` of a (possibly truncated, oversized) JSON object by
+ * scanning its head. Hand-written because it must work on a prefix: JSON parsers need the whole text. Only keys at
+ * depth 1 count, so an `"id"` inside `params` is never mistaken for the request id.
  */
-export function recoverRequestHead(head: string): { id: WireId | undefined; method: string | undefined } {
+export function recoverRequestHead(head: string): { idToken: string | undefined; method: string | undefined } {
   const text = head.length > HEAD_SCAN_BYTES ? head.slice(0, HEAD_SCAN_BYTES) : head;
-  let id: WireId | undefined;
+  let idToken: string | undefined;
   let method: string | undefined;
   let depth = 0;
   let index = 0;
   let expectKey = false;
   let currentKey: string | undefined;
-  while (index < text.length && (id === undefined || method === undefined)) {
+  while (index < text.length && (idToken === undefined || method === undefined)) {
     const char = text[index];
     if (char === '"') {
       let end = index + 1;
       while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
       if (end >= text.length) break;
+      const token = text.slice(index, end + 1);
       let value: string;
       try {
-        value = JSON.parse(text.slice(index, end + 1)) as string;
+        value = JSON.parse(token) as string;
       } catch {
         break;
       }
@@ -111,7 +80,7 @@ export function recoverRequestHead(head: string): { id: WireId | undefined; meth
         currentKey = value;
         expectKey = false;
       } else if (currentKey !== undefined) {
-        if (currentKey === 'id') id = value;
+        if (currentKey === 'id') idToken = token;
         if (currentKey === 'method') method = value;
         currentKey = undefined;
       }
@@ -139,15 +108,12 @@ export function recoverRequestHead(head: string): { id: WireId | undefined; meth
       const match = SCALAR_PATTERN.exec(text.slice(index, index + 64));
       if (!match) break;
       const token = match[0];
-      if (currentKey === 'id') {
-        if (token === 'null') id = null;
-        else if (/^-?\d/.test(token)) id = Number(token);
-      }
+      if (currentKey === 'id' && (token === 'null' || /^-?\d/.test(token))) idToken = token;
       currentKey = undefined;
       index += token.length;
       continue;
     }
     index += 1;
   }
-  return { id, method };
+  return { idToken, method };
 }

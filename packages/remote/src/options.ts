@@ -60,6 +60,11 @@ export interface MirrorOptions extends ConnectOptions {
   input?: Readable;
   /** Where JSON-RPC to the editor goes (default `process.stdout`); nothing else is ever written to it. */
   output?: Writable;
+  /**
+   * Ends the mirror as the end of `input` would: reading stops, answers to requests already sent still reach
+   * `output` (up to 5 s), then the socket closes with 1000 and the promise resolves 0.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -73,7 +78,7 @@ export interface MirrorOptions extends ConnectOptions {
  * const options: ConnectOptions = { bearerToken: process.env.ACP_TOKEN };
  * ```
  */
-export type TransportOptions = Omit<MirrorOptions, 'input' | 'output' | 'logger'>;
+export type TransportOptions = Omit<MirrorOptions, 'input' | 'output' | 'logger' | 'signal'>;
 
 /**
  * Options of {@link serveAcp} and {@link serveCommand}.

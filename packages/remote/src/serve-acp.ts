@@ -54,6 +54,7 @@ function serveAgentConnection(
     maxMessageBytes,
     logger,
     fields: { connection: connectionId },
+    pauseWhenFull: true,
   });
   const started = (async () => {
     const app = typeof source === 'function' ? await source() : source;

@@ -1,24 +1,18 @@
-import { isUtf8 } from 'node:buffer';
 import type { WebSocket } from 'ws';
 import { type ProcessGroupChild, spawnProcessGroup } from './child-process.js';
 import { CloseCode } from './constants.js';
-import { scanFrame } from './frame-scan.js';
-import { closeReason, inspectWebSocketMessage } from './inbound.js';
-import { parseFrame } from './json-rpc.js';
-import { LineSplitter } from './line-splitter.js';
+import { FrameLog } from './frame-log.js';
+import { closeReason, type FrameRules } from './inbound.js';
 import type { CommandOptions, ServeOptions } from './options.js';
 import { type ResolvedCommand, resolveCommandOptions, resolveServeOptions } from './options-validation.js';
+import { Relay } from './relay.js';
 import {
   type ConnectionContext,
   type ConnectionSession,
   type RemoteServer,
   startRemoteServer,
 } from './server.js';
-import { NEWLINE_BYTES, tickCorker, underlyingSocket } from './write-batching.js';
 
-/** Pause reading the child while this many bytes wait in the socket's send buffer. */
-const SOCKET_HIGH_WATER_BYTES = 1024 * 1024;
-const SOCKET_LOW_WATER_BYTES = 256 * 1024;
 const PREVIEW_CHARS = 200;
 
 function exitReason(result: { code: number | null; signal: NodeJS.Signals | null; error?: Error }): string {
@@ -53,6 +47,14 @@ function refuseUnstartedChild(
   };
 }
 
+/** Frames from the client become lines on the agent's stdin: one JSON object each, never a raw line break. */
+const CLIENT_RULES: FrameRules = { utf8: 'trusted', singleLine: true };
+/**
+ * Lines from the agent's stdout become frames as written: only lines that are one JSON object go out (an agent's
+ * stray log line would corrupt the client's stream); a byte order mark is dropped, invalid UTF-8 refused.
+ */
+const AGENT_RULES: FrameRules = { utf8: 'refuse', stripByteOrderMark: true, singleLine: false };
+
 /** Relays one WebSocket connection to one fresh child process. */
 function relayToChild(
   socket: WebSocket,
@@ -70,108 +72,44 @@ function relayToChild(
   // No pid: the spawn failed (ENOENT, EACCES, or EMFILE, where Node creates no stdio at all) and `exited` reports why.
   if (child.process.pid === undefined || !stdin || !stdout)
     return refuseUnstartedChild(socket, child, context);
-  const corkSocket = tickCorker(underlyingSocket(socket));
-  const corkStdin = tickCorker(stdin);
-  let stdoutPaused = false;
-  let socketPaused = false;
-
-  const closeSocket = (code: number, reason: string) => closeSocketWith(socket, code, reason);
-
-  const onSent = () => {
-    if (stdoutPaused && socket.bufferedAmount <= SOCKET_LOW_WATER_BYTES) {
-      stdoutPaused = false;
-      logger.debug?.('resumed reading agent stdout', { connection: connectionId });
-      stdout.resume();
-    }
-  };
-
-  const splitter = new LineSplitter(maxMessageBytes, {
-    onLine(line) {
-      if (line.length === 0) return;
-      if (!isUtf8(line)) {
-        logger.warn('agent stdout line is not valid UTF-8; not forwarded', {
-          connection: connectionId,
-          bytes: line.length,
-        });
-        return;
-      }
-      // Fast path: a valid JSON object goes out as the very bytes the agent wrote, never decoded or parsed.
-      let payload: Buffer | string = line;
-      if (scanFrame(line) === undefined) {
-        let text = line.toString('utf8');
-        // A byte order mark is dropped, as the UTF-8 decoder this relay used before did.
-        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-        const parsed = parseFrame(text);
-        if (!parsed.ok) {
-          // Agents sometimes print logs to stdout; those would corrupt the client's JSON-RPC stream.
-          logger.warn('agent stdout line is not a JSON-RPC object; not forwarded', {
-            connection: connectionId,
-            bytes: line.length,
-            preview: text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}...` : text,
-          });
+  const log = new FrameLog(logger, { connection: connectionId });
+  const relay: Relay = new Relay({
+    socket,
+    input: stdout,
+    output: stdin,
+    maxMessageBytes,
+    log,
+    pauseFullPeer: true,
+    lineNames: { input: 'agent stdout', output: 'agent stdin' },
+    fromWebSocket: { rules: CLIENT_RULES, sender: 'client' },
+    fromLines: {
+      rules: AGENT_RULES,
+      sender: 'agent',
+      refused(refusal) {
+        // Agents sometimes print logs to stdout; those would corrupt the client's JSON-RPC stream.
+        if (refusal.reason === 'utf8') {
+          log.warn('agent stdout line is not valid UTF-8; not forwarded', { bytes: refusal.text.length });
           return;
         }
-        payload = text;
-      }
-      if (socket.readyState !== socket.OPEN) return;
-      corkSocket();
-      socket.send(payload, { binary: false }, onSent);
-      if (!stdoutPaused && socket.bufferedAmount > SOCKET_HIGH_WATER_BYTES) {
-        stdoutPaused = true;
-        logger.debug?.('paused reading agent stdout: the WebSocket send buffer is full', {
-          connection: connectionId,
-          bufferedAmount: socket.bufferedAmount,
+        log.warn('agent stdout line is not a JSON-RPC object; not forwarded', {
+          bytes: Buffer.byteLength(refusal.text),
+          preview:
+            refusal.text.length > PREVIEW_CHARS ? `${refusal.text.slice(0, PREVIEW_CHARS)}...` : refusal.text,
         });
-        stdout.pause();
-      }
-    },
-    onOversize() {
-      logger.warn('agent message over maxMessageBytes; closing', {
-        connection: connectionId,
-        maxMessageBytes,
-      });
-      closeSocket(CloseCode.MessageTooBig, `agent message exceeds the ${maxMessageBytes}-byte limit`);
+      },
+      oversize() {
+        logger.warn('agent message over maxMessageBytes; closing', {
+          connection: connectionId,
+          maxMessageBytes,
+        });
+        relay.webSocket.close(
+          CloseCode.MessageTooBig,
+          `agent message exceeds the ${maxMessageBytes}-byte limit`,
+        );
+      },
     },
   });
-  stdout.on('data', (chunk: Buffer) => splitter.push(chunk));
-  stdout.on('end', () => splitter.end());
-
-  const onStdinDrain = () => {
-    if (socketPaused) {
-      socketPaused = false;
-      logger.debug?.('resumed reading the WebSocket', { connection: connectionId });
-      socket.resume();
-    }
-  };
-  stdin.on('drain', onStdinDrain);
-
-  socket.on('message', (data, isBinary) => {
-    const action = inspectWebSocketMessage(data, isBinary, maxMessageBytes);
-    switch (action.type) {
-      case 'forward':
-        if (!stdin.writable) return;
-        corkStdin();
-        stdin.write(action.payload);
-        if (!stdin.write(NEWLINE_BYTES) && !socketPaused) {
-          socketPaused = true;
-          logger.debug?.('paused reading the WebSocket: agent stdin is full', { connection: connectionId });
-          socket.pause();
-        }
-        return;
-      case 'reply':
-        logger.warn(action.note, { connection: connectionId });
-        socket.send(action.text);
-        return;
-      case 'close':
-        logger.warn('closing connection', {
-          connection: connectionId,
-          code: action.code,
-          reason: action.reason,
-        });
-        closeSocket(action.code, action.reason);
-        return;
-    }
-  });
+  relay.start();
 
   void child.exited.then(async (result) => {
     const reason = exitReason(result);
@@ -186,14 +124,10 @@ function relayToChild(
         new Promise<void>((resolve) => setTimeout(resolve, command.terminateTimeoutMs).unref()),
       ]);
     }
-    closeSocket(result.error ? CloseCode.AgentSpawnFailed : CloseCode.AgentExited, reason);
+    relay.webSocket.close(result.error ? CloseCode.AgentSpawnFailed : CloseCode.AgentExited, reason);
   });
 
-  const socketClosed = new Promise<void>((resolve) => {
-    if (socket.readyState === socket.CLOSED) resolve();
-    else socket.once('close', () => resolve());
-  });
-  const reaped = socketClosed.then(() => child.terminate());
+  const reaped = relay.closed.then(() => child.terminate());
   const done = (async () => {
     await reaped;
     stdout.destroy();
@@ -201,7 +135,7 @@ function relayToChild(
   return {
     done,
     shutdown() {
-      closeSocket(CloseCode.GoingAway, 'server shutting down');
+      relay.webSocket.close(CloseCode.GoingAway, 'server shutting down');
       void child.terminate().then(() => {
         // The peer may never answer the close frame; don't keep the server waiting for ws's 30 s timeout.
         if (socket.readyState !== socket.CLOSED) socket.terminate();

@@ -1,11 +1,14 @@
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
+import { RequestError } from '@agentclientprotocol/sdk';
 import type { WebSocket } from 'ws';
 import { CloseCode } from './constants.js';
-import { closeReason, parseWebSocketMessage } from './inbound.js';
+import { PauseReason } from './flow-control.js';
+import { FrameLog } from './frame-log.js';
+import { refusalReply } from './inbound.js';
+import { errorResponseText, parseFrame } from './json-rpc.js';
 import type { RemoteLogger } from './logger.js';
-import { tickCorker, underlyingSocket } from './write-batching.js';
+import { WebSocketPort } from './websocket-port.js';
 
-const SEND_HIGH_WATER_BYTES = 1024 * 1024;
 const READ_QUEUE_MESSAGES = 64;
 
 /** Options of {@link webSocketMessageStream}. */
@@ -13,18 +16,28 @@ export interface WebSocketMessageStreamOptions {
   maxMessageBytes: number;
   logger: RemoteLogger;
   fields?: Record<string, unknown>;
+  /** Server side: stop reading a client whose outbound queue is over the high-water mark. */
+  pauseWhenFull?: boolean;
 }
 
 /**
- * Wraps an open `ws` socket as an SDK `Stream` of JSON-RPC objects, with the same inbound rules as the relays
- * (binary → 1003, oversize → error answer or 1009, garbage → JSON-RPC error) and backpressure both ways: the socket
- * is paused while the readable's queue is full, and writes wait while the socket's send buffer is high.
- * Closing the writable closes the socket (the SDK never propagates close by itself).
+ * Wraps an open `ws` socket as an SDK `Stream` of JSON-RPC objects, on the relay core's WebSocket port: the same
+ * inbound rules as the relays (binary → 1003, oversize → error answer or 1009, garbage → JSON-RPC error) and the
+ * same backpressure both ways (the socket is paused while the readable's queue is full, writes wait while the
+ * socket's queue is over the high-water mark). Closing the writable closes the socket (the SDK never propagates
+ * close by itself). A message the SDK hands over that JSON cannot express (nested too deep for `JSON.stringify`)
+ * becomes an error response when it is a response, so the peer gets an answer instead of a dead connection.
  */
 export function webSocketMessageStream(socket: WebSocket, options: WebSocketMessageStreamOptions): Stream {
   const { maxMessageBytes, logger, fields } = options;
+  const log = new FrameLog(logger, fields);
+  const port = new WebSocketPort(socket, {
+    maxMessageBytes,
+    log,
+    peer: 'peer',
+    pauseWhenFull: options.pauseWhenFull === true,
+  });
   let readableController: ReadableStreamDefaultController<AnyMessage> | undefined;
-  let paused = false;
   let finished = false;
   const readable = new ReadableStream<AnyMessage>(
     {
@@ -32,41 +45,32 @@ export function webSocketMessageStream(socket: WebSocket, options: WebSocketMess
         readableController = controller;
       },
       pull() {
-        if (paused && socket.readyState === socket.OPEN) {
-          paused = false;
-          socket.resume();
-        }
+        port.reading.resume(PauseReason.TargetFull);
       },
       cancel() {
         finished = true;
-        if (socket.readyState === socket.OPEN) socket.close(CloseCode.Normal);
+        port.close(CloseCode.Normal);
       },
     },
     { highWaterMark: READ_QUEUE_MESSAGES },
   );
 
-  socket.on('message', (data, isBinary) => {
+  const stopReceiving = port.receive((frame) => {
     if (finished) return;
-    const action = parseWebSocketMessage(data, isBinary, maxMessageBytes);
-    switch (action.type) {
-      case 'forward':
-        readableController?.enqueue(action.message as AnyMessage);
-        if (!paused && (readableController?.desiredSize ?? 1) <= 0) {
-          paused = true;
-          socket.pause();
-        }
-        return;
-      case 'reply':
-        logger.warn(action.note, fields);
-        socket.send(action.text);
-        return;
-      case 'close':
-        logger.warn('closing connection', { ...fields, code: action.code, reason: action.reason });
-        socket.close(action.code, closeReason(action.reason));
-        return;
+    // The SDK needs objects: parsing is the one look this direction takes at a frame.
+    const parsed = parseFrame(frame.toString('utf8'));
+    if (!parsed.ok) {
+      const { text, note } = refusalReply({ reason: parsed.reason, error: parsed.error, text: '' });
+      log.warn(note);
+      port.reply(text);
+      return;
     }
+    readableController?.enqueue(parsed.message as AnyMessage);
+    if ((readableController?.desiredSize ?? 1) <= 0) port.reading.pause(PauseReason.TargetFull);
   });
   socket.once('close', () => {
+    stopReceiving();
+    log.flush();
     if (finished) return;
     finished = true;
     try {
@@ -76,31 +80,46 @@ export function webSocketMessageStream(socket: WebSocket, options: WebSocketMess
     }
   });
 
-  const corkSocket = tickCorker(underlyingSocket(socket));
   const writable = new WritableStream<AnyMessage>({
     write(message) {
-      if (socket.readyState !== socket.OPEN) throw new Error('WebSocket is closed');
-      const text = JSON.stringify(message);
-      corkSocket();
-      // While the send buffer is small, return at once (no Promise per message) so small messages are not
-      // serialised on the network; past the high-water mark, wait until this message has been written.
-      if (socket.bufferedAmount + text.length <= SEND_HIGH_WATER_BYTES) {
-        socket.send(text);
-        return;
-      }
-      return new Promise<void>((resolve, reject) => {
-        socket.send(text, (error) => (error ? reject(error) : resolve()));
-      });
+      if (!port.isOpen) throw new Error('WebSocket is closed');
+      port.send(serialise(message, log));
+      // While the queue is small, return at once (no Promise per message) so small messages are not serialised on
+      // the network; past the high-water mark, wait until it has been written out.
+      if (!port.isFull) return;
+      return new Promise<void>((resolve) => port.whenDrained(resolve));
     },
     close() {
-      if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING)
-        socket.close(CloseCode.Normal);
+      port.close(CloseCode.Normal);
     },
     abort() {
-      if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) {
-        socket.close(CloseCode.InternalError, 'stream aborted');
-      }
+      port.close(CloseCode.InternalError, 'stream aborted');
     },
   });
   return { readable, writable };
+}
+
+/**
+ * JSON text of a message. A response too deep for `JSON.stringify` (the SDK echoes an invalid message back as the
+ * `data` of its error) is still answered: an error keeps its code and message with a note in place of `data`, a
+ * result becomes an internal error; both keep the id.
+ */
+function serialise(message: AnyMessage, log: FrameLog): string {
+  try {
+    return JSON.stringify(message);
+  } catch (error) {
+    const envelope = message as { id?: unknown; method?: unknown; error?: { code?: unknown; message?: unknown } };
+    const id = envelope.id;
+    const isResponse = envelope.method === undefined && (typeof id === 'string' || typeof id === 'number' || id === null);
+    if (!(error instanceof RangeError) || !isResponse) throw error;
+    log.warn('a response is nested too deeply to serialise; sent an error without its data instead');
+    const data = { note: 'data omitted: nested too deeply to serialise' };
+    const { code, message: text } = envelope.error ?? {};
+    return errorResponseText(
+      JSON.stringify(id),
+      typeof code === 'number' && typeof text === 'string'
+        ? new RequestError(code, text, data)
+        : RequestError.internalError(data),
+    );
+  }
 }

@@ -1,0 +1,383 @@
+import { performance } from 'node:perf_hooks';
+import { RequestError } from '@agentclientprotocol/sdk';
+import { TRANSPORT_LATENCY_META_KEY } from './constants.js';
+import type { FrameLog } from './frame-log.js';
+import { ByteSplice, forEachMember, lastMember, setMember } from './frame-rewrite.js';
+import { compileWatch, type FrameScanner, ValueKind, type WatchNode, type WatchSpec } from './frame-scan.js';
+import { errorResponseText, idKey } from './json-rpc.js';
+import type { HostOwnership } from './options.js';
+import type { FramePolicy, RelayDirection } from './relay.js';
+import { isUnstableMethod } from './unstable-methods.js';
+
+/** Methods of the editor's host capabilities: with `remote` ownership they are never the remote agent's. */
+const HOST_METHOD = /^(?:fs|terminal)\//;
+const DENIED_CAPABILITIES = '{"readTextFile":false,"writeTextFile":false}';
+
+/** What the mirror's policy needs to know, resolved once per mirror. */
+export interface MirrorPolicyOptions {
+  readonly hostOwnership: HostOwnership;
+  readonly useUnstableProtocol: boolean;
+  readonly emitLatencyMeta: boolean;
+  /** The server's `remote_cwd`: session requests' `cwd` is rewritten to it. */
+  readonly remoteCwd: string | undefined;
+  readonly log: FrameLog;
+}
+
+/** The envelope of one frame (top-level members), read from its scan. */
+interface Envelope {
+  /** Member record of the last `id` (the one JSON.parse keeps), or -1. */
+  id: number;
+  /** Member records of the first and last `method`, or -1. */
+  firstMethod: number;
+  lastMethod: number;
+  /** The last `params` that is an object: its object record, or -1. */
+  params: number;
+  hasResultOrError: boolean;
+}
+
+interface PromptTiming {
+  requestKey: string;
+  startedAt: number;
+  firstUpdateMs: number | undefined;
+  updateCount: number;
+}
+
+function isWireIdKind(kind: number): boolean {
+  return kind === ValueKind.String || kind === ValueKind.Number || kind === ValueKind.Null;
+}
+
+/**
+ * The mirror's policy on top of the relay core: host ownership (the editor's `fs`/`terminal` capabilities hidden in
+ * `initialize`, and requests for them from the remote answered `-32601` here, never forwarded), `cwd` of session
+ * requests rewritten to the server's `remote_cwd`, the unstable-method gate, latency metadata, and the editor's
+ * requests in flight (answered with a transport-loss error if the connection goes). Rewrites splice bytes at the
+ * positions the relay's single scan found; each direction watches only what the options need.
+ */
+export class MirrorPolicy {
+  /** Editor requests sent upstream and not yet answered: tracking key → id as the editor wrote it. */
+  readonly inFlight = new Map<string, string>();
+  /** Called when an answer arrives (the mirror closes once input ended and nothing is in flight). */
+  onAnswered: () => void = () => {};
+  private readonly prompts = new Map<string, PromptTiming[]>();
+  private readonly editorWatch: WatchNode;
+  private readonly remoteWatch: WatchNode;
+  private readonly editor: Nodes;
+  private readonly remote: Nodes;
+  private readonly envelope: Envelope = { id: -1, firstMethod: -1, lastMethod: -1, params: -1, hasResultOrError: false };
+
+  constructor(private readonly options: MirrorPolicyOptions) {
+    const hidesHost = options.hostOwnership === 'remote';
+    const editorParams: Record<string, WatchSpec | true> = {};
+    if (hidesHost) editorParams.clientCapabilities = { fs: { readTextFile: true, writeTextFile: true }, terminal: true };
+    if (options.remoteCwd !== undefined) editorParams.cwd = true;
+    if (options.emitLatencyMeta) editorParams.sessionId = true;
+    this.editorWatch = compileWatch({ id: true, method: true, params: editorParams });
+    const remoteParams: Record<string, WatchSpec | true> = options.emitLatencyMeta
+      ? { sessionId: true, _meta: { [TRANSPORT_LATENCY_META_KEY]: true } }
+      : {};
+    this.remoteWatch = compileWatch({ id: true, method: true, result: true, error: true, params: remoteParams });
+    this.editor = nodesOf(this.editorWatch);
+    this.remote = nodesOf(this.remoteWatch);
+  }
+
+  /** What the relay watches in the editor's frames. */
+  get editorRules() {
+    return { utf8: 'repair', singleLine: true, watch: this.editorWatch } as const;
+  }
+
+  /** What the relay watches in the remote's frames. */
+  get remoteRules() {
+    return { utf8: 'trusted', singleLine: true, watch: this.remoteWatch } as const;
+  }
+
+  /**
+   * Frames from the editor. `connected` says whether the socket is open (a request to a closed socket gets the
+   * transport-loss error from `lost`).
+   */
+  fromEditor(connected: () => boolean, lost: () => RequestError): FramePolicy {
+    return (payload, direction) => {
+      const scan = direction.scan;
+      const envelope = this.readEnvelope(scan, this.editor);
+      const method = envelope.lastMethod >= 0 ? this.methodOf(scan, envelope.lastMethod) : undefined;
+      if (method === undefined) {
+        direction.forward(payload); // a response to the remote, or something neither side will take as a call
+        return;
+      }
+      const isRequest = envelope.id >= 0;
+      if (isRequest && !isWireIdKind(scan.memberValueKind[envelope.id]!)) {
+        direction.forward(payload); // an id no JSON-RPC peer accepts: relayed as is, like any unknown frame
+        return;
+      }
+      if (!this.options.useUnstableProtocol && isUnstableMethod(method)) {
+        if (isRequest) direction.reply(errorResponseText(scan.memberToken(envelope.id), RequestError.methodNotFound(method)));
+        else this.options.log.warn('dropped unstable notification from the editor (enable useUnstableProtocol)', { method });
+        return;
+      }
+      const outgoing = this.rewriteEditorFrame(payload, scan, method, envelope);
+      if (isRequest) {
+        const idToken = scan.memberToken(envelope.id);
+        if (!connected()) {
+          direction.reply(errorResponseText(idToken, lost()));
+          return;
+        }
+        const key = this.trackingKey(scan, envelope.id);
+        this.inFlight.set(key, idToken);
+        if (this.options.emitLatencyMeta && method === 'session/prompt') this.startPrompt(scan, envelope, key);
+      }
+      direction.forward(outgoing);
+    };
+  }
+
+  /** Frames from the remote. */
+  fromRemote(): FramePolicy {
+    return (payload, direction) => {
+      const scan = direction.scan;
+      const envelope = this.readEnvelope(scan, this.remote);
+      const method = envelope.lastMethod >= 0 ? this.methodOf(scan, envelope.lastMethod) : undefined;
+      const hasId = envelope.id >= 0;
+      const usableId = hasId && isWireIdKind(scan.memberValueKind[envelope.id]!);
+      if (this.options.hostOwnership === 'remote' && envelope.lastMethod >= 0) {
+        // Enforced whatever the frame's shape: any `method` key (parsers differ on which duplicate wins), any id
+        // (an unusable one is answered with id null).
+        const first = envelope.firstMethod === envelope.lastMethod ? method : this.methodOf(scan, envelope.firstMethod);
+        const hostMethod = [method, first].find((name) => name !== undefined && HOST_METHOD.test(name));
+        if (hostMethod !== undefined) {
+          this.options.log.warn('refused a host capability request from the remote: host ownership is remote', {
+            method: hostMethod,
+          });
+          if (hasId) {
+            direction.reply(
+              errorResponseText(usableId ? scan.memberToken(envelope.id) : 'null', RequestError.methodNotFound(hostMethod)),
+            );
+          }
+          return;
+        }
+      }
+      if (method === undefined) {
+        if (usableId && envelope.hasResultOrError) {
+          const key = this.trackingKey(scan, envelope.id);
+          if (this.inFlight.delete(key)) {
+            if (this.options.emitLatencyMeta) this.finishPrompt(key);
+            this.onAnswered();
+          }
+        }
+        direction.forward(payload);
+        return;
+      }
+      if (hasId && !usableId) {
+        direction.forward(payload); // an id no JSON-RPC peer accepts: relayed as is, like any unknown frame
+        return;
+      }
+      if (!this.options.useUnstableProtocol && isUnstableMethod(method)) {
+        if (hasId) direction.reply(errorResponseText(scan.memberToken(envelope.id), RequestError.methodNotFound(method)));
+        else this.options.log.warn('dropped unstable notification from the remote (enable useUnstableProtocol)', { method });
+        return;
+      }
+      if (this.options.emitLatencyMeta && !hasId && method === 'session/update') {
+        direction.forward(this.addLatencyMeta(payload, scan, envelope));
+        return;
+      }
+      direction.forward(payload);
+    };
+  }
+
+  /** Tracking key of an id: `1`, `1.0` and `1e0` are one id, `"1"` another (as the remote's JSON parser sees them). */
+  private trackingKey(scan: FrameScanner, member: number): string {
+    const kind = scan.memberValueKind[member];
+    if (kind === ValueKind.String) return idKey(scan.memberString(member));
+    if (kind === ValueKind.Number) return idKey(Number(scan.memberToken(member)));
+    return idKey(null);
+  }
+
+  /** The method named by member `member` when it is a string, else undefined. */
+  private methodOf(scan: FrameScanner, member: number): string | undefined {
+    return scan.memberValueKind[member] === ValueKind.String ? scan.memberString(member) : undefined;
+  }
+
+  private readEnvelope(scan: FrameScanner, nodes: Nodes): Envelope {
+    const envelope = this.envelope;
+    envelope.id = -1;
+    envelope.firstMethod = -1;
+    envelope.lastMethod = -1;
+    envelope.params = -1;
+    envelope.hasResultOrError = false;
+    for (let member = 0; member < scan.memberCount; member += 1) {
+      if (scan.memberObject[member] !== 0) continue;
+      const node = scan.memberNode[member];
+      if (node === nodes.id) envelope.id = member;
+      else if (node === nodes.method) {
+        if (envelope.firstMethod < 0) envelope.firstMethod = member;
+        envelope.lastMethod = member;
+      } else if (node === nodes.params) {
+        envelope.params = scan.memberValueKind[member] === ValueKind.Object ? scan.memberChildObject[member]! : -1;
+      } else if (node === nodes.result || node === nodes.error) envelope.hasResultOrError = true;
+    }
+    return envelope;
+  }
+
+  /** Host ownership on `initialize`, `remote_cwd` on session requests; the payload itself when nothing changes. */
+  private rewriteEditorFrame(payload: Buffer, scan: FrameScanner, method: string, envelope: Envelope): Buffer {
+    const nodes = this.editor;
+    const splice = new ByteSplice();
+    if (method === 'initialize' && nodes.clientCapabilities !== undefined) {
+      for (const params of this.paramsObjects(scan, nodes)) this.denyHostCapabilities(splice, scan, params);
+    } else if (nodes.cwd !== undefined && method.startsWith('session/') && envelope.params >= 0) {
+      // Rewritten when the cwd JSON.parse would see is a string other than remote_cwd; then every occurrence is.
+      const remoteCwd = this.options.remoteCwd!;
+      const effective = lastMember(scan, envelope.params, nodes.cwd);
+      if (
+        effective >= 0 &&
+        scan.memberValueKind[effective] === ValueKind.String &&
+        scan.memberString(effective) !== remoteCwd
+      ) {
+        const value = JSON.stringify(remoteCwd);
+        for (const params of this.paramsObjects(scan, nodes)) {
+          forEachMember(scan, params, nodes.cwd, (member) => {
+            if (scan.memberValueKind[member] === ValueKind.String) {
+              splice.replace(scan.memberValueStart[member]!, scan.memberValueEnd[member]!, value);
+            }
+          });
+        }
+      }
+    }
+    return splice.isEmpty ? payload : splice.apply(payload);
+  }
+
+  /** Sets `fs.readTextFile`, `fs.writeTextFile` and `terminal` false in `params.clientCapabilities`, keeping the rest. */
+  private denyHostCapabilities(splice: ByteSplice, scan: FrameScanner, params: number): void {
+    const nodes = this.editor;
+    const capabilitiesNode = nodes.clientCapabilities!;
+    const found = forEachMember(scan, params, capabilitiesNode, (member, capabilities) => {
+      if (capabilities < 0) {
+        splice.replace(
+          scan.memberValueStart[member]!,
+          scan.memberValueEnd[member]!,
+          `{"fs":${DENIED_CAPABILITIES},"terminal":false}`,
+        );
+        return;
+      }
+      const hasFs = forEachMember(scan, capabilities, nodes.fs!, (fsMember, fs) => {
+        if (fs < 0) {
+          splice.replace(scan.memberValueStart[fsMember]!, scan.memberValueEnd[fsMember]!, DENIED_CAPABILITIES);
+          return;
+        }
+        setMember(splice, scan, fs, nodes.readTextFile!, 'false');
+        setMember(splice, scan, fs, nodes.writeTextFile!, 'false');
+      });
+      if (!hasFs) splice.appendMember(scan, capabilities, 'fs', DENIED_CAPABILITIES);
+      // Appended after `fs` when both are missing (the order an object spread gave before).
+      setMember(splice, scan, capabilities, nodes.terminal!, 'false');
+    });
+    if (!found) splice.appendMember(scan, params, 'clientCapabilities', `{"fs":${DENIED_CAPABILITIES},"terminal":false}`);
+  }
+
+  /** Object records of every `params` member that is an object (duplicates included). */
+  private paramsObjects(scan: FrameScanner, nodes: Nodes): number[] {
+    const objects: number[] = [];
+    forEachMember(scan, 0, nodes.params, (_member, object) => {
+      if (object >= 0) objects.push(object);
+    });
+    return objects;
+  }
+
+  private sessionIdOf(scan: FrameScanner, params: number, node: WatchNode | undefined): string | undefined {
+    if (node === undefined || params < 0) return undefined;
+    const member = lastMember(scan, params, node);
+    return member >= 0 && scan.memberValueKind[member] === ValueKind.String ? scan.memberString(member) : undefined;
+  }
+
+  private startPrompt(scan: FrameScanner, envelope: Envelope, requestKey: string): void {
+    const sessionId = this.sessionIdOf(scan, envelope.params, this.editor.sessionId);
+    if (sessionId === undefined) return;
+    const list = this.prompts.get(sessionId) ?? [];
+    list.push({ requestKey, startedAt: performance.now(), firstUpdateMs: undefined, updateCount: 0 });
+    this.prompts.set(sessionId, list);
+  }
+
+  private finishPrompt(key: string): void {
+    for (const [sessionId, list] of this.prompts) {
+      const index = list.findIndex((timing) => timing.requestKey === key);
+      if (index === -1) continue;
+      list.splice(index, 1);
+      if (list.length === 0) this.prompts.delete(sessionId);
+      return;
+    }
+  }
+
+  /** Adds the transport timings under `params._meta` of a `session/update` (unchanged when params is no object). */
+  private addLatencyMeta(payload: Buffer, scan: FrameScanner, envelope: Envelope): Buffer {
+    if (envelope.params < 0) return payload;
+    const nodes = this.remote;
+    const sessionId = this.sessionIdOf(scan, envelope.params, nodes.sessionId);
+    const timing = sessionId === undefined ? undefined : this.prompts.get(sessionId)?.at(-1);
+    const now = performance.now();
+    let latency: Record<string, number> = { receivedAtMs: Date.now() };
+    if (timing) {
+      timing.updateCount += 1;
+      timing.firstUpdateMs ??= Math.round((now - timing.startedAt) * 1000) / 1000;
+      latency = {
+        ...latency,
+        elapsedMs: Math.round((now - timing.startedAt) * 1000) / 1000,
+        firstUpdateMs: timing.firstUpdateMs,
+        updateCount: timing.updateCount,
+      };
+    }
+    const latencyJson = JSON.stringify(latency);
+    const splice = new ByteSplice();
+    for (const params of this.paramsObjects(scan, nodes)) {
+      const found = forEachMember(scan, params, nodes.meta!, (member, meta) => {
+        if (meta < 0) {
+          splice.replace(
+            scan.memberValueStart[member]!,
+            scan.memberValueEnd[member]!,
+            `{${JSON.stringify(TRANSPORT_LATENCY_META_KEY)}:${latencyJson}}`,
+          );
+        } else setMember(splice, scan, meta, nodes.latency!, latencyJson);
+      });
+      if (!found) splice.appendMember(scan, params, '_meta', `{${JSON.stringify(TRANSPORT_LATENCY_META_KEY)}:${latencyJson}}`);
+    }
+    return splice.apply(payload);
+  }
+}
+
+/** The watch nodes a policy compares members against (undefined when the options do not watch them). */
+interface Nodes {
+  id: WatchNode;
+  method: WatchNode;
+  params: WatchNode;
+  result: WatchNode | undefined;
+  error: WatchNode | undefined;
+  sessionId: WatchNode | undefined;
+  cwd: WatchNode | undefined;
+  clientCapabilities: WatchNode | undefined;
+  fs: WatchNode | undefined;
+  readTextFile: WatchNode | undefined;
+  writeTextFile: WatchNode | undefined;
+  terminal: WatchNode | undefined;
+  meta: WatchNode | undefined;
+  latency: WatchNode | undefined;
+}
+
+function nodesOf(root: WatchNode): Nodes {
+  const child = (node: WatchNode | undefined, key: string) => node?.children.find((candidate) => candidate.key === key);
+  const params = child(root, 'params')!;
+  const capabilities = child(params, 'clientCapabilities');
+  const fs = child(capabilities, 'fs');
+  const meta = child(params, '_meta');
+  return {
+    id: child(root, 'id')!,
+    method: child(root, 'method')!,
+    params,
+    result: child(root, 'result'),
+    error: child(root, 'error'),
+    sessionId: child(params, 'sessionId'),
+    cwd: child(params, 'cwd'),
+    clientCapabilities: capabilities,
+    fs,
+    readTextFile: child(fs, 'readTextFile'),
+    writeTextFile: child(fs, 'writeTextFile'),
+    terminal: child(capabilities, 'terminal'),
+    meta,
+    latency: child(meta, TRANSPORT_LATENCY_META_KEY),
+  };
+}

@@ -1,0 +1,245 @@
+import type { Readable, Writable } from 'node:stream';
+import type { WebSocket } from 'ws';
+import { CloseCode } from './constants.js';
+import { PauseReason } from './flow-control.js';
+import type { FrameLog } from './frame-log.js';
+import type { FrameScanner } from './frame-scan.js';
+import { FrameChecks, type FrameRules, type Refusal, refusalReply } from './inbound.js';
+import { LinePort } from './line-port.js';
+import { WebSocketPort, type WebSocketPortOptions } from './websocket-port.js';
+
+/** What a policy sees of the direction a frame travels in. */
+export interface RelayDirection {
+  /** The scan of the frame being handled: positions of the members the direction watches. */
+  readonly scan: FrameScanner;
+  /** Relays bytes (one JSON-RPC message) to the other side. */
+  forward(payload: Buffer | string): void;
+  /** Answers the sender of the frame (a JSON-RPC message the relay writes itself). */
+  reply(text: string): void;
+}
+
+/**
+ * A direction's policy: decides what happens to each frame that passed the checks (forward it as is, forward a
+ * rewritten copy, answer it, drop it). Absent, frames are forwarded unchanged at no extra cost.
+ */
+export type FramePolicy = (payload: Buffer, direction: RelayDirection) => void;
+
+/** One direction of a relay. */
+export interface DirectionOptions {
+  /** The checks every frame gets (UTF-8, JSON, line breaks) and the members the policy watches. */
+  readonly rules: FrameRules;
+  readonly policy?: FramePolicy;
+  /**
+   * A frame that failed the checks: by default the sender gets the JSON-RPC error (id null) and a rate-limited
+   * warning is logged; a function replaces that.
+   */
+  readonly refused?: (refusal: Refusal) => void;
+  /** Log label of the sender in the default refusal warning (`client`, `remote`, `editor`, ...). */
+  readonly sender: string;
+}
+
+/** Options of {@link Relay}. */
+export interface RelayOptions {
+  readonly socket: WebSocket;
+  /** Where lines come from and go to: a child's stdout and stdin, or the mirror's stdin and stdout. */
+  readonly input: Readable;
+  readonly output: Writable;
+  readonly maxMessageBytes: number;
+  /** Per-frame warnings (rate-limited, carrying the connection's fields). */
+  readonly log: FrameLog;
+  readonly fromWebSocket: DirectionOptions;
+  /** Frames read from the line input; `oversize` gets the first bytes of a line over the limit. */
+  readonly fromLines: DirectionOptions & { readonly oversize: (head: Buffer) => void };
+  /** Server side: stop reading a client whose outbound queue is over the high-water mark (see {@link WebSocketPortOptions.pauseWhenFull}). */
+  readonly pauseFullPeer: boolean;
+  /** How flow-control debug lines name the line side, e.g. `{ input: 'agent stdout', output: 'agent stdin' }`. */
+  readonly lineNames: { readonly input: string; readonly output: string };
+  /** The line input ended (EOF), after its last line was handled. */
+  readonly linesEnded?: () => void;
+  /** The line input or output failed (e.g. EPIPE when the reader went away). */
+  readonly linesFailed?: (error: Error, side: 'input' | 'output') => void;
+}
+
+/**
+ * The relay core: joins a WebSocket and a line stream both ways. Each frame is checked once per direction (size,
+ * UTF-8, one JSON object, no raw line break towards a line) and only as deeply as the direction's policy watches,
+ * then handed to the policy or forwarded as the bytes received. Writes are corked per event-loop turn; every
+ * outbound queue has the same water marks ({@link HIGH_WATER_BYTES}): a full queue pauses whatever feeds it, and
+ * with {@link RelayOptions.pauseFullPeer} a peer that does not read is not read either. A frame the relay answers
+ * itself goes through the same queues (and a peer that floods such frames without reading is closed). {@link closed} settles when the socket has closed; the line input is then
+ * no longer read. What the users add (a child process, in-flight tracking) they do around it.
+ *
+ * @example
+ * ```ts
+ * const relay = new Relay({ socket, input: child.stdout, output: child.stdin, maxMessageBytes, log, pauseFullPeer: true,
+ *   fromWebSocket: { rules: { utf8: 'trusted', singleLine: true }, sender: 'client' },
+ *   fromLines: { rules: { utf8: 'refuse', singleLine: false }, sender: 'agent', oversize: () => relay.webSocket.close(1009) } });
+ * relay.start();
+ * ```
+ */
+export class Relay {
+  readonly webSocket: WebSocketPort;
+  readonly lines: LinePort;
+  /** Settles with the close code and reason once the socket has closed. */
+  readonly closed: Promise<{ code: number; reason: string }>;
+  private readonly webSocketChecks: FrameChecks;
+  private readonly lineChecks: FrameChecks;
+  private readonly fromWebSocket: RelayDirection;
+  private readonly fromLines: RelayDirection;
+  private stopReceiving: () => void = () => {};
+  private finished = false;
+
+  constructor(private readonly options: RelayOptions) {
+    this.webSocket = new WebSocketPort(options.socket, {
+      maxMessageBytes: options.maxMessageBytes,
+      log: options.log,
+      peer: options.fromWebSocket.sender,
+      pauseWhenFull: options.pauseFullPeer,
+    });
+    // Relayed lines wait while the socket's queue is full.
+    this.webSocket.onFull(() => {
+      this.lines.reading.pause(PauseReason.TargetFull);
+      this.webSocket.whenDrained(() => this.lines.reading.resume(PauseReason.TargetFull));
+    });
+    this.lines = new LinePort(
+      options.input,
+      options.output,
+      options.maxMessageBytes,
+      { onLine: (line) => this.onLine(line), onOversize: (head) => options.fromLines.oversize(head) },
+      () => options.linesEnded?.(),
+    );
+    this.logFlowControl();
+    this.webSocketChecks = new FrameChecks(options.fromWebSocket.rules);
+    this.lineChecks = new FrameChecks(options.fromLines.rules);
+    this.fromWebSocket = {
+      scan: this.webSocketChecks.scanner,
+      forward: (payload) => this.toLines(payload),
+      reply: (text) => this.webSocket.reply(text),
+    };
+    this.fromLines = {
+      scan: this.lineChecks.scanner,
+      forward: (payload) => this.toWebSocket(payload),
+      reply: (text) => this.toLines(text),
+    };
+    const { socket } = options;
+    this.closed = new Promise((resolve) => {
+      const onClose = (code: number, reason: Buffer) => {
+        this.finish();
+        resolve({ code, reason: reason.toString('utf8') });
+      };
+      if (socket.readyState === socket.CLOSED) onClose(CloseCode.Normal, Buffer.alloc(0));
+      else socket.once('close', onClose);
+    });
+  }
+
+  /** Starts relaying in both directions. */
+  start(): void {
+    const { input, output } = this.options;
+    this.stopReceiving = this.webSocket.receive((frame) => this.onFrame(frame));
+    input.on('error', this.onInputError);
+    output.on('error', this.onOutputError);
+    this.lines.start();
+  }
+
+  /** Relays bytes to the line side (one NDJSON line), pausing the socket while the line output is full. */
+  toLines(payload: Buffer | string): void {
+    const { lines } = this;
+    lines.write(payload);
+    if (lines.isFull && !this.webSocket.reading.has(PauseReason.TargetFull)) {
+      this.webSocket.reading.pause(PauseReason.TargetFull);
+      lines.whenDrained(() => this.webSocket.reading.resume(PauseReason.TargetFull));
+    }
+  }
+
+  /** Relays bytes to the socket (one text frame); the line input waits while the socket's queue is full. */
+  toWebSocket(payload: Buffer | string): void {
+    this.webSocket.send(payload);
+  }
+
+  /** Stops reading the line input for good (the other side is gone). */
+  stopLines(): void {
+    this.lines.stop();
+  }
+
+  private onFrame(frame: Buffer): void {
+    if (this.finished) return;
+    const { fromWebSocket } = this.options;
+    const payload = this.webSocketChecks.check(frame);
+    if (payload === undefined) {
+      this.refused(fromWebSocket, this.webSocketChecks.refusal!, (text) => this.webSocket.reply(text));
+      return;
+    }
+    const policy = fromWebSocket.policy;
+    if (policy === undefined) this.toLines(payload);
+    else this.applyPolicy(policy, payload, this.fromWebSocket);
+  }
+
+  private onLine(line: Buffer): void {
+    if (line.length === 0 || this.finished) return;
+    const { fromLines } = this.options;
+    const payload = this.lineChecks.check(line);
+    if (payload === undefined) {
+      this.refused(fromLines, this.lineChecks.refusal!, (text) => this.toLines(text));
+      return;
+    }
+    const policy = fromLines.policy;
+    if (policy === undefined) this.toWebSocket(payload);
+    else this.applyPolicy(policy, payload, this.fromLines);
+  }
+
+  private applyPolicy(policy: FramePolicy, payload: Buffer, direction: RelayDirection): void {
+    try {
+      policy(payload, direction);
+    } catch (error) {
+      // A policy bug must not take the relay (and every other message) down with it.
+      this.options.log.logger.error('relay policy failed; message dropped', {
+        ...this.options.log.fields,
+        error: String(error),
+      });
+    }
+  }
+
+  private refused(direction: DirectionOptions, refusal: Refusal, answer: (text: string) => void): void {
+    if (direction.refused) {
+      direction.refused(refusal);
+      return;
+    }
+    const { text, note } = refusalReply(refusal);
+    this.options.log.warn(`${direction.sender} sent an ${note}`);
+    answer(text);
+  }
+
+  private logFlowControl(): void {
+    const { log, lineNames } = this.options;
+    const debug = log.logger.debug?.bind(log.logger);
+    if (debug === undefined) return;
+    const { socket } = this.options;
+    this.webSocket.reading.onChange = (paused, reason) => {
+      if (!paused) debug('resumed reading the WebSocket', log.fields);
+      else {
+        const why = reason === PauseReason.TargetFull ? `${lineNames.output} is full` : 'its send buffer is full';
+        debug(`paused reading the WebSocket: ${why}`, { ...log.fields, bufferedAmount: socket.bufferedAmount });
+      }
+    };
+    this.lines.reading.onChange = (paused) => {
+      if (!paused) debug(`resumed reading ${lineNames.input}`, log.fields);
+      else {
+        debug(`paused reading ${lineNames.input}: the WebSocket send buffer is full`, {
+          ...log.fields,
+          bufferedAmount: socket.bufferedAmount,
+        });
+      }
+    };
+  }
+
+  private readonly onInputError = (error: Error) => this.options.linesFailed?.(error, 'input');
+  private readonly onOutputError = (error: Error) => this.options.linesFailed?.(error, 'output');
+
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.stopReceiving();
+    this.lines.stop();
+    this.options.log.flush();
+  }
+}
