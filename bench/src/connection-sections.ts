@@ -18,7 +18,10 @@ const initializeRequest = JSON.stringify({
  * up: an SDK connection, or a spawned child), close, and wait for the close handshake.
  */
 async function openInitialized(url: string): Promise<WebSocket> {
-  const socket = new WebSocket(url, { perMessageDeflate: false, headers: { Authorization: `Bearer ${benchToken}` } });
+  const socket = new WebSocket(url, {
+    perMessageDeflate: false,
+    headers: { Authorization: `Bearer ${benchToken}` },
+  });
   socket.on('error', () => {});
   await once(socket, 'open');
   const answered = once(socket, 'message');

@@ -81,7 +81,11 @@ export const paths: PathDefinition[] = [
     label: 'reference relay: WS → minimal relay → stdio byte echo',
     hops: ['ws-hop', 'stdio-hop'],
     async open() {
-      const server = await startHost('minimal-relay-host', ['--', process.execPath, fixture('echo-agent.mjs')]);
+      const server = await startHost('minimal-relay-host', [
+        '--',
+        process.execPath,
+        fixture('echo-agent.mjs'),
+      ]);
       return connect(await openWebSocketEndpoint(server.url, benchToken), [server], 'minimal-relay');
     },
   },
@@ -91,7 +95,11 @@ export const paths: PathDefinition[] = [
     hops: ['ws-hop', 'stdio-hop'],
     reference: 'minimal-relay',
     async open() {
-      const server = await startHost('serve-command-host', ['--', process.execPath, fixture('echo-agent.mjs')]);
+      const server = await startHost('serve-command-host', [
+        '--',
+        process.execPath,
+        fixture('echo-agent.mjs'),
+      ]);
       return connect(await openWebSocketEndpoint(server.url, benchToken), [server], 'serve-command');
     },
   },
@@ -100,7 +108,11 @@ export const paths: PathDefinition[] = [
     label: 'reference chain: stdio → minimal mirror → WS → minimal relay → stdio byte echo',
     hops: ['stdio-hop', 'ws-hop', 'stdio-hop'],
     async open() {
-      const server = await startHost('minimal-relay-host', ['--', process.execPath, fixture('echo-agent.mjs')]);
+      const server = await startHost('minimal-relay-host', [
+        '--',
+        process.execPath,
+        fixture('echo-agent.mjs'),
+      ]);
       const mirror = spawnStdioEndpoint(process.execPath, [
         ...profilingFlags(),
         '--import',
@@ -117,7 +129,11 @@ export const paths: PathDefinition[] = [
     hops: ['stdio-hop', 'ws-hop', 'stdio-hop'],
     reference: 'minimal-chain',
     async open() {
-      const server = await startHost('serve-command-host', ['--', process.execPath, fixture('echo-agent.mjs')]);
+      const server = await startHost('serve-command-host', [
+        '--',
+        process.execPath,
+        fixture('echo-agent.mjs'),
+      ]);
       const mirror = spawnStdioEndpoint(process.execPath, [
         ...profilingFlags(),
         '--import',

@@ -34,7 +34,13 @@ function referenceTargets(path: string): Bound[] {
     { path, figure: 'msgs-per-s', onRatio: true, min: 1.0, text: 'small msg/s (w64) ≥ 1.0× the reference' },
     { path, figure: 'mb-per-s-16kib', onRatio: true, min: 1.0, text: 'MB/s at 16 KiB ≥ 1.0× the reference' },
     { path, figure: 'mb-per-s-1mib', onRatio: true, min: 1.0, text: 'MB/s at 1 MiB ≥ 1.0× the reference' },
-    { path, figure: 'relay-16mib-ms', onRatio: true, max: 1.0, text: 'one 16 MiB message ≤ 1.0× the reference' },
+    {
+      path,
+      figure: 'relay-16mib-ms',
+      onRatio: true,
+      max: 1.0,
+      text: 'one 16 MiB message ≤ 1.0× the reference',
+    },
   ];
 }
 
@@ -179,7 +185,13 @@ export function renderMarkdown(
   ].join('\n');
 }
 
-const summaryFigures = ['rtt-p50', 'msgs-per-s', 'mb-per-s-16kib', 'mb-per-s-1mib', 'relay-16mib-ms'] as const;
+const summaryFigures = [
+  'rtt-p50',
+  'msgs-per-s',
+  'mb-per-s-16kib',
+  'mb-per-s-1mib',
+  'relay-16mib-ms',
+] as const;
 
 /**
  * The relay figures at a glance: one row per path with the medians, and for our relays one more row with the
@@ -201,7 +213,9 @@ function renderRelaySummary(summaries: readonly Summary[]): string[] {
   ];
   for (const path of pathIds) {
     const summary = relay.find((item) => item.path === path)!;
-    rows.push(`| ${summary.pathLabel} | ${summaryFigures.map((figure) => cell(path, figure, false)).join(' | ')} |`);
+    rows.push(
+      `| ${summary.pathLabel} | ${summaryFigures.map((figure) => cell(path, figure, false)).join(' | ')} |`,
+    );
     if (summary.baselineLabel?.endsWith('same run')) {
       rows.push(
         `| ↳ ratio to ${summary.baselineLabel.replace(', same run', '')} | ${summaryFigures.map((figure) => cell(path, figure, true)).join(' | ')} |`,

@@ -8,8 +8,8 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { announceReady } from './host-ipc.js';
 import { benchToken } from './bench-token.js';
+import { announceReady } from './host-ipc.js';
 import { tcpSocketOf, tickCork } from './minimal-io.js';
 
 const separator = process.argv.indexOf('--');
@@ -18,7 +18,11 @@ if (!command) throw new Error('usage: minimal-relay-host.ts -- <command> [args..
 const HIGH_WATER_BYTES = 1024 * 1024;
 const NEWLINE = Buffer.from('\n');
 
-const webSocketServer = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 64 << 20 });
+const webSocketServer = new WebSocketServer({
+  noServer: true,
+  perMessageDeflate: false,
+  maxPayload: 64 << 20,
+});
 const server = createServer();
 server.on('upgrade', (request, socket: Duplex, head) => {
   if (request.headers.authorization !== `Bearer ${benchToken}`) {

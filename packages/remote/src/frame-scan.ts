@@ -121,7 +121,13 @@ export function compileWatch(spec: WatchSpec): WatchNode {
  * some byte of the word is below 0x20 (the haszero/hasless trick from "Bit Twiddling Hacks": a borrow can only
  * start at a byte that is itself below 0x20, so the yes/no answer is exact even where the flagged lane is not).
  */
-function hasControlCharacter(bytes: Buffer, words: Int32Array, wordBase: number, start: number, end: number): boolean {
+function hasControlCharacter(
+  bytes: Buffer,
+  words: Int32Array,
+  wordBase: number,
+  start: number,
+  end: number,
+): boolean {
   let index = start;
   if (end - start >= SHORT_RANGE_BYTES) {
     // Bytes before the first whole word.
@@ -137,7 +143,10 @@ function hasControlCharacter(bytes: Buffer, words: Int32Array, wordBase: number,
         const c = words[word + 2]!;
         const d = words[word + 3]!;
         if (
-          (((a - 0x20202020) & ~a) | ((b - 0x20202020) & ~b) | ((c - 0x20202020) & ~c) | ((d - 0x20202020) & ~d)) &
+          (((a - 0x20202020) & ~a) |
+            ((b - 0x20202020) & ~b) |
+            ((c - 0x20202020) & ~c) |
+            ((d - 0x20202020) & ~d)) &
           0x80808080
         ) {
           return true;
@@ -145,7 +154,7 @@ function hasControlCharacter(bytes: Buffer, words: Int32Array, wordBase: number,
       }
       for (; word < lastWord; word += 1) {
         const a = words[word]!;
-        if (((a - 0x20202020) & ~a) & 0x80808080) return true;
+        if ((a - 0x20202020) & ~a & 0x80808080) return true;
       }
       index = wordBase + lastWord * 4;
     }
@@ -181,6 +190,8 @@ export class FrameScanner {
 
   /** Raw `\n` or `\r` between tokens (JSON whitespace, but not allowed on one NDJSON line). */
   lineBreaks = false;
+  /** What the frame was, at the top level: only an `object` is accepted; the others name the refusal. */
+  topLevel: 'object' | 'array' | 'scalar' | 'invalid' = 'invalid';
   /** Deepest container nesting of the frame (the top-level object is 1). */
   maxDepth = 0;
 
@@ -223,7 +234,7 @@ export class FrameScanner {
   /**
    * Scans `bytes`; true when they are exactly one JSON object (whitespace around it allowed, raw line breaks
    * included: see {@link lineBreaks}). False for anything `JSON.parse` would refuse and for valid JSON that is not
-   * an object; the caller then builds the exact error from `JSON.parse` (a rare path).
+   * an object; {@link topLevel} then says which.
    */
   scan(bytes: Buffer): boolean {
     this.bytes = bytes;
@@ -234,11 +245,14 @@ export class FrameScanner {
     this.memberCount = 0;
     this.objectCount = 0;
     this.trackedDepth = 0;
+    this.topLevel = 'invalid';
     let index = this.skipWhitespace(0);
-    if (bytes[index] !== OPEN_BRACE) return false;
-    index = this.scanContainers(index);
-    if (index < 0) return false;
-    return this.skipWhitespace(index) === bytes.length;
+    const first = bytes[index];
+    const isContainer = first === OPEN_BRACE || first === OPEN_BRACKET;
+    index = isContainer ? this.scanContainers(index) : this.scanScalar(index);
+    if (index < 0 || this.skipWhitespace(index) !== bytes.length) return false;
+    this.topLevel = first === OPEN_BRACE ? 'object' : isContainer ? 'array' : 'scalar';
+    return this.topLevel === 'object';
   }
 
   /** Makes the results refer to `bytes`, a copy of the frame scanned in which only whitespace bytes differ. */
@@ -442,7 +456,11 @@ export class FrameScanner {
       depth += 1;
       if (depth > this.maxDepth) this.maxDepth = depth;
       // On the watched path: the top level, or the value of a recorded member.
-      if (this.watch !== undefined && depth === this.trackedDepth + 1 && (depth === 1 || member >= 0)) {
+      if (
+        this.watch !== undefined &&
+        depth === this.trackedDepth + 1 &&
+        (depth === 1 ? isObject : member >= 0)
+      ) {
         this.trackContainer(index, isObject, member);
       }
       index = this.skipWhitespace(index + 1);

@@ -3,7 +3,7 @@ import { RequestError } from '@agentclientprotocol/sdk';
 import type { RawData } from 'ws';
 import { CloseCode, MESSAGE_TOO_LARGE_ERROR_CODE } from './constants.js';
 import { FrameScanner, type WatchNode } from './frame-scan.js';
-import { errorResponseText, parseFrame, recoverRequestHead } from './json-rpc.js';
+import { errorResponseText, recoverRequestHead } from './json-rpc.js';
 
 const LINE_FEED = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
@@ -36,7 +36,11 @@ export function oversizeError(maxMessageBytes: number, messageBytes: number | un
  * with a JSON-RPC error carrying that id exactly as sent (the connection stays usable); anything else closes with
  * 1009.
  */
-export function inspectOversize(head: Buffer, maxMessageBytes: number, messageBytes: number | undefined): RefusalAction {
+export function inspectOversize(
+  head: Buffer,
+  maxMessageBytes: number,
+  messageBytes: number | undefined,
+): RefusalAction {
   const recovered = recoverRequestHead(head.subarray(0, OVERSIZE_HEAD_BYTES).toString('utf8'));
   if (recovered.idToken !== undefined && recovered.method !== undefined) {
     return {
@@ -79,9 +83,13 @@ export interface FrameRules {
 export interface Refusal {
   readonly reason: 'parse' | 'not-object' | 'batch' | 'utf8';
   readonly error: RequestError;
-  /** The frame as text (for a short preview in a log line; never logged whole). */
-  readonly text: string;
+  /** The frame (for its size and a short preview in a log line; never logged whole). */
+  readonly bytes: Buffer;
 }
+
+// The answers to garbage and batches never change: made once, so a flood of bad frames costs no exceptions.
+const PARSE_ERROR = RequestError.parseError();
+const BATCH_ERROR = RequestError.invalidRequest(undefined, 'JSON-RPC batches are not supported');
 
 /**
  * The checks every frame of one relay direction gets, in one pass: UTF-8 (per {@link FrameRules.utf8}), exactly one
@@ -113,23 +121,24 @@ export class FrameChecks {
       bytes = bytes.subarray(3);
     }
     if (this.rules.utf8 !== 'trusted' && !isUtf8(bytes)) {
-      if (this.rules.utf8 === 'refuse') {
-        return this.refuse('utf8', RequestError.parseError(), bytes);
-      }
+      if (this.rules.utf8 === 'refuse') return this.refuse('utf8', PARSE_ERROR, bytes);
       bytes = Buffer.from(bytes.toString('utf8'));
     }
     const scanner = this.scanner;
     if (!scanner.scan(bytes)) {
-      // The rare path: `JSON.parse` names the error exactly as the SDK would (parse error, batch, not an object).
-      const text = bytes.toString('utf8');
-      const parsed = parseFrame(text);
-      if (parsed.ok) {
-        // Unreachable while the scanner agrees with JSON.parse (a property test holds it to that); refuse rather
-        // than forward bytes no check has vouched for.
-        return this.refuse('parse', RequestError.parseError(), bytes);
+      // The errors the SDK itself gives: parse error, batch, or (with the value as data) not an object.
+      switch (scanner.topLevel) {
+        case 'array':
+          return this.refuse('batch', BATCH_ERROR, bytes);
+        case 'scalar':
+          return this.refuse(
+            'not-object',
+            RequestError.invalidRequest(JSON.parse(bytes.toString('utf8'))),
+            bytes,
+          );
+        default:
+          return this.refuse('parse', PARSE_ERROR, bytes);
       }
-      this.refusal = { reason: parsed.reason, error: parsed.error, text };
-      return undefined;
     }
     if (scanner.lineBreaks && this.rules.singleLine) {
       const single = replaceLineBreaks(bytes);
@@ -141,7 +150,7 @@ export class FrameChecks {
   }
 
   private refuse(reason: Refusal['reason'], error: RequestError, bytes: Buffer): undefined {
-    this.refusal = { reason, error, text: bytes.toString('utf8') };
+    this.refusal = { reason, error, bytes };
     return undefined;
   }
 }
@@ -157,7 +166,15 @@ function replaceLineBreaks(bytes: Buffer): Buffer {
   return copy;
 }
 
+const replyTexts = new Map<RequestError, string>();
+
 /** The JSON-RPC error answer (id null) for a refused frame, and the note the relay logs. */
-export function refusalReply(refusal: Refusal): { text: string; note: string } {
-  return { text: errorResponseText('null', refusal.error), note: `invalid message (${refusal.reason})` };
+export function refusalReply(refusal: Pick<Refusal, 'reason' | 'error'>): { text: string; note: string } {
+  const constant = refusal.error === PARSE_ERROR || refusal.error === BATCH_ERROR;
+  let text = constant ? replyTexts.get(refusal.error) : undefined;
+  if (text === undefined) {
+    text = errorResponseText('null', refusal.error);
+    if (constant) replyTexts.set(refusal.error, text);
+  }
+  return { text, note: `invalid message (${refusal.reason})` };
 }

@@ -53,7 +53,10 @@ const SCALAR_PATTERN = /^(?:-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|null|true|false)/;
  * scanning its head. Hand-written because it must work on a prefix: JSON parsers need the whole text. Only keys at
  * depth 1 count, so an `"id"` inside `params` is never mistaken for the request id.
  */
-export function recoverRequestHead(head: string): { idToken: string | undefined; method: string | undefined } {
+export function recoverRequestHead(head: string): {
+  idToken: string | undefined;
+  method: string | undefined;
+} {
   const text = head.length > HEAD_SCAN_BYTES ? head.slice(0, HEAD_SCAN_BYTES) : head;
   let idToken: string | undefined;
   let method: string | undefined;

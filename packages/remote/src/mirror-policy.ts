@@ -63,19 +63,32 @@ export class MirrorPolicy {
   private readonly remoteWatch: WatchNode;
   private readonly editor: Nodes;
   private readonly remote: Nodes;
-  private readonly envelope: Envelope = { id: -1, firstMethod: -1, lastMethod: -1, params: -1, hasResultOrError: false };
+  private readonly envelope: Envelope = {
+    id: -1,
+    firstMethod: -1,
+    lastMethod: -1,
+    params: -1,
+    hasResultOrError: false,
+  };
 
   constructor(private readonly options: MirrorPolicyOptions) {
     const hidesHost = options.hostOwnership === 'remote';
     const editorParams: Record<string, WatchSpec | true> = {};
-    if (hidesHost) editorParams.clientCapabilities = { fs: { readTextFile: true, writeTextFile: true }, terminal: true };
+    if (hidesHost)
+      editorParams.clientCapabilities = { fs: { readTextFile: true, writeTextFile: true }, terminal: true };
     if (options.remoteCwd !== undefined) editorParams.cwd = true;
     if (options.emitLatencyMeta) editorParams.sessionId = true;
     this.editorWatch = compileWatch({ id: true, method: true, params: editorParams });
     const remoteParams: Record<string, WatchSpec | true> = options.emitLatencyMeta
       ? { sessionId: true, _meta: { [TRANSPORT_LATENCY_META_KEY]: true } }
       : {};
-    this.remoteWatch = compileWatch({ id: true, method: true, result: true, error: true, params: remoteParams });
+    this.remoteWatch = compileWatch({
+      id: true,
+      method: true,
+      result: true,
+      error: true,
+      params: remoteParams,
+    });
     this.editor = nodesOf(this.editorWatch);
     this.remote = nodesOf(this.remoteWatch);
   }
@@ -109,8 +122,15 @@ export class MirrorPolicy {
         return;
       }
       if (!this.options.useUnstableProtocol && isUnstableMethod(method)) {
-        if (isRequest) direction.reply(errorResponseText(scan.memberToken(envelope.id), RequestError.methodNotFound(method)));
-        else this.options.log.warn('dropped unstable notification from the editor (enable useUnstableProtocol)', { method });
+        if (isRequest)
+          direction.reply(
+            errorResponseText(scan.memberToken(envelope.id), RequestError.methodNotFound(method)),
+          );
+        else
+          this.options.log.warn(
+            'dropped unstable notification from the editor (enable useUnstableProtocol)',
+            { method },
+          );
         return;
       }
       const outgoing = this.rewriteEditorFrame(payload, scan, method, envelope);
@@ -122,7 +142,8 @@ export class MirrorPolicy {
         }
         const key = this.trackingKey(scan, envelope.id);
         this.inFlight.set(key, idToken);
-        if (this.options.emitLatencyMeta && method === 'session/prompt') this.startPrompt(scan, envelope, key);
+        if (this.options.emitLatencyMeta && method === 'session/prompt')
+          this.startPrompt(scan, envelope, key);
       }
       direction.forward(outgoing);
     };
@@ -139,15 +160,22 @@ export class MirrorPolicy {
       if (this.options.hostOwnership === 'remote' && envelope.lastMethod >= 0) {
         // Enforced whatever the frame's shape: any `method` key (parsers differ on which duplicate wins), any id
         // (an unusable one is answered with id null).
-        const first = envelope.firstMethod === envelope.lastMethod ? method : this.methodOf(scan, envelope.firstMethod);
+        const first =
+          envelope.firstMethod === envelope.lastMethod ? method : this.methodOf(scan, envelope.firstMethod);
         const hostMethod = [method, first].find((name) => name !== undefined && HOST_METHOD.test(name));
         if (hostMethod !== undefined) {
-          this.options.log.warn('refused a host capability request from the remote: host ownership is remote', {
-            method: hostMethod,
-          });
+          this.options.log.warn(
+            'refused a host capability request from the remote: host ownership is remote',
+            {
+              method: hostMethod,
+            },
+          );
           if (hasId) {
             direction.reply(
-              errorResponseText(usableId ? scan.memberToken(envelope.id) : 'null', RequestError.methodNotFound(hostMethod)),
+              errorResponseText(
+                usableId ? scan.memberToken(envelope.id) : 'null',
+                RequestError.methodNotFound(hostMethod),
+              ),
             );
           }
           return;
@@ -169,8 +197,15 @@ export class MirrorPolicy {
         return;
       }
       if (!this.options.useUnstableProtocol && isUnstableMethod(method)) {
-        if (hasId) direction.reply(errorResponseText(scan.memberToken(envelope.id), RequestError.methodNotFound(method)));
-        else this.options.log.warn('dropped unstable notification from the remote (enable useUnstableProtocol)', { method });
+        if (hasId)
+          direction.reply(
+            errorResponseText(scan.memberToken(envelope.id), RequestError.methodNotFound(method)),
+          );
+        else
+          this.options.log.warn(
+            'dropped unstable notification from the remote (enable useUnstableProtocol)',
+            { method },
+          );
         return;
       }
       if (this.options.emitLatencyMeta && !hasId && method === 'session/update') {
@@ -209,14 +244,20 @@ export class MirrorPolicy {
         if (envelope.firstMethod < 0) envelope.firstMethod = member;
         envelope.lastMethod = member;
       } else if (node === nodes.params) {
-        envelope.params = scan.memberValueKind[member] === ValueKind.Object ? scan.memberChildObject[member]! : -1;
+        envelope.params =
+          scan.memberValueKind[member] === ValueKind.Object ? scan.memberChildObject[member]! : -1;
       } else if (node === nodes.result || node === nodes.error) envelope.hasResultOrError = true;
     }
     return envelope;
   }
 
   /** Host ownership on `initialize`, `remote_cwd` on session requests; the payload itself when nothing changes. */
-  private rewriteEditorFrame(payload: Buffer, scan: FrameScanner, method: string, envelope: Envelope): Buffer {
+  private rewriteEditorFrame(
+    payload: Buffer,
+    scan: FrameScanner,
+    method: string,
+    envelope: Envelope,
+  ): Buffer {
     const nodes = this.editor;
     const splice = new ByteSplice();
     if (method === 'initialize' && nodes.clientCapabilities !== undefined) {
@@ -258,7 +299,11 @@ export class MirrorPolicy {
       }
       const hasFs = forEachMember(scan, capabilities, nodes.fs!, (fsMember, fs) => {
         if (fs < 0) {
-          splice.replace(scan.memberValueStart[fsMember]!, scan.memberValueEnd[fsMember]!, DENIED_CAPABILITIES);
+          splice.replace(
+            scan.memberValueStart[fsMember]!,
+            scan.memberValueEnd[fsMember]!,
+            DENIED_CAPABILITIES,
+          );
           return;
         }
         setMember(splice, scan, fs, nodes.readTextFile!, 'false');
@@ -268,7 +313,13 @@ export class MirrorPolicy {
       // Appended after `fs` when both are missing (the order an object spread gave before).
       setMember(splice, scan, capabilities, nodes.terminal!, 'false');
     });
-    if (!found) splice.appendMember(scan, params, 'clientCapabilities', `{"fs":${DENIED_CAPABILITIES},"terminal":false}`);
+    if (!found)
+      splice.appendMember(
+        scan,
+        params,
+        'clientCapabilities',
+        `{"fs":${DENIED_CAPABILITIES},"terminal":false}`,
+      );
   }
 
   /** Object records of every `params` member that is an object (duplicates included). */
@@ -283,7 +334,9 @@ export class MirrorPolicy {
   private sessionIdOf(scan: FrameScanner, params: number, node: WatchNode | undefined): string | undefined {
     if (node === undefined || params < 0) return undefined;
     const member = lastMember(scan, params, node);
-    return member >= 0 && scan.memberValueKind[member] === ValueKind.String ? scan.memberString(member) : undefined;
+    return member >= 0 && scan.memberValueKind[member] === ValueKind.String
+      ? scan.memberString(member)
+      : undefined;
   }
 
   private startPrompt(scan: FrameScanner, envelope: Envelope, requestKey: string): void {
@@ -334,7 +387,13 @@ export class MirrorPolicy {
           );
         } else setMember(splice, scan, meta, nodes.latency!, latencyJson);
       });
-      if (!found) splice.appendMember(scan, params, '_meta', `{${JSON.stringify(TRANSPORT_LATENCY_META_KEY)}:${latencyJson}}`);
+      if (!found)
+        splice.appendMember(
+          scan,
+          params,
+          '_meta',
+          `{${JSON.stringify(TRANSPORT_LATENCY_META_KEY)}:${latencyJson}}`,
+        );
     }
     return splice.apply(payload);
   }
@@ -359,7 +418,8 @@ interface Nodes {
 }
 
 function nodesOf(root: WatchNode): Nodes {
-  const child = (node: WatchNode | undefined, key: string) => node?.children.find((candidate) => candidate.key === key);
+  const child = (node: WatchNode | undefined, key: string) =>
+    node?.children.find((candidate) => candidate.key === key);
   const params = child(root, 'params')!;
   const capabilities = child(params, 'clientCapabilities');
   const fs = child(capabilities, 'fs');

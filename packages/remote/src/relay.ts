@@ -217,8 +217,12 @@ export class Relay {
     this.webSocket.reading.onChange = (paused, reason) => {
       if (!paused) debug('resumed reading the WebSocket', log.fields);
       else {
-        const why = reason === PauseReason.TargetFull ? `${lineNames.output} is full` : 'its send buffer is full';
-        debug(`paused reading the WebSocket: ${why}`, { ...log.fields, bufferedAmount: socket.bufferedAmount });
+        const why =
+          reason === PauseReason.TargetFull ? `${lineNames.output} is full` : 'its send buffer is full';
+        debug(`paused reading the WebSocket: ${why}`, {
+          ...log.fields,
+          bufferedAmount: socket.bufferedAmount,
+        });
       }
     };
     this.lines.reading.onChange = (paused) => {

@@ -85,16 +85,17 @@ function relayToChild(
     fromLines: {
       rules: AGENT_RULES,
       sender: 'agent',
-      refused(refusal) {
+      refused({ reason, bytes }) {
         // Agents sometimes print logs to stdout; those would corrupt the client's JSON-RPC stream.
-        if (refusal.reason === 'utf8') {
-          log.warn('agent stdout line is not valid UTF-8; not forwarded', { bytes: refusal.text.length });
+        if (reason === 'utf8') {
+          log.warn('agent stdout line is not valid UTF-8; not forwarded', { bytes: bytes.length });
           return;
         }
+        // At most four bytes per character: enough bytes for the preview, never the whole line decoded.
+        const text = bytes.toString('utf8', 0, PREVIEW_CHARS * 4 + 4);
         log.warn('agent stdout line is not a JSON-RPC object; not forwarded', {
-          bytes: Buffer.byteLength(refusal.text),
-          preview:
-            refusal.text.length > PREVIEW_CHARS ? `${refusal.text.slice(0, PREVIEW_CHARS)}...` : refusal.text,
+          bytes: bytes.length,
+          preview: text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}...` : text,
         });
       },
       oversize() {

@@ -1,7 +1,13 @@
 import type { Writable } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';
 import { CloseCode } from './constants.js';
-import { HIGH_WATER_BYTES, PauseReason, type ReadGate, webSocketReadGate, whenDrained } from './flow-control.js';
+import {
+  HIGH_WATER_BYTES,
+  PauseReason,
+  type ReadGate,
+  webSocketReadGate,
+  whenDrained,
+} from './flow-control.js';
 import type { FrameLog } from './frame-log.js';
 import { closeReason, inspectOversize, rawDataToBuffer } from './inbound.js';
 import { tickCorker, underlyingSocket } from './write-batching.js';
@@ -15,6 +21,8 @@ const DRAIN_POLL_MS = 10;
  * that reads nothing gets few answers before its queue stalls); it bounds what a hostile peer can make us hold.
  */
 const REPLY_DEBT_LIMIT_BYTES = 4 * HIGH_WATER_BYTES;
+/** How long a socket closed for not reading gets to flush its close frame before it is destroyed. */
+const CLOSE_GRACE_MS = 1_000;
 
 /** Options of {@link WebSocketPort}. */
 export interface WebSocketPortOptions {
@@ -76,7 +84,10 @@ export class WebSocketPort {
     const { log, maxMessageBytes, peer } = this.options;
     const onMessage = (data: RawData, isBinary: boolean) => {
       if (isBinary) {
-        log.warn('closing connection', { code: CloseCode.UnsupportedData, reason: 'binary frames are not supported' });
+        log.warn('closing connection', {
+          code: CloseCode.UnsupportedData,
+          reason: 'binary frames are not supported',
+        });
         this.close(CloseCode.UnsupportedData, 'binary frames are not supported');
         return;
       }
@@ -112,11 +123,16 @@ export class WebSocketPort {
     if (this.isFull) {
       this.replyDebt += text.length;
       if (this.replyDebt > REPLY_DEBT_LIMIT_BYTES) {
-        this.options.log.logger.warn('closing connection: the peer sends messages that need answers and reads none', {
-          ...this.options.log.fields,
-          queuedBytes: this.socket.bufferedAmount,
-        });
+        this.options.log.logger.warn(
+          'closing connection: the peer sends messages that need answers and reads none',
+          {
+            ...this.options.log.fields,
+            queuedBytes: this.socket.bufferedAmount,
+          },
+        );
         this.close(CloseCode.PolicyViolation, 'the peer reads none of the answers to what it sends');
+        // The close frame queues behind everything the peer does not read: don't wait ws's 30 s for its answer.
+        setTimeout(() => this.socket.terminate(), CLOSE_GRACE_MS).unref();
         return;
       }
     }

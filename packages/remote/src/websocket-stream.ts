@@ -60,7 +60,7 @@ export function webSocketMessageStream(socket: WebSocket, options: WebSocketMess
     // The SDK needs objects: parsing is the one look this direction takes at a frame.
     const parsed = parseFrame(frame.toString('utf8'));
     if (!parsed.ok) {
-      const { text, note } = refusalReply({ reason: parsed.reason, error: parsed.error, text: '' });
+      const { text, note } = refusalReply(parsed);
       log.warn(note);
       port.reply(text);
       return;
@@ -108,9 +108,14 @@ function serialise(message: AnyMessage, log: FrameLog): string {
   try {
     return JSON.stringify(message);
   } catch (error) {
-    const envelope = message as { id?: unknown; method?: unknown; error?: { code?: unknown; message?: unknown } };
+    const envelope = message as {
+      id?: unknown;
+      method?: unknown;
+      error?: { code?: unknown; message?: unknown };
+    };
     const id = envelope.id;
-    const isResponse = envelope.method === undefined && (typeof id === 'string' || typeof id === 'number' || id === null);
+    const isResponse =
+      envelope.method === undefined && (typeof id === 'string' || typeof id === 'number' || id === null);
     if (!(error instanceof RangeError) || !isResponse) throw error;
     log.warn('a response is nested too deeply to serialise; sent an error without its data instead');
     const data = { note: 'data omitted: nested too deeply to serialise' };

@@ -37,9 +37,13 @@ describe('deeply nested JSON (issue 14 item 9)', () => {
       `{"jsonrpc":"2.0","id":"i1","method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":true},"terminal":true,"deep":${DEEP}}}}`,
     );
     await answered('i1');
-    send(`{"jsonrpc":"2.0","id":"n1","method":"session/new","params":{"cwd":"/local/path","mcpServers":[],"deep":${DEEP}}}`);
+    send(
+      `{"jsonrpc":"2.0","id":"n1","method":"session/new","params":{"cwd":"/local/path","mcpServers":[],"deep":${DEEP}}}`,
+    );
     await answered('n1');
-    send(`{"jsonrpc":"2.0","id":"p1","method":"session/prompt","params":{"sessionId":"s","prompt":[],"deep":${DEEP}}}`);
+    send(
+      `{"jsonrpc":"2.0","id":"p1","method":"session/prompt","params":{"sessionId":"s","prompt":[],"deep":${DEEP}}}`,
+    );
     await answered('p1');
     const update = `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}},"deep":${DEEP}}}`;
     expect((await editor.request('_test/emit', { lines: [update] })).result).toEqual({ emitted: 1 });
@@ -79,7 +83,9 @@ describe('deeply nested JSON (issue 14 item 9)', () => {
 
     socket.send(`{"a":${DEEP}}`);
     socket.send(`{"jsonrpc":"2.0","id":"d1","method":"_x/echo","params":{"a":${DEEP}}}`);
-    socket.send('{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}');
+    socket.send(
+      '{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}',
+    );
     await waitFor(
       () => frames.length >= 3 || closeCode !== undefined,
       10_000,

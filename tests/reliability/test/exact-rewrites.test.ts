@@ -44,7 +44,9 @@ describe('the mirror rewrites only what it means to change (issue 14 item 10)', 
     expect(await answerTo(BIG_ID.replace(/0$/, '1'))).toContain('"ok":true');
 
     // An unstable method (gated by default) is answered by the mirror itself: the id must come back unchanged.
-    send(`{"jsonrpc":"2.0","id":${BIG_ID.replace(/0$/, '2')},"method":"session/fork","params":{"sessionId":"s"}}`);
+    send(
+      `{"jsonrpc":"2.0","id":${BIG_ID.replace(/0$/, '2')},"method":"session/fork","params":{"sessionId":"s"}}`,
+    );
     expect(await answerTo(BIG_ID.replace(/0$/, '2'))).toContain('-32601');
 
     // A session/update from the agent gets latency meta added next to the numbers already in its _meta.

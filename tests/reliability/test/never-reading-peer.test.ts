@@ -3,7 +3,13 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { fixturePath, killStartedProcesses, type RunningServer, startAcpremote, track } from './support/processes.js';
+import {
+  fixturePath,
+  killStartedProcesses,
+  type RunningServer,
+  startAcpremote,
+  track,
+} from './support/processes.js';
 
 const FLOOD_MS = 10_000;
 const RSS_BOUND_BYTES = 64 * 1024 * 1024;

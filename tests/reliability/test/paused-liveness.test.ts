@@ -13,7 +13,13 @@ async function startServer(agent: string) {
   const host = track(
     spawn(
       process.execPath,
-      [fixturePath('serve-command-host.mjs'), String(PING_INTERVAL_MS), '--', process.execPath, fixturePath(agent)],
+      [
+        fixturePath('serve-command-host.mjs'),
+        String(PING_INTERVAL_MS),
+        '--',
+        process.execPath,
+        fixturePath(agent),
+      ],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     ),
   );
@@ -92,7 +98,9 @@ describe('liveness while the relay applies backpressure (issue 14 item 7)', () =
       server.url,
       String(PING_INTERVAL_MS),
     ]);
-    expect((await editor.request('initialize', { protocolVersion: 1, clientCapabilities: {} })).result).toBeDefined();
+    expect(
+      (await editor.request('initialize', { protocolVersion: 1, clientCapabilities: {} })).result,
+    ).toBeDefined();
 
     // The editor stops reading; the agent then writes ~2.5 MiB towards it.
     editor.child.stdout.pause();
@@ -102,7 +110,10 @@ describe('liveness while the relay applies backpressure (issue 14 item 7)', () =
         method: 'session/update',
         params: {
           sessionId: 's',
-          update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${index}`.padEnd(65_536, '.') } },
+          update: {
+            sessionUpdate: 'agent_message_chunk',
+            content: { type: 'text', text: `${index}`.padEnd(65_536, '.') },
+          },
         },
       });
     const lines = Array.from({ length: 40 }, (_, index) => update(index));

@@ -1,0 +1,71 @@
+import { RequestError } from '@agentclientprotocol/sdk';
+import { describe, expect, it } from 'vitest';
+import { errorResponseText, idKey, parseFrame, recoverRequestHead } from './json-rpc.js';
+
+describe('parseFrame', () => {
+  it('accepts one JSON object', () => {
+    expect(parseFrame('{"jsonrpc":"2.0","id":0,"method":"x"}')).toMatchObject({ ok: true });
+  });
+
+  it('rejects garbage with -32700, a batch and a scalar with -32600', () => {
+    const garbage = parseFrame('not json');
+    const batch = parseFrame('[{"id":1}]');
+    const scalar = parseFrame('42');
+    expect(garbage.ok ? undefined : garbage.error.code).toBe(-32700);
+    expect(batch.ok ? undefined : batch.error.code).toBe(-32600);
+    expect(scalar.ok ? undefined : scalar.error.code).toBe(-32600);
+  });
+});
+
+describe('recoverRequestHead', () => {
+  it('finds the top-level id token and method of a truncated request', () => {
+    expect(
+      recoverRequestHead('{"jsonrpc":"2.0","id":12,"method":"session/prompt","params":{"prompt":"xxx'),
+    ).toEqual({ idToken: '12', method: 'session/prompt' });
+  });
+
+  it('keeps string ids, 64-bit ids, id 0 and null as written', () => {
+    expect(recoverRequestHead('{ "method" : "a\\"b", "id" : "r-\\"1" , "params": ')).toEqual({
+      idToken: '"r-\\"1"',
+      method: 'a"b',
+    });
+    expect(recoverRequestHead('{"id":12345678901234567890,"method":"m"')).toEqual({
+      idToken: '12345678901234567890',
+      method: 'm',
+    });
+    expect(recoverRequestHead('{"id":0,"method":"m"')).toEqual({ idToken: '0', method: 'm' });
+    expect(recoverRequestHead('{"id":null,"method":"m"')).toEqual({ idToken: 'null', method: 'm' });
+  });
+
+  it('ignores an id nested inside params', () => {
+    expect(recoverRequestHead('{"method":"m","params":{"id":5,"more":"xxxx')).toEqual({
+      idToken: undefined,
+      method: 'm',
+    });
+  });
+
+  it('finds no method in a response', () => {
+    expect(recoverRequestHead('{"jsonrpc":"2.0","id":3,"result":{"blob":"xxxx')).toEqual({
+      idToken: '3',
+      method: undefined,
+    });
+  });
+});
+
+describe('helpers', () => {
+  it('serialises error responses around the id token, which stays byte for byte', () => {
+    const text = errorResponseText('12345678901234567890', RequestError.methodNotFound('x'));
+    expect(text).toBe(
+      '{"jsonrpc":"2.0","id":12345678901234567890,"error":{"code":-32601,"message":"\\"Method not found\\": x","data":{"method":"x"}}}',
+    );
+    expect(JSON.parse(errorResponseText('0', RequestError.parseError()))).toEqual({
+      jsonrpc: '2.0',
+      id: 0,
+      error: { code: -32700, message: 'Parse error' },
+    });
+  });
+
+  it('distinguishes numeric from string ids', () => {
+    expect(idKey(1)).not.toBe(idKey('1'));
+  });
+});
