@@ -6,7 +6,7 @@ import { ByteSplice, forEachMember, lastMember, setMember } from './frame-rewrit
 import { compileWatch, type FrameScanner, ValueKind, type WatchNode, type WatchSpec } from './frame-scan.js';
 import { errorResponseText, idKey } from './json-rpc.js';
 import type { HostOwnership } from './options.js';
-import type { FramePolicy, RelayDirection } from './relay.js';
+import type { FramePolicy } from './relay.js';
 import { isUnstableMethod } from './unstable-methods.js';
 
 /** Methods of the editor's host capabilities: with `remote` ownership they are never the remote agent's. */
