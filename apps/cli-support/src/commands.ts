@@ -1,4 +1,4 @@
-import { PassThrough, Readable, Writable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import type { HostOwnership, RemoteLogger, RemoteServer } from '@acpkit/remote';
 import { createStderrLogger, runMirror, serveAcp, serveCommand } from '@acpkit/remote';
 import { type AgentApp, ndJsonStream } from '@agentclientprotocol/sdk';
@@ -154,31 +154,25 @@ export async function exposeCommand(
  */
 export async function mirror(url: string, flags: MirrorFlagValues, io: CliIo): Promise<number> {
   const { connectOptions, token } = resolveConnectFlags(flags, io.env);
-  // The mirror ends on input EOF; a signal ends the input so the shutdown takes the same graceful path.
-  const input = new PassThrough();
-  io.stdin.pipe(input);
+  // A signal ends the mirror the way input EOF does, so the shutdown takes the same graceful path.
+  const stop = new AbortController();
   let stoppedBy: StopSignal | undefined;
   void io.waitForStopSignal().then((signal) => {
     stoppedBy = signal;
-    io.stdin.unpipe(input);
-    input.end();
+    stop.abort();
   });
-  let exitCode: number;
-  try {
-    exitCode = await runMirror(url, {
-      ...withLogger({}, io),
-      input,
-      output: io.stdout,
-      ...connectOptions,
-      ...(flags.unstableProtocol ? { useUnstableProtocol: true } : {}),
-      ...(flags.hostOwnership ? { hostOwnership: flags.hostOwnership } : {}),
-      ...(flags.latencyMeta ? { emitLatencyMeta: true } : {}),
-    }).catch((error: unknown) => {
-      throw explainMirrorError(error, token);
-    });
-  } finally {
-    io.stdin.unpipe(input);
-  }
+  const exitCode = await runMirror(url, {
+    ...withLogger({}, io),
+    input: io.stdin,
+    output: io.stdout,
+    signal: stop.signal,
+    ...connectOptions,
+    ...(flags.unstableProtocol ? { useUnstableProtocol: true } : {}),
+    ...(flags.hostOwnership ? { hostOwnership: flags.hostOwnership } : {}),
+    ...(flags.latencyMeta ? { emitLatencyMeta: true } : {}),
+  }).catch((error: unknown) => {
+    throw explainMirrorError(error, token);
+  });
   return stoppedBy ? exitCodeForSignal(stoppedBy) : exitCode;
 }
 
