@@ -11,7 +11,7 @@ import {
   track,
 } from './support/processes.js';
 
-const FLOOD_MS = 10_000;
+const FLOOD_MS = 6_000;
 const RSS_BOUND_BYTES = 64 * 1024 * 1024;
 
 /** Resident set size of a process in bytes (Linux /proc). */
@@ -74,6 +74,19 @@ describe('a client that sends cheap frames and never reads (issue 14 item 6)', (
     other.send('{"jsonrpc":"2.0","id":1,"method":"_x/echo","params":{}}');
     expect(String((await reply)[0])).toContain('"_x/echo"');
     other.close();
+  }, 60_000);
+
+  it('`expose -- cat`: frames whose error answer echoes them (a JSON string is answered with itself as data) keep server memory bounded', async () => {
+    const server = await startAcpremote(['expose', '--', 'cat']);
+    servers.push(server);
+    const { growth, sent } = await floodWithoutReading(
+      server.url,
+      JSON.stringify('x'.repeat(8 * 1024)),
+      server.child.pid!,
+      FLOOD_MS,
+    );
+    expect(sent).toBeGreaterThan(100);
+    expect(growth).toBeLessThan(RSS_BOUND_BYTES);
   }, 60_000);
 
   it('`serve`: requests for an unknown method, each answered by the SDK, keep server memory bounded', async () => {
