@@ -129,35 +129,32 @@ function hasControlCharacter(
   end: number,
 ): boolean {
   let index = start;
-  if (end - start >= SHORT_RANGE_BYTES) {
-    // Bytes before the first whole word.
-    const firstWord = Math.ceil((index - wordBase) / 4);
-    const lastWord = Math.floor((end - wordBase) / 4);
-    if (firstWord >= 0 && lastWord <= words.length && lastWord - firstWord >= 4) {
-      const alignedStart = wordBase + firstWord * 4;
-      for (; index < alignedStart; index += 1) if (bytes[index]! < SPACE) return true;
-      let word = firstWord;
-      for (; word + 4 <= lastWord; word += 4) {
-        const a = words[word]!;
-        const b = words[word + 1]!;
-        const c = words[word + 2]!;
-        const d = words[word + 3]!;
-        if (
-          (((a - 0x20202020) & ~a) |
-            ((b - 0x20202020) & ~b) |
-            ((c - 0x20202020) & ~c) |
-            ((d - 0x20202020) & ~d)) &
-          0x80808080
-        ) {
-          return true;
-        }
+  if (end - start >= SHORT_RANGE_BYTES && start >= wordBase) {
+    // Small-integer arithmetic only (a float word index makes every typed-array read slower).
+    let word = (start - wordBase + 3) >> 2;
+    const lastWord = Math.min((end - wordBase) >> 2, words.length);
+    const alignedStart = wordBase + (word << 2);
+    for (; index < alignedStart; index += 1) if (bytes[index]! < SPACE) return true;
+    for (; word + 4 <= lastWord; word += 4) {
+      const a = words[word]!;
+      const b = words[word + 1]!;
+      const c = words[word + 2]!;
+      const d = words[word + 3]!;
+      if (
+        (((a - 0x20202020) & ~a) |
+          ((b - 0x20202020) & ~b) |
+          ((c - 0x20202020) & ~c) |
+          ((d - 0x20202020) & ~d)) &
+        0x80808080
+      ) {
+        return true;
       }
-      for (; word < lastWord; word += 1) {
-        const a = words[word]!;
-        if ((a - 0x20202020) & ~a & 0x80808080) return true;
-      }
-      index = wordBase + lastWord * 4;
     }
+    for (; word < lastWord; word += 1) {
+      const a = words[word]!;
+      if ((a - 0x20202020) & ~a & 0x80808080) return true;
+    }
+    index = wordBase + (lastWord << 2);
   }
   for (; index < end; index += 1) if (bytes[index]! < SPACE) return true;
   return false;
@@ -442,64 +439,72 @@ export class FrameScanner {
     const bytes = this.bytes;
     let depth = 0;
     let index = open;
+    // Kind of the innermost open container (kept in a local: read for every member).
+    let inObject = true;
     // The recorded member whose value is the container being entered (-1: none).
     let member = -1;
     for (;;) {
       // At the opening byte of a container: enter it.
-      const isObject = bytes[index] === OPEN_BRACE;
+      inObject = bytes[index] === OPEN_BRACE;
       if (depth === this.stack.length) {
         const grown = new Uint8Array(this.stack.length * 2);
         grown.set(this.stack);
         this.stack = grown;
       }
-      this.stack[depth] = isObject ? 1 : 2;
+      this.stack[depth] = inObject ? 1 : 2;
       depth += 1;
       if (depth > this.maxDepth) this.maxDepth = depth;
       // On the watched path: the top level, or the value of a recorded member.
       if (
         this.watch !== undefined &&
         depth === this.trackedDepth + 1 &&
-        (depth === 1 ? isObject : member >= 0)
+        (depth === 1 ? inObject : member >= 0)
       ) {
-        this.trackContainer(index, isObject, member);
+        this.trackContainer(index, inObject, member);
       }
-      index = this.skipWhitespace(index + 1);
+      // Whitespace is rare in frames: one comparison decides whether to skip any.
+      index += 1;
+      if (bytes[index]! <= SPACE) index = this.skipWhitespace(index);
       let afterValue = false;
-      if (bytes[index] === (isObject ? CLOSE_BRACE : CLOSE_BRACKET)) {
+      if (bytes[index] === (inObject ? CLOSE_BRACE : CLOSE_BRACKET)) {
         index += 1;
         depth -= 1;
         if (depth < this.trackedDepth) this.closeTracked(index);
         if (depth === 0) return index;
+        inObject = this.stack[depth - 1] === 1;
         afterValue = true;
       }
       for (;;) {
         if (afterValue) {
           // After a value: a comma and the next member, or the closer (possibly several in a row).
-          index = this.skipWhitespace(index);
+          if (bytes[index]! <= SPACE) index = this.skipWhitespace(index);
           const byte = bytes[index];
           if (byte === COMMA) {
-            index = this.skipWhitespace(index + 1);
+            index += 1;
+            if (bytes[index]! <= SPACE) index = this.skipWhitespace(index);
             afterValue = false;
             continue;
           }
-          if (byte !== (this.stack[depth - 1] === 1 ? CLOSE_BRACE : CLOSE_BRACKET)) return -1;
+          if (byte !== (inObject ? CLOSE_BRACE : CLOSE_BRACKET)) return -1;
           index += 1;
           depth -= 1;
           if (depth < this.trackedDepth) this.closeTracked(index);
           if (depth === 0) return index;
+          inObject = this.stack[depth - 1] === 1;
           continue;
         }
         // A member of an object (`"key": value`) or an element of an array.
         member = -1;
-        if (this.stack[depth - 1] === 1) {
+        if (inObject) {
           if (bytes[index] !== QUOTE) return -1;
           const keyStart = index;
           index = this.scanString(index);
           if (index < 0) return -1;
           if (depth === this.trackedDepth) member = this.matchMember(keyStart, index);
-          index = this.skipWhitespace(index);
+          if (bytes[index]! <= SPACE) index = this.skipWhitespace(index);
           if (bytes[index] !== COLON) return -1;
-          index = this.skipWhitespace(index + 1);
+          index += 1;
+          if (bytes[index]! <= SPACE) index = this.skipWhitespace(index);
         }
         const first = bytes[index];
         if (first === OPEN_BRACE || first === OPEN_BRACKET) {
@@ -511,7 +516,7 @@ export class FrameScanner {
           break;
         }
         const valueStart = index;
-        index = this.scanScalar(index);
+        index = first === QUOTE ? this.scanStringValue(index) : this.scanScalar(index);
         if (index < 0) return -1;
         if (member >= 0) {
           this.memberValueStart[member] = valueStart;
@@ -522,6 +527,12 @@ export class FrameScanner {
         afterValue = true;
       }
     }
+  }
+
+  /** A string value (the common case of {@link scanScalar}, without its dispatch). */
+  private scanStringValue(index: number): number {
+    this.scalarKind = ValueKind.String;
+    return this.scanString(index);
   }
 
   /** Puts a container on the watched path (the top level, or the value of a recorded member). */

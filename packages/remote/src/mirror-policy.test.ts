@@ -140,6 +140,12 @@ describe('MirrorPolicy: unstable gate and in-flight tracking', () => {
     run('remote', '{"jsonrpc":"2.0","id":1,"result":{}}');
     expect([...policy.inFlight.values()]).toEqual(['"a"']);
     expect(answered).toBe(1);
+    // An escaped string and a 64-bit id come back as the remote's JSON writer writes them.
+    run('remote', '{"jsonrpc":"2.0","id":"\\u0061","result":{}}');
+    run('editor', '{"jsonrpc":"2.0","id":12345678901234567890,"method":"session/prompt","params":{}}');
+    run('remote', '{"jsonrpc":"2.0","id":12345678901234567000,"error":{"code":1,"message":"m"}}');
+    expect(policy.inFlight.size).toBe(0);
+    expect(answered).toBe(3);
   });
 
   it('answers a request with the transport-loss error when the socket is not open', () => {

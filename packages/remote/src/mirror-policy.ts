@@ -12,6 +12,8 @@ import { isUnstableMethod } from './unstable-methods.js';
 /** Methods of the editor's host capabilities: with `remote` ownership they are never the remote agent's. */
 const HOST_METHOD = /^(?:fs|terminal)\//;
 const DENIED_CAPABILITIES = '{"readTextFile":false,"writeTextFile":false}';
+/** An integer `Number` keeps exactly, written as `JSON.stringify` writes it (so the token is its own key). */
+const PLAIN_INTEGER = /^(?:0|-?[1-9]\d{0,14})$/;
 
 /** What the mirror's policy needs to know, resolved once per mirror. */
 export interface MirrorPolicyOptions {
@@ -140,7 +142,7 @@ export class MirrorPolicy {
           direction.reply(errorResponseText(idToken, lost()));
           return;
         }
-        const key = this.trackingKey(scan, envelope.id);
+        const key = this.trackingKey(scan, envelope.id, idToken);
         this.inFlight.set(key, idToken);
         if (this.options.emitLatencyMeta && method === 'session/prompt')
           this.startPrompt(scan, envelope, key);
@@ -183,7 +185,7 @@ export class MirrorPolicy {
       }
       if (method === undefined) {
         if (usableId && envelope.hasResultOrError) {
-          const key = this.trackingKey(scan, envelope.id);
+          const key = this.trackingKey(scan, envelope.id, scan.memberToken(envelope.id));
           if (this.inFlight.delete(key)) {
             if (this.options.emitLatencyMeta) this.finishPrompt(key);
             this.onAnswered();
@@ -216,11 +218,15 @@ export class MirrorPolicy {
     };
   }
 
-  /** Tracking key of an id: `1`, `1.0` and `1e0` are one id, `"1"` another (as the remote's JSON parser sees them). */
-  private trackingKey(scan: FrameScanner, member: number): string {
+  /**
+   * Tracking key of an id: `1`, `1.0` and `1e0` are one id and `"1"` another, as the remote's JSON parser sees them.
+   * `token` is the id as written; a plain integer or a string without escapes already is its key.
+   */
+  private trackingKey(scan: FrameScanner, member: number, token: string): string {
     const kind = scan.memberValueKind[member];
-    if (kind === ValueKind.String) return idKey(scan.memberString(member));
-    if (kind === ValueKind.Number) return idKey(Number(scan.memberToken(member)));
+    if (kind === ValueKind.String)
+      return scan.memberValueEscaped[member] === 0 ? token : idKey(scan.memberString(member));
+    if (kind === ValueKind.Number) return PLAIN_INTEGER.test(token) ? token : idKey(Number(token));
     return idKey(null);
   }
 
