@@ -35,7 +35,7 @@ const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const LOWER_U = 0x75;
 /** Strings up to this length are read byte by byte: cheaper than a native call for keys and short values. */
-const SHORT_STRING_BYTES = 32;
+const SHORT_STRING_BYTES = 64;
 
 /** Kinds of a scanned value. */
 export const ValueKind = {

@@ -265,29 +265,32 @@ export class MirrorPolicy {
     envelope: Envelope,
   ): Buffer {
     const nodes = this.editor;
-    const splice = new ByteSplice();
     if (method === 'initialize' && nodes.clientCapabilities !== undefined) {
+      const splice = new ByteSplice();
       for (const params of this.paramsObjects(scan, nodes)) this.denyHostCapabilities(splice, scan, params);
-    } else if (nodes.cwd !== undefined && method.startsWith('session/') && envelope.params >= 0) {
-      // Rewritten when the cwd JSON.parse would see is a string other than remote_cwd; then every occurrence is.
-      const remoteCwd = this.options.remoteCwd!;
-      const effective = lastMember(scan, envelope.params, nodes.cwd);
-      if (
-        effective >= 0 &&
-        scan.memberValueKind[effective] === ValueKind.String &&
-        scan.memberString(effective) !== remoteCwd
-      ) {
-        const value = JSON.stringify(remoteCwd);
-        for (const params of this.paramsObjects(scan, nodes)) {
-          forEachMember(scan, params, nodes.cwd, (member) => {
-            if (scan.memberValueKind[member] === ValueKind.String) {
-              splice.replace(scan.memberValueStart[member]!, scan.memberValueEnd[member]!, value);
-            }
-          });
-        }
-      }
+      return splice.isEmpty ? payload : splice.apply(payload);
     }
-    return splice.isEmpty ? payload : splice.apply(payload);
+    if (nodes.cwd === undefined || envelope.params < 0 || !method.startsWith('session/')) return payload;
+    // Rewritten when the cwd JSON.parse would see is a string other than remote_cwd; then every occurrence is.
+    const remoteCwd = this.options.remoteCwd!;
+    const effective = lastMember(scan, envelope.params, nodes.cwd);
+    if (
+      effective < 0 ||
+      scan.memberValueKind[effective] !== ValueKind.String ||
+      scan.memberString(effective) === remoteCwd
+    ) {
+      return payload;
+    }
+    const value = JSON.stringify(remoteCwd);
+    const splice = new ByteSplice();
+    for (const params of this.paramsObjects(scan, nodes)) {
+      forEachMember(scan, params, nodes.cwd, (member) => {
+        if (scan.memberValueKind[member] === ValueKind.String) {
+          splice.replace(scan.memberValueStart[member]!, scan.memberValueEnd[member]!, value);
+        }
+      });
+    }
+    return splice.apply(payload);
   }
 
   /** Sets `fs.readTextFile`, `fs.writeTextFile` and `terminal` false in `params.clientCapabilities`, keeping the rest. */

@@ -140,14 +140,14 @@ function createWebAssemblyFinder(): SpecialByteFinder | undefined {
   try {
     const { exports } = new api.Instance(new api.Module(moduleBytes()));
     const find = exports.find;
-    const memory = new Uint8Array(exports.memory.buffer);
+    const memory = Buffer.from(exports.memory.buffer);
     return {
       find(bytes, from, to) {
         let start = from;
         let window = FIRST_WINDOW_BYTES;
         while (start < to) {
           const length = Math.min(window, to - start);
-          memory.set(bytes.subarray(start, start + length));
+          bytes.copy(memory, 0, start, start + length);
           const offset = find(length);
           if (offset < length) return start + offset;
           start += length;
