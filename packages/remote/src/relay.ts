@@ -244,6 +244,5 @@ export class Relay {
     this.finished = true;
     this.stopReceiving();
     this.lines.stop();
-    this.options.log.flush();
   }
 }

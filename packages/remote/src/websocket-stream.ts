@@ -70,7 +70,6 @@ export function webSocketMessageStream(socket: WebSocket, options: WebSocketMess
   });
   socket.once('close', () => {
     stopReceiving();
-    log.flush();
     if (finished) return;
     finished = true;
     try {
