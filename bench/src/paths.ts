@@ -1,4 +1,4 @@
-// The paths the bench measures: two raw baselines and our three relays, each opened as one driver connection.
+// The paths the bench measures: two raw hops, the minimal reference relay and chain, and our three relays.
 import { fileURLToPath } from 'node:url';
 import { benchToken } from './hosts/bench-token.js';
 import { profilingFlags, type RunningHost, startHost } from './hosts/spawn-host.js';
@@ -58,6 +58,25 @@ async function connect(endpoint: MessageEndpoint, others: RunningHost[], label: 
   return { client, close };
 }
 
+/** A relay host in front of the byte-level echo agent, reached by a WebSocket client with the bench token. */
+async function openRelay(relayHost: string, label: string): Promise<OpenPath> {
+  const server = await startHost(relayHost, ['--', process.execPath, fixture('echo-agent.mjs')]);
+  return connect(await openWebSocketEndpoint(server.url, benchToken), [server], label);
+}
+
+/** A mirror process in front of a relay host in front of the byte-level echo agent, driven over its stdio. */
+async function openChain(relayHost: string, mirrorHost: string, label: string): Promise<OpenPath> {
+  const server = await startHost(relayHost, ['--', process.execPath, fixture('echo-agent.mjs')]);
+  const mirror = spawnStdioEndpoint(process.execPath, [
+    ...profilingFlags(),
+    '--import',
+    import.meta.resolve('tsx'),
+    host(mirrorHost),
+    server.url,
+  ]);
+  return connect(mirror, [server], label);
+}
+
 /** Every path, in the order its slices run in each repeat (each reference right before the path it is for). */
 export const paths: PathDefinition[] = [
   {
@@ -80,69 +99,27 @@ export const paths: PathDefinition[] = [
     id: 'minimal-relay',
     label: 'reference relay: WS → minimal relay → stdio byte echo',
     hops: ['ws-hop', 'stdio-hop'],
-    async open() {
-      const server = await startHost('minimal-relay-host', [
-        '--',
-        process.execPath,
-        fixture('echo-agent.mjs'),
-      ]);
-      return connect(await openWebSocketEndpoint(server.url, benchToken), [server], 'minimal-relay');
-    },
+    open: () => openRelay('minimal-relay-host', 'minimal-relay'),
   },
   {
     id: 'serve-command',
     label: 'serveCommand (`acpremote expose`): WS → relay → stdio byte echo',
     hops: ['ws-hop', 'stdio-hop'],
     reference: 'minimal-relay',
-    async open() {
-      const server = await startHost('serve-command-host', [
-        '--',
-        process.execPath,
-        fixture('echo-agent.mjs'),
-      ]);
-      return connect(await openWebSocketEndpoint(server.url, benchToken), [server], 'serve-command');
-    },
+    open: () => openRelay('serve-command-host', 'serve-command'),
   },
   {
     id: 'minimal-chain',
     label: 'reference chain: stdio → minimal mirror → WS → minimal relay → stdio byte echo',
     hops: ['stdio-hop', 'ws-hop', 'stdio-hop'],
-    async open() {
-      const server = await startHost('minimal-relay-host', [
-        '--',
-        process.execPath,
-        fixture('echo-agent.mjs'),
-      ]);
-      const mirror = spawnStdioEndpoint(process.execPath, [
-        ...profilingFlags(),
-        '--import',
-        import.meta.resolve('tsx'),
-        host('minimal-mirror.ts'),
-        server.url,
-      ]);
-      return connect(mirror, [server], 'minimal-chain');
-    },
+    open: () => openChain('minimal-relay-host', 'minimal-mirror.ts', 'minimal-chain'),
   },
   {
     id: 'chain',
     label: 'chain (`acpremote mirror` → `expose`): stdio → mirror → WS → relay → stdio byte echo',
     hops: ['stdio-hop', 'ws-hop', 'stdio-hop'],
     reference: 'minimal-chain',
-    async open() {
-      const server = await startHost('serve-command-host', [
-        '--',
-        process.execPath,
-        fixture('echo-agent.mjs'),
-      ]);
-      const mirror = spawnStdioEndpoint(process.execPath, [
-        ...profilingFlags(),
-        '--import',
-        import.meta.resolve('tsx'),
-        host('mirror-host.ts'),
-        server.url,
-      ]);
-      return connect(mirror, [server], 'chain');
-    },
+    open: () => openChain('serve-command-host', 'mirror-host.ts', 'chain'),
   },
   {
     id: 'serve-acp',

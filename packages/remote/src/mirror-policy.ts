@@ -6,7 +6,7 @@ import { ByteSplice, forEachMember, lastMember, setMember } from './frame-rewrit
 import { compileWatch, type FrameScanner, ValueKind, type WatchNode, type WatchSpec } from './frame-scan.js';
 import { errorResponseText, idKey } from './json-rpc.js';
 import type { HostOwnership } from './options.js';
-import type { FramePolicy } from './relay.js';
+import type { FramePolicy, RelayDirection } from './relay.js';
 import { isUnstableMethod } from './unstable-methods.js';
 
 /** Methods of the editor's host capabilities: with `remote` ownership they are never the remote agent's. */
@@ -123,18 +123,7 @@ export class MirrorPolicy {
         direction.forward(payload); // an id no JSON-RPC peer accepts: relayed as is, like any unknown frame
         return;
       }
-      if (!this.options.useUnstableProtocol && isUnstableMethod(method)) {
-        if (isRequest)
-          direction.reply(
-            errorResponseText(scan.memberToken(envelope.id), RequestError.methodNotFound(method)),
-          );
-        else
-          this.options.log.warn(
-            'dropped unstable notification from the editor (enable useUnstableProtocol)',
-            { method },
-          );
-        return;
-      }
+      if (this.refusedAsUnstable(method, envelope, direction, 'editor')) return;
       const outgoing = this.rewriteEditorFrame(payload, scan, method, envelope);
       if (isRequest) {
         const idToken = scan.memberToken(envelope.id);
@@ -198,24 +187,34 @@ export class MirrorPolicy {
         direction.forward(payload); // an id no JSON-RPC peer accepts: relayed as is, like any unknown frame
         return;
       }
-      if (!this.options.useUnstableProtocol && isUnstableMethod(method)) {
-        if (hasId)
-          direction.reply(
-            errorResponseText(scan.memberToken(envelope.id), RequestError.methodNotFound(method)),
-          );
-        else
-          this.options.log.warn(
-            'dropped unstable notification from the remote (enable useUnstableProtocol)',
-            { method },
-          );
-        return;
-      }
+      if (this.refusedAsUnstable(method, envelope, direction, 'remote')) return;
       if (this.options.emitLatencyMeta && !hasId && method === 'session/update') {
         direction.forward(this.addLatencyMeta(payload, scan, envelope));
         return;
       }
       direction.forward(payload);
     };
+  }
+
+  /**
+   * The unstable-method gate: without `useUnstableProtocol`, a request for a method only the SDK's `/unstable`
+   * entrypoint defines is answered `-32601` here and a notification is dropped with a note. True when it applied.
+   */
+  private refusedAsUnstable(
+    method: string,
+    envelope: Envelope,
+    direction: RelayDirection,
+    sender: 'editor' | 'remote',
+  ): boolean {
+    if (this.options.useUnstableProtocol || !isUnstableMethod(method)) return false;
+    if (envelope.id >= 0) {
+      direction.reply(errorResponseText(direction.scan.memberToken(envelope.id), RequestError.methodNotFound(method)));
+    } else {
+      this.options.log.warn(`dropped unstable notification from the ${sender} (enable useUnstableProtocol)`, {
+        method,
+      });
+    }
+    return true;
   }
 
   /**

@@ -2,14 +2,13 @@ import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import {
-  ACPREMOTE_CLI,
   fixturePath,
   killStartedProcesses,
   type RunningServer,
-  spawnStdioPeer,
   startAcpremote,
   waitFor,
 } from './support/processes.js';
+import { startRawAgentMirror } from './support/raw-agent-relay.js';
 
 /** ~10k levels of nested arrays (~20 KB): deeper than any recursive JSON.stringify/parse walk survives. */
 const DEEP = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
@@ -22,16 +21,8 @@ describe('deeply nested JSON (issue 14 item 9)', () => {
   });
 
   it('the mirror rewrites deep initialize and session requests and adds latency meta to deep updates, and keeps running', async () => {
-    const server = await startAcpremote(['expose', '--', process.execPath, fixturePath('raw-agent.mjs')]);
-    servers.push(server);
-    const editor = spawnStdioPeer(process.execPath, [ACPREMOTE_CLI, 'mirror', '--latency-meta', server.url]);
-    const send = (line: string) => editor.child.stdin.write(`${line}\n`);
-    const answered = (id: string) =>
-      waitFor(
-        () => editor.lines.some((line) => line.startsWith(`{"jsonrpc":"2.0","id":"${id}"`)),
-        10_000,
-        () => `no answer to ${id}; mirror stderr: ${editor.stderr()}`,
-      );
+    const { editor, send, answer } = await startRawAgentMirror(['--latency-meta'], servers);
+    const answered = (id: string) => answer(`"${id}"`);
 
     send(
       `{"jsonrpc":"2.0","id":"i1","method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":true},"terminal":true,"deep":${DEEP}}}}`,

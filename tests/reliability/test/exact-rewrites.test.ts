@@ -1,13 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  ACPREMOTE_CLI,
-  fixturePath,
-  killStartedProcesses,
-  type RunningServer,
-  spawnStdioPeer,
-  startAcpremote,
-  waitFor,
-} from './support/processes.js';
+import { killStartedProcesses, type RunningServer } from './support/processes.js';
+import { startRawAgentMirror } from './support/raw-agent-relay.js';
 
 // Numbers a JSON.parse/JSON.stringify round trip changes: beyond 2^53, and a fraction with a trailing zero.
 const BIG_ID = '12345678901234567890';
@@ -21,19 +14,7 @@ describe('the mirror rewrites only what it means to change (issue 14 item 10)', 
   });
 
   it('keeps 64-bit ids and _meta numbers byte for byte through every rewrite and every reply it writes itself', async () => {
-    const server = await startAcpremote(['expose', '--', process.execPath, fixturePath('raw-agent.mjs')]);
-    servers.push(server);
-    const editor = spawnStdioPeer(process.execPath, [ACPREMOTE_CLI, 'mirror', '--latency-meta', server.url]);
-    const send = (line: string) => editor.child.stdin.write(`${line}\n`);
-    const answerTo = async (id: string) => {
-      const prefix = `{"jsonrpc":"2.0","id":${id},`;
-      await waitFor(
-        () => editor.lines.some((line) => line.startsWith(prefix)),
-        10_000,
-        () => `no answer with id ${id}: ${editor.lines.join('\n')} ${editor.stderr()}`,
-      );
-      return editor.lines.find((line) => line.startsWith(prefix))!;
-    };
+    const { editor, send, answer: answerTo } = await startRawAgentMirror(['--latency-meta'], servers);
 
     const initialize = `{"jsonrpc":"2.0","id":${BIG_ID},"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":true},"terminal":true},"_meta":${BIG_META}}}`;
     send(initialize);

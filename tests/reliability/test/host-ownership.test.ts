@@ -1,13 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  ACPREMOTE_CLI,
-  fixturePath,
-  killStartedProcesses,
-  type RunningServer,
-  spawnStdioPeer,
-  startAcpremote,
-  waitFor,
-} from './support/processes.js';
+import { killStartedProcesses, type RunningServer, waitFor } from './support/processes.js';
+import { startRawAgentMirror } from './support/raw-agent-relay.js';
 
 // Requests a hostile remote agent sends to the editor's host capabilities, in every shape a JSON parser accepts:
 // number, string, 64-bit and object ids, a notification, escaped method names, duplicate `method` keys (first
@@ -41,9 +34,7 @@ describe('host ownership (issue 14 item 1)', () => {
   });
 
   async function start(mirrorFlags: string[]) {
-    const server = await startAcpremote(['expose', '--', process.execPath, fixturePath('raw-agent.mjs')]);
-    servers.push(server);
-    const editor = spawnStdioPeer(process.execPath, [ACPREMOTE_CLI, 'mirror', server.url, ...mirrorFlags]);
+    const { server, editor } = await startRawAgentMirror(mirrorFlags, servers);
     expect((await editor.request('initialize', initializeParams)).result).toBeDefined();
     return { server, editor };
   }

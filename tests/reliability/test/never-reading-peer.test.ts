@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,8 +7,9 @@ import {
   killStartedProcesses,
   type RunningServer,
   startAcpremote,
-  track,
+  waitFor,
 } from './support/processes.js';
+import { startServeCommandHost } from './support/raw-agent-relay.js';
 
 const FLOOD_MS = 6_000;
 const RSS_BOUND_BYTES = 64 * 1024 * 1024;
@@ -103,21 +103,8 @@ describe('a client that sends cheap frames and never reads (issue 14 item 6)', (
   }, 60_000);
 
   it('closes the never-reading client with a logged reason once its queue stays over the high-water mark', async () => {
-    const host = track(
-      spawn(process.execPath, [fixturePath('serve-command-host.mjs'), '60000', '--', 'cat'], {
-        stdio: ['ignore', 'ignore', 'pipe'],
-        env: { ...process.env, ACPKIT_TEST_STALL_TIMEOUT_MS: '1000' },
-      }),
-    );
-    let stderr = '';
-    host.stderr.setEncoding('utf8').on('data', (text: string) => {
-      stderr += text;
-    });
-    await new Promise<void>((resolve) => {
-      const check = () => (/listening (\S+)/.test(stderr) ? resolve() : host.stderr.once('data', check));
-      check();
-    });
-    const url = /listening (\S+)/.exec(stderr)![1]!;
+    const host = await startServeCommandHost(60_000, ['cat'], { ACPKIT_TEST_STALL_TIMEOUT_MS: '1000' });
+    const url = host.url;
     const socket = new WebSocket(url, { perMessageDeflate: false });
     socket.on('error', () => {});
     await once(socket, 'open');
@@ -128,15 +115,16 @@ describe('a client that sends cheap frames and never reads (issue 14 item 6)', (
         for (let index = 0; index < 1_000; index += 1) socket.send('x');
     }, 1);
     try {
-      await new Promise<void>((resolve) => {
-        const check = () => (/send stalled/.test(stderr) ? resolve() : host.stderr.once('data', check));
-        check();
-      });
+      await waitFor(
+        () => /send stalled/.test(host.stderr()),
+        30_000,
+        () => host.stderr(),
+      );
     } finally {
       clearInterval(flood);
     }
     (socket as unknown as { _socket: { resume(): void } })._socket.resume();
     await closed;
-    expect(stderr).toMatch(/connection closed: send stalled, the client stopped reading/);
+    expect(host.stderr()).toMatch(/connection closed: send stalled, the client stopped reading/);
   }, 60_000);
 });

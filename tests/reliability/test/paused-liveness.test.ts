@@ -1,39 +1,16 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { fixturePath, killStartedProcesses, spawnStdioPeer, track, waitFor } from './support/processes.js';
+import { fixturePath, killStartedProcesses, spawnStdioPeer, waitFor } from './support/processes.js';
+import { startServeCommandHost } from './support/raw-agent-relay.js';
 
 // Short heartbeats, so a connection killed for missed pongs dies within a fraction of the hold below.
 const PING_INTERVAL_MS = 200;
 const HOLD_INTERVALS = 20;
 
 /** `serveCommand` (library) with a short ping interval and the default 60 s stall timeout, in its own process. */
-async function startServer(agent: string) {
-  const host = track(
-    spawn(
-      process.execPath,
-      [
-        fixturePath('serve-command-host.mjs'),
-        String(PING_INTERVAL_MS),
-        '--',
-        process.execPath,
-        fixturePath(agent),
-      ],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    ),
-  );
-  let stderr = '';
-  host.stderr.setEncoding('utf8').on('data', (text: string) => {
-    stderr += text;
-  });
-  await waitFor(
-    () => /listening (\S+)/.test(stderr),
-    10_000,
-    () => stderr,
-  );
-  return { host, url: /listening (\S+)/.exec(stderr)![1]!, stderr: () => stderr };
-}
+const startServer = (agent: string) =>
+  startServeCommandHost(PING_INTERVAL_MS, [process.execPath, fixturePath(agent)]);
 
 const request = (id: string, method: string, params: unknown) =>
   JSON.stringify({ jsonrpc: '2.0', id, method, params });
