@@ -55,13 +55,13 @@ export const targets: Bound[] = [
 
 /**
  * Guards `bench:smoke` enforces, as same-run ratios against the minimal references so a loaded machine slows both
- * sides alike. They are 3× wide on purpose: they catch quadratic framing, lost write batching and lost
- * backpressure (each 10× or worse), not drift.
+ * sides alike. They are 4× wide on purpose (the ratios swing up to ~2.5× on a shared 2-core machine): they catch
+ * quadratic framing, lost write batching and lost backpressure (each 10× or worse), not drift.
  */
 export const smokeGuards: Bound[] = ['serve-command', 'chain'].flatMap((path) => [
-  { path, figure: 'rtt-p50', onRatio: true, max: 3, text: 'RTT p50 ≤ 3× the reference' },
-  { path, figure: 'msgs-per-s', onRatio: true, min: 1 / 3, text: 'msg/s ≥ ⅓ of the reference' },
-  { path, figure: 'relay-16mib-ms', onRatio: true, max: 3, text: '16 MiB ≤ 3× the reference' },
+  { path, figure: 'rtt-p50', onRatio: true, max: 4, text: 'RTT p50 ≤ 4× the reference' },
+  { path, figure: 'msgs-per-s', onRatio: true, min: 1 / 4, text: 'msg/s ≥ ¼ of the reference' },
+  { path, figure: 'relay-16mib-ms', onRatio: true, max: 4, text: '16 MiB ≤ 4× the reference' },
 ]);
 
 /** A figure summarised for the table and the JSON file. */

@@ -10,13 +10,11 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { benchToken } from './bench-token.js';
 import { announceReady } from './host-ipc.js';
-import { tcpSocketOf, tickCork } from './minimal-io.js';
+import { framesToLines, linesToFrames } from './minimal-io.js';
 
 const separator = process.argv.indexOf('--');
 const [command, ...args] = process.argv.slice(separator + 1);
 if (!command) throw new Error('usage: minimal-relay-host.ts -- <command> [args...]');
-const HIGH_WATER_BYTES = 1024 * 1024;
-const NEWLINE = Buffer.from('\n');
 
 const webSocketServer = new WebSocketServer({
   noServer: true,
@@ -31,34 +29,9 @@ server.on('upgrade', (request, socket: Duplex, head) => {
   }
   webSocketServer.handleUpgrade(request, socket, head, (webSocket) => {
     const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] });
-    const tcp = tcpSocketOf(webSocket);
-    const corkStdin = tickCork(child.stdin);
-    let pieces: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => {
-      tcp.cork();
-      let start = 0;
-      for (let index = chunk.indexOf(0x0a); index !== -1; index = chunk.indexOf(0x0a, start)) {
-        const tail = chunk.subarray(start, index);
-        webSocket.send(pieces.length === 0 ? tail : Buffer.concat([...pieces, tail]), { binary: false });
-        pieces = [];
-        start = index + 1;
-      }
-      if (start < chunk.length) pieces.push(chunk.subarray(start));
-      tcp.uncork();
-      if (webSocket.bufferedAmount > HIGH_WATER_BYTES && !child.stdout.isPaused()) {
-        child.stdout.pause();
-        tcp.once('drain', () => child.stdout.resume());
-      }
-    });
     child.stdin.on('error', () => {});
-    webSocket.on('message', (data: Buffer) => {
-      corkStdin();
-      child.stdin.write(data);
-      if (!child.stdin.write(NEWLINE) && !webSocket.isPaused) {
-        webSocket.pause();
-        child.stdin.once('drain', () => webSocket.resume());
-      }
-    });
+    linesToFrames(child.stdout, webSocket);
+    framesToLines(webSocket, child.stdin);
     webSocket.on('close', () => child.stdin.end());
     child.on('exit', () => webSocket.close());
   });
