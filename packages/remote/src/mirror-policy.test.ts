@@ -1,6 +1,7 @@
 import { RequestError } from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
 import { FrameLog } from './frame-log.js';
+import { ByteSplice } from './frame-rewrite.js';
 import { FrameChecks } from './inbound.js';
 import type { RemoteLogger } from './logger.js';
 import { MirrorPolicy, type MirrorPolicyOptions } from './mirror-policy.js';
@@ -212,5 +213,27 @@ describe('MirrorPolicy: latency metadata', () => {
     );
     const notObject = '{"jsonrpc":"2.0","method":"session/update","params":[]}';
     expect(run('remote', notObject).forwarded).toEqual([notObject]);
+  });
+});
+
+describe('MirrorPolicy: a frame it cannot rewrite', () => {
+  it('answers the request with an error and keeps going', () => {
+    const { run } = harness();
+    const apply = ByteSplice.prototype.apply;
+    ByteSplice.prototype.apply = () => {
+      throw new RangeError('Maximum call stack size exceeded');
+    };
+    try {
+      const { forwarded, replies } = run(
+        'editor',
+        '{"jsonrpc":"2.0","id":12345678901234567890,"method":"initialize","params":{"clientCapabilities":{"terminal":true}}}',
+      );
+      expect(forwarded).toEqual([]);
+      expect(replies[0]).toMatch(/^\{"jsonrpc":"2.0","id":12345678901234567890,"error":\{"code":-32603/);
+    } finally {
+      ByteSplice.prototype.apply = apply;
+    }
+    const after = '{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{}}';
+    expect(run('editor', after).forwarded).toEqual([after]);
   });
 });

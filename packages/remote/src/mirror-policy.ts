@@ -124,7 +124,26 @@ export class MirrorPolicy {
         return;
       }
       if (this.refusedAsUnstable(method, envelope, direction, 'editor')) return;
-      const outgoing = this.rewriteEditorFrame(payload, scan, method, envelope);
+      let outgoing: Buffer;
+      try {
+        outgoing = this.rewriteEditorFrame(payload, scan, method, envelope);
+      } catch (error) {
+        // Never expected (the rewrites splice bytes and cannot recurse), but a frame the mirror cannot rewrite gets
+        // an answer instead of taking the mirror down.
+        this.options.log.logger.error('could not rewrite a message from the editor; answered with an error', {
+          method,
+          error: String(error),
+        });
+        if (isRequest) {
+          direction.reply(
+            errorResponseText(
+              scan.memberToken(envelope.id),
+              RequestError.internalError({ reason: 'the mirror could not rewrite this message' }),
+            ),
+          );
+        }
+        return;
+      }
       if (isRequest) {
         const idToken = scan.memberToken(envelope.id);
         if (!connected()) {
@@ -189,7 +208,16 @@ export class MirrorPolicy {
       }
       if (this.refusedAsUnstable(method, envelope, direction, 'remote')) return;
       if (this.options.emitLatencyMeta && !hasId && method === 'session/update') {
-        direction.forward(this.addLatencyMeta(payload, scan, envelope));
+        let withLatency = payload;
+        try {
+          withLatency = this.addLatencyMeta(payload, scan, envelope);
+        } catch (error) {
+          // Latency metadata is optional: relay the update as it came rather than lose it.
+          this.options.log.logger.error('could not add latency metadata; relayed the update unchanged', {
+            error: String(error),
+          });
+        }
+        direction.forward(withLatency);
         return;
       }
       direction.forward(payload);
@@ -208,7 +236,9 @@ export class MirrorPolicy {
   ): boolean {
     if (this.options.useUnstableProtocol || !isUnstableMethod(method)) return false;
     if (envelope.id >= 0) {
-      direction.reply(errorResponseText(direction.scan.memberToken(envelope.id), RequestError.methodNotFound(method)));
+      direction.reply(
+        errorResponseText(direction.scan.memberToken(envelope.id), RequestError.methodNotFound(method)),
+      );
     } else {
       this.options.log.warn(`dropped unstable notification from the ${sender} (enable useUnstableProtocol)`, {
         method,
