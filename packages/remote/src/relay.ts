@@ -50,7 +50,10 @@ export interface RelayOptions {
   readonly fromWebSocket: DirectionOptions;
   /** Frames read from the line input; `oversize` gets the first bytes of a line over the limit. */
   readonly fromLines: DirectionOptions & { readonly oversize: (head: Buffer) => void };
-  /** Server side: stop reading a client whose outbound queue is over the high-water mark (see {@link WebSocketPortOptions.pauseWhenFull}). */
+  /**
+   * Server side: stop reading a client whose outbound queue is over the high-water mark (see
+   * {@link WebSocketPortOptions.pauseWhenFull}).
+   */
   readonly pauseFullPeer: boolean;
   /** How flow-control debug lines name the line side, e.g. `{ input: 'agent stdout', output: 'agent stdin' }`. */
   readonly lineNames: { readonly input: string; readonly output: string };
@@ -64,10 +67,12 @@ export interface RelayOptions {
  * The relay core: joins a WebSocket and a line stream both ways. Each frame is checked once per direction (size,
  * UTF-8, one JSON object, no raw line break towards a line) and only as deeply as the direction's policy watches,
  * then handed to the policy or forwarded as the bytes received. Writes are corked per event-loop turn; every
- * outbound queue has the same water marks ({@link HIGH_WATER_BYTES}): a full queue pauses whatever feeds it, and
+ * outbound queue has the same water marks (`HIGH_WATER_BYTES`, flow-control.ts): a full queue pauses whatever feeds it, and
  * with {@link RelayOptions.pauseFullPeer} a peer that does not read is not read either. A frame the relay answers
- * itself goes through the same queues (and a peer that floods such frames without reading is closed). {@link closed} settles when the socket has closed; the line input is then
- * no longer read. What the users add (a child process, in-flight tracking) they do around it.
+ * itself goes through the same queues (and a peer that floods such frames without reading is closed).
+ * {@link closed} settles when the socket has closed; the line input is then no longer read. What the users add (a
+ * child process, in-flight tracking) they do around it. Metrics or a resume layer would wrap the two ports' frame
+ * entry and exit points (`WebSocketPort.receive`/`send`), where an absent policy costs nothing per frame.
  *
  * @example
  * ```ts
