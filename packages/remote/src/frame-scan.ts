@@ -76,12 +76,13 @@ export class WatchNode {
   /** The child whose key is the string between `start` and `end` (quotes excluded, no escapes). */
   childAt(bytes: Buffer, start: number, end: number): WatchNode | undefined {
     const length = end - start;
-    for (const child of this.children) {
-      const key = child.keyBytes;
-      if (key.length !== length) continue;
-      let offset = 0;
+    const children = this.children;
+    for (let index = 0; index < children.length; index += 1) {
+      const key = children[index]!.keyBytes;
+      if (key.length !== length || key[0] !== bytes[start]) continue;
+      let offset = 1;
       while (offset < length && bytes[start + offset] === key[offset]) offset += 1;
-      if (offset === length) return child;
+      if (offset === length) return children[index];
     }
     return undefined;
   }

@@ -12,8 +12,18 @@ import { isUnstableMethod } from './unstable-methods.js';
 /** Methods of the editor's host capabilities: with `remote` ownership they are never the remote agent's. */
 const HOST_METHOD = /^(?:fs|terminal)\//;
 const DENIED_CAPABILITIES = '{"readTextFile":false,"writeTextFile":false}';
-/** An integer `Number` keeps exactly, written as `JSON.stringify` writes it (so the token is its own key). */
-const PLAIN_INTEGER = /^(?:0|-?[1-9]\d{0,14})$/;
+/** Whether `token` is an integer `Number` keeps exactly, written as `JSON.stringify` writes it (its own key). */
+function isPlainInteger(token: string): boolean {
+  const start = token.charCodeAt(0) === 0x2d ? 1 : 0;
+  const digits = token.length - start;
+  if (digits < 1 || digits > 15) return false;
+  if (token.charCodeAt(start) === 0x30) return token.length === 1;
+  for (let index = start; index < token.length; index += 1) {
+    const code = token.charCodeAt(index);
+    if (code < 0x30 || code > 0x39) return false;
+  }
+  return true;
+}
 
 /** What the mirror's policy needs to know, resolved once per mirror. */
 export interface MirrorPolicyOptions {
@@ -81,15 +91,15 @@ export class MirrorPolicy {
     if (options.remoteCwd !== undefined) editorParams.cwd = true;
     if (options.emitLatencyMeta) editorParams.sessionId = true;
     this.editorWatch = compileWatch({ id: true, method: true, params: editorParams });
-    const remoteParams: Record<string, WatchSpec | true> = options.emitLatencyMeta
-      ? { sessionId: true, _meta: { [TRANSPORT_LATENCY_META_KEY]: true } }
-      : {};
+    // The remote's params matter only for latency metadata: without it they are never tracked.
     this.remoteWatch = compileWatch({
       id: true,
       method: true,
       result: true,
       error: true,
-      params: remoteParams,
+      ...(options.emitLatencyMeta
+        ? { params: { sessionId: true, _meta: { [TRANSPORT_LATENCY_META_KEY]: true } } }
+        : {}),
     });
     this.editor = nodesOf(this.editorWatch);
     this.remote = nodesOf(this.remoteWatch);
@@ -255,7 +265,7 @@ export class MirrorPolicy {
     const kind = scan.memberValueKind[member];
     if (kind === ValueKind.String)
       return scan.memberValueEscaped[member] === 0 ? token : idKey(scan.memberString(member));
-    if (kind === ValueKind.Number) return PLAIN_INTEGER.test(token) ? token : idKey(Number(token));
+    if (kind === ValueKind.Number) return isPlainInteger(token) ? token : idKey(Number(token));
     return idKey(null);
   }
 
@@ -363,6 +373,7 @@ export class MirrorPolicy {
   /** Object records of every `params` member that is an object (duplicates included). */
   private paramsObjects(scan: FrameScanner, nodes: Nodes): number[] {
     const objects: number[] = [];
+    if (nodes.params === undefined) return objects;
     forEachMember(scan, 0, nodes.params, (_member, object) => {
       if (object >= 0) objects.push(object);
     });
@@ -441,7 +452,7 @@ export class MirrorPolicy {
 interface Nodes {
   id: WatchNode;
   method: WatchNode;
-  params: WatchNode;
+  params: WatchNode | undefined;
   result: WatchNode | undefined;
   error: WatchNode | undefined;
   sessionId: WatchNode | undefined;
@@ -458,7 +469,7 @@ interface Nodes {
 function nodesOf(root: WatchNode): Nodes {
   const child = (node: WatchNode | undefined, key: string) =>
     node?.children.find((candidate) => candidate.key === key);
-  const params = child(root, 'params')!;
+  const params = child(root, 'params');
   const capabilities = child(params, 'clientCapabilities');
   const fs = child(capabilities, 'fs');
   const meta = child(params, '_meta');
