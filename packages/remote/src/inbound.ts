@@ -8,6 +8,7 @@ import { errorResponseText, recoverRequestHead } from './json-rpc.js';
 const LINE_FEED = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 const SPACE = 0x20;
+const EMPTY_FRAME = Buffer.alloc(0);
 /** How much of an oversized message is read to recover its id. */
 export const OVERSIZE_HEAD_BYTES = 64 * 1024;
 
@@ -147,6 +148,12 @@ export class FrameChecks {
       return single;
     }
     return bytes;
+  }
+
+  /** Forgets the last frame, so a big one is not kept alive until the next frame arrives. */
+  release(): void {
+    this.scanner.replaceFrame(EMPTY_FRAME);
+    this.refusal = undefined;
   }
 
   private refuse(reason: Refusal['reason'], error: RequestError, bytes: Buffer): undefined {

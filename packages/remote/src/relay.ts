@@ -169,27 +169,24 @@ export class Relay {
   private onFrame(frame: Buffer): void {
     if (this.finished) return;
     const { fromWebSocket } = this.options;
-    const payload = this.webSocketChecks.check(frame);
-    if (payload === undefined) {
-      this.refused(fromWebSocket, this.webSocketChecks.refusal!, (text) => this.webSocket.reply(text));
-      return;
-    }
-    const policy = fromWebSocket.policy;
-    if (policy === undefined) this.toLines(payload);
-    else this.applyPolicy(policy, payload, this.fromWebSocket);
+    const checks = this.webSocketChecks;
+    const payload = checks.check(frame);
+    if (payload === undefined)
+      this.refused(fromWebSocket, checks.refusal!, (text) => this.webSocket.reply(text));
+    else if (fromWebSocket.policy === undefined) this.toLines(payload);
+    else this.applyPolicy(fromWebSocket.policy, payload, this.fromWebSocket);
+    checks.release();
   }
 
   private onLine(line: Buffer): void {
     if (line.length === 0 || this.finished) return;
     const { fromLines } = this.options;
-    const payload = this.lineChecks.check(line);
-    if (payload === undefined) {
-      this.refused(fromLines, this.lineChecks.refusal!, (text) => this.toLines(text));
-      return;
-    }
-    const policy = fromLines.policy;
-    if (policy === undefined) this.toWebSocket(payload);
-    else this.applyPolicy(policy, payload, this.fromLines);
+    const checks = this.lineChecks;
+    const payload = checks.check(line);
+    if (payload === undefined) this.refused(fromLines, checks.refusal!, (text) => this.toLines(text));
+    else if (fromLines.policy === undefined) this.toWebSocket(payload);
+    else this.applyPolicy(fromLines.policy, payload, this.fromLines);
+    checks.release();
   }
 
   private applyPolicy(policy: FramePolicy, payload: Buffer, direction: RelayDirection): void {
