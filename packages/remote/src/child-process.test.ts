@@ -8,8 +8,9 @@ import { AcpRemoteError } from './errors.js';
 import { PROCESS_TREE_VARIABLE, processesCarrying } from './process-tree.js';
 
 const node = process.execPath;
-/** Ignores stdin EOF and SIGTERM: only SIGKILL ends it. */
-const STUBBORN = "process.on('SIGTERM', () => {}); process.stdin.resume(); setInterval(() => {}, 1e6);";
+/** Ignores stdin EOF and SIGTERM: only SIGKILL ends it. Prints `true` once its SIGTERM handler is in place. */
+const STUBBORN =
+  "process.on('SIGTERM', () => {}); process.stdin.resume(); setInterval(() => {}, 1e6); console.log('true');";
 
 const started: ProcessGroupChild[] = [];
 const strays = new Set<number>();
@@ -112,7 +113,8 @@ describe('ProcessGroupChild.terminate', () => {
 
   it('ends a child that ignores stdin EOF and SIGTERM with SIGKILL, and returns the same promise every time', async () => {
     const child = start([node, '-e', STUBBORN], { terminateTimeoutMs: 150 });
-    await once(child.process, 'spawn');
+    // Signals sent before the handler exists would end it early: wait until it says it is ready.
+    expect(await firstLine<boolean>(child)).toBe(true);
     const first = child.terminate();
     expect(child.terminate()).toBe(first);
     expect(await first).toMatchObject({ code: null, signal: 'SIGKILL' });
@@ -165,7 +167,8 @@ describe('ProcessGroupChild.terminate', () => {
 
   it('with newProcessGroup: false, stays in this process group and signals the child alone', async () => {
     const child = start([node, '-e', STUBBORN], { newProcessGroup: false, terminateTimeoutMs: 150 });
-    await once(child.process, 'spawn');
+    // Signals sent before the handler exists would end it early: wait until it says it is ready.
+    expect(await firstLine<boolean>(child)).toBe(true);
     expect(groupOf(child.process.pid!)).toBe(groupOf(process.pid));
     expect(await child.terminate()).toMatchObject({ signal: 'SIGKILL' });
     expect(processExists(process.pid)).toBe(true);
