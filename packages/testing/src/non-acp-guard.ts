@@ -71,9 +71,8 @@ function seconds(milliseconds: number): string {
 /**
  * Awaits `initialize` sent to a stdio agent, but not forever: a program that writes a non-JSON line to stdout and
  * then does not answer within {@link NON_ACP_GRACE_MS} is not an ACP agent (an agent that only logs a stray line and
- * then answers is fine), and an agent that says nothing at all gets `timeoutMs`. On either failure the agent is
- * stopped (SIGTERM to its process group first: it never spoke ACP, so there is nothing to close gracefully) and
- * reaped before the promise rejects, so no caller is left holding a process it has no handle on.
+ * then answers is fine), and an agent that says nothing at all gets `timeoutMs`. The caller stops the agent on
+ * either failure, with {@link AgentProcess.abandon} (it never spoke ACP: there is nothing to close gracefully).
  *
  * @throws {@link AgentProcessError} `NOT_AN_ACP_AGENT` (with the line's preview and what to check) or
  * `INITIALIZE_TIMEOUT`.
@@ -131,14 +130,12 @@ export async function awaitInitialize<T>(
     }
   });
   try {
-    const outcome = await Promise.race([
-      initialize.then((value) => ({ answered: true as const, value })),
-      gaveUp.then((error) => ({ answered: false as const, error })),
+    return await Promise.race([
+      initialize,
+      gaveUp.then((error) => {
+        throw error;
+      }),
     ]);
-    if (outcome.answered) return outcome.value;
-    for (const timer of timers) clearTimeout(timer);
-    await agent.abandon();
-    throw outcome.error;
   } finally {
     for (const timer of timers) clearTimeout(timer);
     unsubscribe();

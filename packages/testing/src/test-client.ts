@@ -416,11 +416,18 @@ export async function spawnTestClient(
           cause: error,
         });
       },
-      initialize: (request) =>
-        awaitInitialize(request, agent, command, {
-          ...(initializeTimeoutMs === undefined ? {} : { timeoutMs: initializeTimeoutMs }),
-          timeoutOption: 'initializeTimeoutMs',
-        }),
+      initialize: async (request) => {
+        try {
+          return await awaitInitialize(request, agent, command, {
+            ...(initializeTimeoutMs === undefined ? {} : { timeoutMs: initializeTimeoutMs }),
+            timeoutOption: 'initializeTimeoutMs',
+          });
+        } catch (error) {
+          // Not an ACP agent, or a silent one: stopped at once (then reaped by close()) before anyone hears of it.
+          if (AgentProcessError.isInstance(error)) await agent.abandon();
+          throw error;
+        }
+      },
       close: async () => {
         await agent.stop();
       },
