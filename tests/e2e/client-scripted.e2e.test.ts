@@ -176,6 +176,19 @@ describe('acpkit client --answer', () => {
     expect(result.code).toBe(2);
   });
 
+  it('refuses a date-time the agent would refuse (its z.iso.datetime() takes only UTC) before sending it', async () => {
+    const utcTime = ['--prompt', 'when', '--', process.execPath, diagnosticsAgent, 'utc-time'];
+    const offset = await client(['--answer', 'At=2024-01-01T10:00:00+02:00', ...utcTime]);
+    expect(offset.stderr).toBe(
+      'Error: The answer for the field "At" of the form "When?" does not fit: This agent takes the time in another ' +
+        'form: 2024-01-01T08:00:00Z (the same time in UTC) fits.\n',
+    );
+    expect(offset.code).toBe(2);
+    const utc = await client(['--answer', 'At=2024-01-01T08:00:00Z', ...utcTime]);
+    expect(utc.stdout).toContain('At: 2024-01-01T08:00:00Z');
+    expect(utc.code).toBe(0);
+  });
+
   it('exits 2 before starting the agent when an --answer is not NAME=VALUE', async () => {
     const result = await client(['--answer', 'Preview', ...deploy]);
     expect(result.stderr).toBe(
