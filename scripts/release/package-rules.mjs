@@ -85,6 +85,14 @@ export function hygieneProblems({ manifest, directory, absolute }) {
       problems.push(`its .d.ts uses ${sdk}: declare peerDependencies["${sdk}"]: "^2.4.0"`);
     }
   }
+  // zod goes to the user's own copy: as a peer it resolves to the one zod already installed (a dependency, worse an
+  // exact pin, can leave a second copy beside it whenever the user's zod moves on). npm and pnpm install a missing
+  // peer themselves.
+  if (!isCli && (runtimeDependencies.has('zod') || importedPackages(scripts).has('zod'))) {
+    if (manifest.dependencies?.zod !== undefined || manifest.peerDependencies?.zod !== '^4') {
+      problems.push('it uses zod: declare peerDependencies["zod"]: "^4" (and no dependencies["zod"])');
+    }
+  }
   for (const [kind, files] of [
     ['.d.ts', declarations],
     ['.js', scripts],

@@ -37,8 +37,9 @@ async function answerRestOfForm(session: PtySession, channelKeys: string): Promi
   await answer(session, 'Release notes (optional)', Keys.enter);
   await answer(session, 'Release date (optional)', Keys.enter);
   await answer(session, 'Channel', channelKeys);
-  await answer(session, 'Rollout percentage (optional)', Keys.enter);
-  await answer(session, 'Notify the team (optional)', Keys.enter);
+  // Fields with a default are prefilled, not "(optional)"; a yes/no question is never "(optional)".
+  await answer(session, 'Rollout percentage', Keys.enter);
+  await answer(session, 'Notify the team', Keys.enter);
 }
 
 // Dozens of keystrokes, each waited for on screen: room for a loaded two-core runner.
@@ -49,7 +50,7 @@ describe('acpkit client in a terminal: a zod form from askForm', { timeout: 180_
     await answer(session, 'message the agent', `release${Keys.enter}`);
 
     // The client checks what the form says: the version's pattern (and its prefilled default).
-    await session.waitFor('Version (optional) — MAJOR.MINOR.PATCH, after 1.4.0', { from: session.typedAt });
+    await session.waitFor('Version — MAJOR.MINOR.PATCH, after 1.4.0', { from: session.typedAt });
     expect(session.screen).toContain('Release details');
     expect(session.screen).toContain(`Form from ${agentLabel}`);
     let mark = session.mark;
@@ -72,18 +73,23 @@ describe('acpkit client in a terminal: a zod form from askForm', { timeout: 180_
         from: mark,
       },
     );
-    await answer(session, 'Version (optional)', Keys.enter);
+    await answer(session, 'Version — ', Keys.enter);
     await answerRestOfForm(session, `${Keys.down}${Keys.enter}`);
     await answer(session, `Send these answers to ${agentLabel}`, Keys.enter);
 
-    // A multi-select of object values: the client sees labels, the agent gets the objects back.
-    mark = await answer(session, 'Packages (choose at least 1)', `${Keys.down}${Keys.space}`);
+    // A multi-select of object values: the client sees labels, the agent gets the objects back. A one-field form:
+    // the agent's question is the prompt, and the review shows the answer.
+    mark = await answer(
+      session,
+      'Which packages should be published? (choose at least 1)',
+      `${Keys.down}${Keys.space}`,
+    );
     await session.waitFor('◼ remote', { from: mark });
     mark = session.mark;
     session.type(`${Keys.down}${Keys.space}`);
     await session.waitFor('◼ cli — The acpkit CLI.', { from: mark });
     session.type(Keys.enter);
-    await answer(session, `Send these answers to ${agentLabel}`, Keys.enter);
+    await answer(session, `Send elicitation, remote, cli to ${agentLabel}?`, Keys.enter);
     await session.waitFor(
       `Release plan: ${JSON.stringify({
         version: '1.5.0',
@@ -99,15 +105,17 @@ describe('acpkit client in a terminal: a zod form from askForm', { timeout: 180_
       { from: session.typedAt },
     );
 
-    // askConfirm: one yes/no field, No preselected.
-    await session.waitFor('Publish 1.5.0 of 3 package(s) under the npm tag next to 10% of users?', {
-      from: session.typedAt,
-    });
-    mark = await answer(session, 'Publish now (optional)', `${Keys.up}${Keys.enter}`);
-    await answer(session, `Send these answers to ${agentLabel}`, Keys.enter);
+    // askConfirm: one select, Yes / No / Decline, No preselected; picking Yes sends it (no review, no "(optional)").
+    mark = await answer(
+      session,
+      'Publish 1.5.0 of 3 package(s) under the npm tag next to 10% of users?',
+      `${Keys.up}${Keys.enter}`,
+    );
     await session.waitFor('Publishing 1.5.0: @acpkit/elicitation, @acpkit/remote, @acpkit/cli.', {
       from: mark,
     });
+    expect(session.screen.slice(mark)).not.toContain('Send these answers');
+    expect(session.screen).not.toContain('Publish now (optional)');
     await session.waitFor('message the agent', { from: session.typedAt });
     session.type(Keys.escape);
     expect((await session.exited).exitCode).toBe(0);
@@ -116,7 +124,7 @@ describe('acpkit client in a terminal: a zod form from askForm', { timeout: 180_
   it('declines the form from its review step and cancels it with Esc', async () => {
     const session = openClient();
     await answer(session, 'message the agent', `release${Keys.enter}`);
-    await answer(session, 'Version (optional)', Keys.enter);
+    await answer(session, 'Version — ', Keys.enter);
     await answerRestOfForm(session, Keys.enter);
     let mark = await answer(
       session,
@@ -125,7 +133,7 @@ describe('acpkit client in a terminal: a zod form from askForm', { timeout: 180_
     );
     await session.waitFor('Release not planned: the release form was declined.', { from: mark });
     await answer(session, 'message the agent', `again${Keys.enter}`);
-    mark = await answer(session, 'Version (optional)', Keys.escape);
+    mark = await answer(session, 'Version — ', Keys.escape);
     await session.waitFor('Release not planned: the release form was cancelled.', { from: mark });
     await session.waitFor('message the agent', { from: session.typedAt });
     session.type(Keys.escape);
@@ -158,8 +166,8 @@ describe('acpkit client without a terminal: a zod form from askForm', () => {
       [
         `? ${agentLabel} asks: Plan the release`,
         '  Version: 1.5.0 [default]',
-        '  Release notes: (left empty) [left empty]',
-        '  Release date: (left empty) [left empty]',
+        '  Release notes: (left empty)',
+        '  Release date: (left empty)',
         '  Channel: Stable [default]',
         '  Rollout percentage: 10 [default]',
         '  Notify the team: yes [default]',

@@ -126,9 +126,9 @@ describe('acpkit client without a terminal', () => {
     expect(result.code).toBe(1);
   });
 
-  it('exits 1 naming the exit status when the agent dies', async () => {
+  it('exits 1 naming the exit status when the agent dies before answering initialize', async () => {
     const result = await runClient(['--prompt', 'x', '--', process.execPath, '-e', 'process.exit(3)']);
-    expect(result.stderr).toContain('Error: Connection to the agent lost: it exited (code 3).');
+    expect(result.stderr).toContain('Error: The agent exited before answering initialize (code 3).');
     expect(result.code).toBe(1);
   });
 

@@ -4,8 +4,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { deployTarget, fixturePath } from './support/paths.js';
-import { type CompletedRun, reapAll, spawnCli } from './support/processes.js';
+import { cliPaths, deployTarget, fixturePath } from './support/paths.js';
+import { type CompletedRun, isAlive, reapAll, spawnCli } from './support/processes.js';
+import { startExpose } from './support/remote-servers.js';
 
 const fixtureAgent = fixturePath('client-fixture-agent.mjs');
 const diagnosticsAgent = fixturePath('client-diagnostics-agent.mjs');
@@ -87,7 +88,7 @@ describe('acpkit client --answer', () => {
       [
         '  Release name: r-2026 [--answer]',
         '  Replicas: 3 [--answer]',
-        '  Canary ratio: (left empty) [left empty]',
+        '  Canary ratio: (left empty)',
         '  Notify the team: no [--answer]',
         '  Contact email: ops@example.com [--answer]',
         '  Channels: Stable, Beta [--answer]',
@@ -132,6 +133,60 @@ describe('acpkit client --answer', () => {
         '(Release name is required and has no default).\n',
     );
     expect(missing.code).toBe(2);
+  });
+
+  it('exits 2 for a required multi-select left out: a script never picks the first option for you', async () => {
+    const result = await client(releaseForm('Release name=r-1'));
+    expect(result.stderr.replace(/^fixture agent pid \d+\n/, '')).toBe(
+      'Error: The form "Release details" needs an answer for the field "Channels", which the script leaves out ' +
+        '(Channels is required and has no default).\n',
+    );
+    expect(result.code).toBe(2);
+  });
+
+  it.each(['0x3', '3e0', '+3', '03', ' 3'])(
+    'exits 2 for the number %j: only plain decimal text is a number',
+    async (text) => {
+      const result = await client(releaseForm('Release name=r-1', 'Channels=Stable', `Replicas=${text}`));
+      expect(result.stderr.replace(/^fixture agent pid \d+\n/, '')).toBe(
+        'Error: The answer for the field "Replicas" of the form "Release details" does not fit: it takes a decimal ' +
+          `number such as 3, -2 or 0.25, not ${JSON.stringify(text)}\n`,
+      );
+      expect(result.code).toBe(2);
+    },
+  );
+
+  it('says --answer applies to every form, and points to --answers FILE, when a later form does not fit', async () => {
+    const result = await client([
+      '--answer',
+      'First=Alpha',
+      '--prompt',
+      'go',
+      '--',
+      process.execPath,
+      diagnosticsAgent,
+      'two-forms',
+    ]);
+    expect(result.stdout).toContain('  First: Alpha [--answer]\n');
+    expect(result.stderr).toBe(
+      'Error: The form "Second question" has no field "First" (its fields: "Second" (pick)). --answer applies to ' +
+        'every form the agent asks, and an earlier form took these answers; to answer each form differently, give ' +
+        'one entry per form with --answers FILE.\n',
+    );
+    expect(result.code).toBe(2);
+  });
+
+  it('refuses a date-time the agent would refuse (its z.iso.datetime() takes only UTC) before sending it', async () => {
+    const utcTime = ['--prompt', 'when', '--', process.execPath, diagnosticsAgent, 'utc-time'];
+    const offset = await client(['--answer', 'At=2024-01-01T10:00:00+02:00', ...utcTime]);
+    expect(offset.stderr).toBe(
+      'Error: The answer for the field "At" of the form "When?" does not fit: This agent takes the time in another ' +
+        'form: 2024-01-01T08:00:00Z (the same time in UTC) fits.\n',
+    );
+    expect(offset.code).toBe(2);
+    const utc = await client(['--answer', 'At=2024-01-01T08:00:00Z', ...utcTime]);
+    expect(utc.stdout).toContain('At: 2024-01-01T08:00:00Z');
+    expect(utc.code).toBe(0);
   });
 
   it('exits 2 before starting the agent when an --answer is not NAME=VALUE', async () => {
@@ -237,13 +292,47 @@ describe('acpkit client: messages that say what happened', () => {
     );
     expect(result.stderr).toContain(
       'Error: The agent wrote text that is not JSON-RPC to stdout ("Agent starting up, please wait…") and did not ' +
-        'answer initialize within 5 s. Is "node ',
+        'answer initialize within 2 s. Is “node ',
     );
-    expect(result.stderr).toContain('client-diagnostics-agent.mjs noise-only" an ACP agent?');
+    expect(result.stderr).toContain('client-diagnostics-agent.mjs noise-only” an ACP agent?');
     expect(result.code).toBe(1);
-    // Five seconds of grace after the line, plus start-up: far from "until killed".
+    // Two seconds of grace after the line, plus start-up: far from "until killed".
     expect(result.seconds).toBeLessThan(30);
   }, 40_000);
+
+  it('says it is waiting for an agent that answers nothing, gives up after --initialize-timeout, and reaps it', async () => {
+    const result = await client([
+      '--initialize-timeout',
+      '2',
+      '--prompt',
+      'hi',
+      '--',
+      process.execPath,
+      diagnosticsAgent,
+      'silent',
+    ]);
+    const pid = Number(/diagnostics agent pid (\d+)/.exec(result.stderr)?.[1]);
+    expect(result.stderr.replace(/^diagnostics agent pid \d+\n/, '')).toBe(
+      'Waiting for the agent to answer initialize… (giving up after 2 s; --initialize-timeout changes that)\n' +
+        'Error: The agent did not answer initialize within 2 s (--initialize-timeout). Is “node ' +
+        `${diagnosticsAgent} silent” an ACP agent that speaks JSON-RPC on stdout? A mirror (acpkit run --addr, ` +
+        "acpremote mirror) waits like this when the remote agent does not answer: see the server's log.\n",
+    );
+    expect(result.code).toBe(1);
+    expect(isAlive(pid)).toBe(false);
+  });
+
+  it('refuses an --initialize-timeout that is not a positive number of seconds', async () => {
+    const result = await client(['--initialize-timeout', '0', '--prompt', 'hi', ...deploy.slice(2)]);
+    expect(result.stderr).toContain("option '--initialize-timeout <seconds>' argument '0' is invalid.");
+    expect(result.code).toBe(2);
+  });
+
+  it('shows the whole of a long error.data detail, not cut mid-word', async () => {
+    const result = await client(['--prompt', 'hi', '--', process.execPath, diagnosticsAgent, 'no-init-wrap']);
+    expect(result.stderr).toContain('or pass clientCapabilities to new AcpSessionContext(...).\n');
+    expect(result.code).toBe(1);
+  });
 
   it('goes on after a stray stdout line when the agent then speaks ACP', async () => {
     const result = await client([
@@ -263,19 +352,29 @@ describe('acpkit client: messages that say what happened', () => {
     const result = await client(['--prompt', 'hi', '--', 'node', 'client-diagnostics-agent.mjs', 'no-info'], {
       cwd: fixturePath(''),
     });
-    expect(result.stdout).toContain('Connected to the agent "node client-diagnostics-agent.mjs no-info".');
+    expect(result.stdout).toContain('Connected to the agent “node client-diagnostics-agent.mjs no-info”.');
     expect(result.code).toBe(0);
+    const quoted = await client(
+      ['--prompt', 'hi', '--', 'node', 'client-diagnostics-agent.mjs', 'no-info', 'say "hi"'],
+      { cwd: fixturePath('') },
+    );
+    expect(quoted.stdout).toContain(
+      `Connected to the agent “node client-diagnostics-agent.mjs no-info 'say "hi"'”.`,
+    );
   });
 
-  it('ends on a piped /exit instead of sending it as a prompt', async () => {
-    const result = await client(['--', process.execPath, fixtureAgent, 'echo'], {
-      input: 'first\n/exit\nnever sent\n',
-    });
-    expect(result.stdout).toContain('> first\nEcho: first\n');
-    expect(result.stdout).not.toContain('/exit');
-    expect(result.stdout).not.toContain('never sent');
-    expect(result.code).toBe(0);
-  });
+  it.each(['/exit', '/EXIT', '/Quit'])(
+    'ends on a piped %s instead of sending it as a prompt',
+    async (command) => {
+      const result = await client(['--', process.execPath, fixtureAgent, 'echo'], {
+        input: `first\n${command}\nnever sent\n`,
+      });
+      expect(result.stdout).toContain('> first\nEcho: first\n');
+      expect(result.stdout).not.toContain(command);
+      expect(result.stdout).not.toContain('never sent');
+      expect(result.code).toBe(0);
+    },
+  );
 
   it('prints choice labels, never the internal tokens, when it answers for a script', async () => {
     const result = await client(['--yes', ...deploy]);
@@ -284,9 +383,40 @@ describe('acpkit client: messages that say what happened', () => {
     expect(result.code).toBe(0);
   });
 
-  it('reports an agent that dies as one line, connection lost, with its exit status', async () => {
+  it('reports an agent that never started as one line: it exited before answering initialize, with its status', async () => {
     const result = await client(['--prompt', 'x', '--', process.execPath, '-e', 'process.exit(3)']);
-    expect(result.stderr).toBe('Error: Connection to the agent lost: it exited (code 3).\n');
+    expect(result.stderr).toBe('Error: The agent exited before answering initialize (code 3).\n');
     expect(result.code).toBe(1);
+  });
+});
+
+describe('acpkit client through a mirror (acpkit run --addr)', () => {
+  const throughMirror = (url: string) => ['--', process.execPath, cliPaths.acpkit, 'run', '--addr', url];
+
+  it('gives up after --initialize-timeout when the remote agent prints text instead of answering', async () => {
+    const server = await startExpose([process.execPath, diagnosticsAgent, 'noise-only']);
+    const result = await client([
+      '--initialize-timeout',
+      '3',
+      '--prompt',
+      'hi',
+      ...throughMirror(server.url),
+    ]);
+    expect(result.stderr).toContain('Waiting for the agent to answer initialize…');
+    expect(result.stderr).toContain(
+      'Error: The agent did not answer initialize within 3 s (--initialize-timeout).',
+    );
+    expect(result.code).toBe(1);
+    await server.process.waitForStderr(/agent stdout line is not a JSON-RPC object/);
+  });
+
+  it('ends a normal run quietly, and logs as acpkit, not acpremote', async () => {
+    const server = await startExpose([process.execPath, fixtureAgent, 'echo']);
+    const result = await client(['--prompt', 'hi', ...throughMirror(server.url)]);
+    expect(result.stdout).toContain('Echo: hi');
+    expect(result.code).toBe(0);
+    expect(result.stderr).not.toContain('local input ended');
+    expect(result.stderr).not.toContain('acpremote');
+    expect(result.stderr).toMatch(/^acpkit info: mirror connected/m);
   });
 });

@@ -88,7 +88,9 @@ describe.each(MIRRORS)('%s', (mirror) => {
     mirrorProcess.child.stdin?.end();
     await mirrorProcess.closed;
     const redacted = server.url.replace('ws://', 'ws://***@').concat('?access_token=***');
-    expect(mirrorProcess.stderr()).toContain(`acpremote info: mirror connected url="${redacted}"`);
+    // Each CLI logs under its own name.
+    const prefix = mirror === 'acpremote mirror' ? 'acpremote' : 'acpkit';
+    expect(mirrorProcess.stderr()).toContain(`${prefix} info: mirror connected url="${redacted}"`);
     expect(mirrorProcess.stderr()).not.toMatch(/hunter/);
     const unreachable = await runMirrorToExit(
       mirror,

@@ -22,11 +22,29 @@ interface RunFlags {
   unstableProtocol?: boolean;
 }
 
+/**
+ * `--addr` names a WebSocket endpoint; an http(s):// URL is the usual slip, and the message says which scheme fits.
+ * The URL itself is not repeated: it may carry a token in its query.
+ */
+function requireWebSocketUrl(addr: string): void {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(addr)?.[1]?.toLowerCase();
+  if (scheme === 'ws' || scheme === 'wss') return;
+  const problem =
+    scheme === undefined
+      ? 'it has no scheme'
+      : `not an ${scheme}:// one${scheme === 'http' ? ': use ws://' : scheme === 'https' ? ': use wss://' : ''}`;
+  throw new CliError(
+    CliErrorCode.Usage,
+    `--addr must be a ws:// or wss:// URL, ${problem} (for example ws://127.0.0.1:8080/acp/ws).`,
+  );
+}
+
 async function runAction(target: string | undefined, flags: RunFlags, run: CliRun): Promise<number> {
   if ((target === undefined) === (flags.addr === undefined)) {
     throw new CliError(CliErrorCode.Usage, 'Provide exactly one of TARGET or --addr.');
   }
   if (flags.addr !== undefined) {
+    requireWebSocketUrl(flags.addr);
     return mirror(
       flags.addr,
       {

@@ -97,6 +97,21 @@ describe('acpkit run argument rules', () => {
   );
 });
 
+describe('acpkit run --addr with a URL that is not a WebSocket one', () => {
+  it.each([
+    ['http://127.0.0.1:1/acp/ws', 'not an http:// one: use ws://'],
+    ['https://example.com/acp/ws?token=secret', 'not an https:// one: use wss://'],
+    ['ftp://example.com/acp/ws', 'not an ftp:// one'],
+    ['127.0.0.1:1/acp/ws', 'it has no scheme'],
+  ])('exits 2 naming --addr for %s', async (addr, problem) => {
+    const io = createTestIo();
+    expect(await main(['run', '--addr', addr], io)).toBe(2);
+    expect(io.stderrText()).toBe(
+      `Error: --addr must be a ws:// or wss:// URL, ${problem} (for example ws://127.0.0.1:8080/acp/ws).\n`,
+    );
+  });
+});
+
 describe('acpkit serve', () => {
   it('serves TARGET over WebSocket and exits 143 on SIGTERM', async () => {
     const io = createTestIo();
@@ -105,6 +120,20 @@ describe('acpkit serve', () => {
     const connection = await connectAcp(url as string);
     cleanups.push(() => connection.close());
     expect(await promptOnce(connection.stream, 'served')).toBe('none: served');
+    io.stop('SIGTERM');
+    expect(await exitCode).toBe(143);
+  });
+
+  it('suggests its own mirror command, acpkit run --addr, and logs as acpkit', async () => {
+    const io = createTestIo();
+    const exitCode = start(['serve', `${echoAgent}:createEchoAgent`, '--port', '0'], io);
+    const [, url] = await io.waitForStderr(/Serving ACP WebSocket at (ws:\/\/\S+)\n/);
+    expect(io.stderrText()).toContain(`Connect an editor with: acpkit run --addr ${url}\n`);
+    const missing = await fetch(new URL('/not-here', (url as string).replace(/^ws/, 'http')));
+    expect(missing.status).toBe(404);
+    await io.waitForStderr(/\n(\S+) info: request refused/);
+    expect(io.stderrText()).not.toContain('acpremote');
+    expect(io.stderrText()).toMatch(/\nacpkit info: request refused/);
     io.stop('SIGTERM');
     expect(await exitCode).toBe(143);
   });

@@ -11,6 +11,16 @@ describe('formatServeBanner', () => {
     ]);
   });
 
+  it("suggests the serving CLI's own mirror command", () => {
+    const token = { token: 'sekret-value', source: 'environment', variable: 'MY_TOKEN' } as const;
+    expect(formatServeBanner(url, token, 'acpkit')[1]).toBe(
+      `Connect an editor with: acpkit run --addr ${url} --token-env MY_TOKEN`,
+    );
+    expect(formatServeBanner(url, token, 'acpremote')[1]).toBe(
+      `Connect an editor with: acpremote mirror ${url} --token-env MY_TOKEN`,
+    );
+  });
+
   it('references the --token-env variable, never the token', () => {
     const lines = formatServeBanner(url, {
       token: 'sekret-value',

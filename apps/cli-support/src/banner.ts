@@ -4,14 +4,22 @@ import { type ResolvedToken, STDIN_TOKEN_FILES } from './token.js';
 /** The variable name the banner suggests when the token came from `--bearer-token`. */
 export const SUGGESTED_TOKEN_VARIABLE = 'ACPREMOTE_TOKEN';
 
+/** How each CLI mirrors a remote endpoint to stdio: the line the banner suggests is the same CLI's. */
+const MIRROR_COMMANDS: Readonly<Record<string, string>> = {
+  acpkit: 'acpkit run --addr',
+  acpremote: 'acpremote mirror',
+};
+
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
 
 /**
  * The start-up banner of `serve`/`expose` (for stderr): the WebSocket URL with the real port, and a ready-to-paste
- * `acpremote mirror` line that references the token's environment variable or file, never the token itself.
+ * mirror line of the same CLI (`acpkit run --addr`, `acpremote mirror`) that references the token's environment
+ * variable or file, never the token itself.
  *
  * @param url - The server's real WebSocket URL (`RemoteServer.url`).
  * @param token - How the token was given, if any.
+ * @param programName - The CLI serving (`acpkit` or `acpremote`, the default).
  * @example
  * ```ts
  * for (const line of formatServeBanner(server.url, token)) process.stderr.write(`${line}\n`);
@@ -19,7 +27,11 @@ const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
  * // Connect an editor with: acpremote mirror ws://127.0.0.1:8080/acp/ws --token-env ACPREMOTE_TOKEN
  * ```
  */
-export function formatServeBanner(url: string, token: ResolvedToken | undefined): string[] {
+export function formatServeBanner(
+  url: string,
+  token: ResolvedToken | undefined,
+  programName = 'acpremote',
+): string[] {
   const lines = [`Serving ACP WebSocket at ${url}`];
   const variable = token?.variable ?? SUGGESTED_TOKEN_VARIABLE;
   // A token read from stdin has no name to repeat: suggest a variable, as for --bearer-token.
@@ -27,7 +39,8 @@ export function formatServeBanner(url: string, token: ResolvedToken | undefined)
   let tokenFlag = '';
   if (fromFile) tokenFlag = ` --token-file ${token?.file}`;
   else if (token) tokenFlag = ` --token-env ${variable}`;
-  lines.push(`Connect an editor with: acpremote mirror ${url}${tokenFlag}`);
+  const mirrorCommand = MIRROR_COMMANDS[programName] ?? MIRROR_COMMANDS.acpremote;
+  lines.push(`Connect an editor with: ${mirrorCommand} ${url}${tokenFlag}`);
   if (token?.warning) lines.push(token.warning);
   if (token?.source === 'flag') {
     lines.push(

@@ -27,6 +27,11 @@ export interface CliIo {
    * is subscribed, the signal does not end the process by itself.
    */
   readonly onStopSignal: (listener: (signal: StopSignal) => void) => () => void;
+  /**
+   * The CLI running the command (`acpkit`, `acpremote`): its log lines start with it, and banners suggest its own
+   * commands. Set by {@link CliRun.createRootCommand}; `acpremote` when absent.
+   */
+  readonly programName?: string;
 }
 
 /**

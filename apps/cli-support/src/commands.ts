@@ -37,21 +37,21 @@ export interface MirrorFlagValues extends ConnectFlagValues {
   latencyMeta?: boolean;
 }
 
-/**
- * The logger handed to `@acpkit/remote`: its default (stderr) for the real process, or one that writes to
- * `io.stderr` when a caller supplied its own streams, so in-process runs capture every diagnostic.
- */
-function loggerFor(io: CliIo): RemoteLogger | undefined {
-  if (io.stderr === process.stderr) return undefined;
-  return createStderrLogger('acpremote', io.stderr);
+/** The CLI a command runs in, which its log lines and banners name. */
+function programOf(io: CliIo): string {
+  return io.programName ?? 'acpremote';
 }
 
-function withLogger<Options extends object>(
-  options: Options,
-  io: CliIo,
-): Options & { logger?: RemoteLogger } {
-  const logger = loggerFor(io);
-  return logger ? { ...options, logger } : options;
+/**
+ * The logger handed to `@acpkit/remote`: one line per event on `io.stderr` (so in-process runs capture every
+ * diagnostic), each starting with the CLI's own name (`acpkit info: …` under `acpkit`).
+ */
+function loggerFor(io: CliIo): RemoteLogger {
+  return createStderrLogger(programOf(io), io.stderr);
+}
+
+function withLogger<Options extends object>(options: Options, io: CliIo): Options & { logger: RemoteLogger } {
+  return { ...options, logger: loggerFor(io) };
 }
 
 async function serveUntilStopped(
@@ -62,7 +62,7 @@ async function serveUntilStopped(
   // Listen for signals before binding so a SIGTERM during start-up still ends in a graceful shutdown.
   const stopSignal = io.waitForStopSignal();
   const server = await start();
-  for (const line of formatServeBanner(server.url, token)) writeLine(io.stderr, line);
+  for (const line of formatServeBanner(server.url, token, programOf(io))) writeLine(io.stderr, line);
   const signal = await stopSignal;
   writeLine(io.stderr, `Received ${signal}; closing connections and stopping child processes.`);
   await server.close();
@@ -87,7 +87,7 @@ export async function serveTarget(
   const { serveOptions, token } = resolveServeFlags(flags, io.env);
   const target = await loadTarget(targetSpecifier, { cwd: io.cwd });
   // The agent and the SDK print diagnostics with console.*: keep each one a single, escaped stderr line.
-  const restoreConsole = io.stderr === process.stderr ? routeConsoleToLogger(createStderrLogger()) : () => {};
+  const restoreConsole = io.stderr === process.stderr ? routeConsoleToLogger(loggerFor(io)) : () => {};
   try {
     return await serveUntilStopped(
       () =>

@@ -29,7 +29,16 @@ export class CliRun {
   /** The exit code the last action returned. */
   exitCode: number = ExitCode.Ok;
 
-  constructor(readonly io: CliIo) {}
+  #io: CliIo;
+
+  constructor(io: CliIo) {
+    this.#io = io;
+  }
+
+  /** The streams, environment and signals of this run; named after the program once it is created. */
+  get io(): CliIo {
+    return this.#io;
+  }
 
   /**
    * A root commander program wired for this run: usage errors become `Error: <message>` on stderr and exit code
@@ -37,6 +46,7 @@ export class CliRun {
    * (so `expose node agent.js --flag` keeps `--flag` for the command), and `--help` ends with the exit codes.
    */
   createRootCommand(name: string, description: string, version: string): Command {
+    this.#io = { ...this.#io, programName: name };
     const io = this.io;
     const program = new Command(name)
       .description(description)

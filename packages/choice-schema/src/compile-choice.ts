@@ -185,8 +185,18 @@ export interface ElicitationChoice<T> extends ChoiceDefinition {
 }
 
 /**
- * `Choice` with every key that {@link ElicitationChoice} does not know typed `never`, so a misspelt key
- * (`defualt: true`) in an inferred choice list is a type error instead of a silently ignored property.
+ * What a key that {@link ElicitationChoice} does not know is typed as: the compile error then names the key
+ * (`Type 'true' is not assignable to type 'boolean & NotAChoiceKey<"defualt">'`). An object type, because a
+ * primitive intersected with a string message would collapse to `never` and lose the name.
+ */
+interface NotAChoiceKey<Key> {
+  readonly 'is not a choice key (a choice has value, label, description and default)': Key;
+}
+
+/**
+ * `Choice` with every key that {@link ElicitationChoice} does not know typed as a `NotAChoiceKey<key>`, so a misspelt
+ * key (`defualt: true`) in an inferred choice list is a type error naming the key instead of a silently ignored
+ * property.
  *
  * @example
  * ```ts
@@ -197,7 +207,7 @@ export interface ElicitationChoice<T> extends ChoiceDefinition {
  * ```
  */
 export type ExactChoice<Choice> = Choice & {
-  readonly [Key in Exclude<keyof Choice, keyof ElicitationChoice<unknown>>]: never;
+  readonly [Key in Exclude<keyof Choice, keyof ElicitationChoice<unknown>>]: NotAChoiceKey<Key>;
 };
 
 /**

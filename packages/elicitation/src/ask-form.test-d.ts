@@ -62,6 +62,10 @@ describe('askForm types', () => {
     void session.askForm('Q', z.object({ name: z.preprocess((value) => value, z.string()) }));
     // @ts-expect-error not an object schema
     void session.askForm('Q', z.string());
+    // @ts-expect-error z.coerce (number, string and boolean alike)
+    void session.askForm('Q', z.object({ count: z.coerce.number() }));
+    // @ts-expect-error z.coerce.boolean() with a default
+    void session.askForm('Q', z.object({ yes: z.coerce.boolean().default(true) }));
   });
 });
 

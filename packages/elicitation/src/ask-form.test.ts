@@ -248,6 +248,23 @@ describe('the one-field helpers', () => {
     expect(requests).toHaveLength(0);
   });
 
+  it('askChoices and askText refuse a default that breaks their own constraints, before sending', async () => {
+    const { client, requests } = fakeClient();
+    const session = sessionWith(FORM, client);
+    const two = [
+      { value: 1, label: 'One', default: true },
+      { value: 2, label: 'Two', default: true },
+    ];
+    await expect(session.askChoices('Pick', two, { maxItems: 1 })).rejects.toSatisfy(
+      (error) =>
+        FormSchemaError.isInstance(error) && error.code === 'INVALID_DEFAULT' && error.path === 'value',
+    );
+    await expect(session.askText('Tag', { pattern: '^v\\d+$', default: '1.0' })).rejects.toMatchObject({
+      code: 'INVALID_DEFAULT',
+    });
+    expect(requests).toHaveLength(0);
+  });
+
   it('askChoices sends tokens, preselects every default and returns the offered values in the client order', async () => {
     const { client, requests } = fakeClient();
     const elicitation = { name: '@acpkit/elicitation' };

@@ -403,3 +403,169 @@ describe('choice fields', () => {
     expect(options).toStrictEqual({ type: 'string', oneOf: [{ const: 'choice_0', title: 'A' }] });
   });
 });
+
+describe('defaults are checked against their own field (INVALID_DEFAULT)', () => {
+  const three = [
+    { value: 1, label: 'One', default: true },
+    { value: 2, label: 'Two', default: true },
+    { value: 3, label: 'Three' },
+  ] as const;
+  const cases: ReadonlyArray<readonly [string, unknown, string]> = [
+    [
+      'more choices marked default than maxItems',
+      z.object({ c: choicesField(three, { maxItems: 1 }) }),
+      'maxItems 1',
+    ],
+    [
+      'fewer choices marked default than minItems',
+      z.object({ c: choicesField(three, { minItems: 3 }) }),
+      'minItems 3',
+    ],
+    [
+      'a choices .default() above maxItems',
+      z.object({ c: choicesField(three, { maxItems: 1 }).default([1, 2]) }),
+      'maxItems 1',
+    ],
+    [
+      'a choices .default() below minItems',
+      z.object({ c: choicesField(three, { minItems: 2 }).default([3]) }),
+      'minItems 2',
+    ],
+    [
+      'an enum multi-select .default() above .max()',
+      z.object({
+        c: z
+          .array(z.enum(['a', 'b']))
+          .max(1)
+          .default(['a', 'b']),
+      }),
+      'maxItems 1',
+    ],
+    [
+      'a string default failing its pattern',
+      z.object({
+        s: z
+          .string()
+          .regex(/^v\d+$/)
+          .default('1.0'),
+      }),
+      'pattern',
+    ],
+    ['a string default too long', z.object({ s: z.string().max(2).default('abc') }), 'Too big'],
+    ['a string default that is not an email', z.object({ s: z.email().default('nobody') }), 'email'],
+    ['a number default above its maximum', z.object({ n: z.number().max(1).default(2) }), 'Too big'],
+    ['an integer default below its minimum', z.object({ n: z.int().min(1).default(0) }), 'Too small'],
+    [
+      'a default failing a check after it (a pipe)',
+      z.object({ s: z.string().default('ab').pipe(z.string().min(3)) }),
+      'Too small',
+    ],
+    [
+      'a default failing a refinement outside it',
+      z.object({
+        s: z
+          .string()
+          .default('admin')
+          .refine((value) => value !== 'admin', 'not admin'),
+      }),
+      'not admin',
+    ],
+    [
+      'a choice marked default that a refinement refuses',
+      z.object({ c: choiceField(three.slice(1)).refine((value) => value !== 2, 'not two') }),
+      'not two',
+    ],
+  ];
+
+  it.each(cases)('refuses %s', (_name, schema, detail) => {
+    const error = refusal(schema);
+    expect(error.code).toBe('INVALID_DEFAULT');
+    expect(error.construct).toBe('default');
+    expect(error.message).toContain(detail);
+  });
+
+  it('still accepts defaults that fit, and does not check a default it does not send', () => {
+    expect(
+      compileForm(z.object({ c: choicesField(three, { minItems: 2, maxItems: 2 }) })).requestedSchema
+        .properties.c,
+    ).toMatchObject({ default: ['choice_0', 'choice_1'] });
+    expect(
+      compileForm(z.object({ c: choicesField(three, { maxItems: 2 }).optional() })).requestedSchema.properties
+        .c,
+    ).toMatchObject({ maxItems: 2, default: ['choice_0', 'choice_1'] });
+    // No choice is marked default: nothing to check.
+    expect(
+      compileForm(z.object({ c: choicesField([{ value: 1, label: 'One' }], { minItems: 1 }) }))
+        .requestedSchema.properties.c,
+    ).not.toHaveProperty('default');
+    // A default above a transform is a transformed value: applied, not sent, so not checked as an answer.
+    expect(
+      compileForm(
+        z.object({
+          s: z
+            .string()
+            .transform((value) => value.length)
+            .default(99),
+        }),
+      ).requestedSchema.properties.s,
+    ).toStrictEqual({ type: 'string' });
+  });
+});
+
+describe('date-times: the client is told exactly what zod accepts', () => {
+  const datetimePattern = (schema: z.core.$ZodType) => {
+    const def = schema._zod.def as unknown as { check: string; pattern: RegExp };
+    return def.pattern.source;
+  };
+
+  it("sends zod's own regular expression with the format when z.iso.datetime() accepts only UTC (no offset: true)", () => {
+    const field = z.iso.datetime();
+    const property = compileForm(z.object({ at: field })).requestedSchema.properties.at;
+    expect(property).toStrictEqual({ type: 'string', pattern: datetimePattern(field), format: 'date-time' });
+    const pattern = new RegExp((property as { pattern: string }).pattern, 'u');
+    expect(pattern.test('2024-01-01T10:00:00Z')).toBe(true);
+    expect(pattern.test('2024-01-01T10:00:00+02:00')).toBe(false);
+  });
+
+  it('sends the regular expression of a precision, and no format for a local date-time (it has no offset)', () => {
+    const precise = z.iso.datetime({ offset: true, precision: 3 });
+    expect(compileForm(z.object({ at: precise })).requestedSchema.properties.at).toStrictEqual({
+      type: 'string',
+      pattern: datetimePattern(precise),
+      format: 'date-time',
+    });
+    const local = z.iso.datetime({ local: true });
+    expect(compileForm(z.object({ at: local })).requestedSchema.properties.at).toStrictEqual({
+      type: 'string',
+      pattern: datetimePattern(local),
+    });
+  });
+
+  it('sends only the format for z.iso.datetime({ offset: true }), which accepts what RFC 3339 date-time means', () => {
+    expect(
+      compileForm(z.object({ at: z.iso.datetime({ offset: true }) })).requestedSchema.properties.at,
+    ).toStrictEqual({
+      type: 'string',
+      format: 'date-time',
+    });
+  });
+
+  it('refuses a UTC-only date-time with a regex of its own, naming { offset: true }', () => {
+    const error = refusal(z.object({ at: z.iso.datetime().regex(/^2024/) }));
+    expect(error.code).toBe('MULTIPLE_PATTERNS');
+    expect(error.message).toContain('{ offset: true }');
+  });
+});
+
+describe('messages name the construct with the right article', () => {
+  it.each([
+    [z.any(), 'is z.any()'],
+    [z.unknown(), 'is z.unknown()'],
+    [z.undefined(), 'is z.undefined()'],
+    [z.nan(), 'is z.nan()'],
+    [z.intersection(z.string(), z.string()), 'is an intersection'],
+    [z.record(z.string(), z.string()), 'is a record'],
+  ])('%#', (field, phrase) => {
+    expect(refusal(z.object({ field })).message).toContain(`"field" ${phrase},`);
+  });
+});

@@ -300,6 +300,20 @@ function foldLength(bounds: LengthBounds, check: CheckDefinition): boolean {
   }
 }
 
+/**
+ * The regular expression of a `z.iso.datetime()` check that accepts something other than ACP's `date-time` (RFC 3339
+ * with a `Z` or an offset): without `offset: true` zod accepts only `Z`, `precision` fixes the digits of the
+ * fraction, and `local` also accepts times without any offset (which no `date-time` client would send). `undefined`
+ * for `{ offset: true }` alone, which accepts what the format means.
+ */
+function narrowerDateTime(check: CheckDefinition): { pattern: string; local: boolean } | undefined {
+  if (check.format !== 'datetime' || !(check.pattern instanceof RegExp)) return undefined;
+  const local = check.local === true;
+  const exact =
+    check.offset === true && !local && (check.precision === undefined || check.precision === null);
+  return exact ? undefined : { pattern: check.pattern.source, local };
+}
+
 function compileString(schema: Schema, path: string): Constraints {
   const def = schema._zod.def as z.core.$ZodStringDef;
   if (def.coerce) throw refuseCoercion(path);
@@ -312,6 +326,14 @@ function compileString(schema: Schema, path: string): Constraints {
       case 'string_format': {
         const acpFormat = ACP_FORMATS[String(check.format)];
         if (acpFormat !== undefined) {
+          const narrower = narrowerDateTime(check);
+          if (narrower !== undefined) {
+            // zod accepts less than (or, local, other than) ACP's date-time: its own regular expression goes on the
+            // wire, so a client checks exactly what the answer will be parsed with.
+            patterns.set(narrower.pattern, 'datetime');
+            // A local date-time has no offset: sending the format would make a client refuse valid answers.
+            if (narrower.local) break;
+          }
           if (format !== undefined && format !== acpFormat) {
             throw refuse(
               FormSchemaErrorCode.MultipleFormats,
@@ -346,12 +368,17 @@ function compileString(schema: Schema, path: string): Constraints {
     }
   }
   if (patterns.size > 1) {
+    const sources = [...patterns.values()];
     throw refuse(
       FormSchemaErrorCode.MultiplePatterns,
       path,
-      [...patterns.values()].join('+'),
-      'has more than one regular expression (from .regex(), .startsWith(), .includes(), .uuid(), …); an ACP ' +
-        'string has one pattern: combine them into one .regex(), or check the others with .refine()',
+      sources.join('+'),
+      sources.includes('datetime')
+        ? 'has a regular expression besides its date-time; a z.iso.datetime() without { offset: true } (or with ' +
+            'local or precision) is sent as its own pattern, and an ACP string has one pattern: use ' +
+            'z.iso.datetime({ offset: true }), or check the other expression with .refine()'
+        : 'has more than one regular expression (from .regex(), .startsWith(), .includes(), .uuid(), …); an ACP ' +
+            'string has one pattern: combine them into one .regex(), or check the others with .refine()',
     );
   }
   checkBounds(path, lengths.minimum, lengths.maximum, 'length');
@@ -600,10 +627,31 @@ function compileBase(schema: Schema, path: string): Base {
         FormSchemaErrorCode.UnsupportedType,
         path,
         def.type,
-        `is a ${def.type}, which no ACP form field can hold; form fields are strings, numbers, integers, ` +
+        `is ${constructPhrase(def.type)}, which no ACP form field can hold; form fields are strings, numbers, integers, ` +
           'booleans, single-selects (z.enum, choiceField) and multi-selects (z.array(z.enum), choicesField)',
       );
   }
+}
+
+// zod types that read best as the call that makes them ("is z.any()", not "is a any"); form-types.ts says the same.
+const FACTORY_KINDS = new Set([
+  'any',
+  'unknown',
+  'undefined',
+  'null',
+  'nan',
+  'void',
+  'never',
+  'lazy',
+  'custom',
+  'success',
+]);
+
+/** A zod type (`def.type`) as a phrase: `z.any()`, `an intersection`, `a template literal`, `a record`. */
+function constructPhrase(kind: string): string {
+  if (FACTORY_KINDS.has(kind)) return `z.${kind}()`;
+  const words = kind.replaceAll('_', ' ');
+  return /^[aeiou]/.test(words) ? `an ${words}` : `a ${words}`;
 }
 
 function invalidDefault(path: string, problem: string): FormSchemaError {
@@ -667,22 +715,42 @@ function choiceDefault(
   return definition.multiSelect ? tokens : tokens[0];
 }
 
-/** The wire `default` of any other field: the zod default when it is a valid answer of the field itself. */
-function plainDefault(layer: DefaultLayer, path: string): unknown {
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * Refuses a wire default that the client could not send back as a valid answer: a multi-select default outside its
+ * own `minItems` / `maxItems`, or any default that the whole field (its checks, refinements and pipes, also those
+ * outside the `.default()`) does not accept. `marked` says the default comes from choices marked `default: true`.
+ */
+function checkDefault(field: Schema, base: Base, wireDefault: unknown, path: string, marked: boolean): void {
+  const source = marked ? 'has choices marked default: true' : 'has a .default()';
+  if (Array.isArray(wireDefault)) {
+    const { minItems, maxItems } = base.constraints as { minItems?: number; maxItems?: number };
+    const count = marked
+      ? `has ${plural(wireDefault.length, 'choice')} marked default: true`
+      : `has a .default() of ${plural(wireDefault.length, 'pick')}`;
+    if (maxItems !== undefined && wireDefault.length > maxItems) {
+      throw invalidDefault(path, `${count}, more than its maxItems ${maxItems}`);
+    }
+    if (minItems !== undefined && wireDefault.length < minItems) {
+      throw invalidDefault(path, `${count}, fewer than its minItems ${minItems}`);
+    }
+  }
   let result: { success: boolean; error?: { issues: readonly { message: string }[] } };
   try {
-    result = z.safeParse(layer.inner, layer.value);
+    result = z.safeParse(field, wireDefault);
   } catch {
     // An asynchronous refinement cannot be checked here; the value is still sent, and checked on the answer.
-    return layer.value;
+    return;
   }
   if (!result.success) {
     throw invalidDefault(
       path,
-      `has a .default() that is not a valid answer of the field itself: ${result.error?.issues[0]?.message ?? 'invalid'}`,
+      `${source} that is not a valid answer of the field itself: ${result.error?.issues[0]?.message ?? 'invalid'}`,
     );
   }
-  return layer.value;
 }
 
 interface CompiledField {
@@ -734,12 +802,11 @@ function compileField(name: string, field: Schema): CompiledField {
   const sendable =
     defaultLayer !== undefined && defaultLayer.transformsAbove === transforms ? defaultLayer : undefined;
   const wireDefault =
-    base.choiceField !== undefined
-      ? choiceDefault(base.choiceField, sendable, name)
-      : sendable !== undefined
-        ? plainDefault(sendable, name)
-        : undefined;
-  if (wireDefault !== undefined) property.default = wireDefault;
+    base.choiceField !== undefined ? choiceDefault(base.choiceField, sendable, name) : sendable?.value;
+  if (wireDefault !== undefined) {
+    checkDefault(field, base, wireDefault, name, sendable === undefined);
+    property.default = wireDefault;
+  }
   Object.assign(property, base.options);
   const compiled: CompiledField = { property: property as unknown as FormPropertySchema };
   return base.choiceField !== undefined && sendable !== undefined

@@ -1,10 +1,11 @@
+import type { ExactChoice } from '@acpkit/choice-schema';
 import type * as sdk from '@agentclientprotocol/sdk';
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { choiceField, choicesField } from './choice-field.js';
 import { compileForm, type FormPropertySchema, type FormRequestedSchema } from './compile-form.js';
 import { type FormElicitationParams, parseFormResponse } from './form-elicitation.js';
-import type { FieldRefusal, FormValue } from './form-types.js';
+import type { FieldRefusal, FormSchemaCheck, FormValue } from './form-types.js';
 
 describe('choice field types', () => {
   it('infers the offered values as the field output, tokens as its input', () => {
@@ -33,6 +34,14 @@ describe('choice field types', () => {
     choicesField([{ value: 'a', label: 'A', descripton: 'x' }] as const);
     // @ts-expect-error label is required
     choiceField([{ value: 'a' }]);
+  });
+
+  it('names the misspelt key in the error', () => {
+    type Misspelt = ExactChoice<{ value: 'a'; label: 'A'; defualt: true }>;
+    expectTypeOf<Misspelt['defualt']>().not.toBeNever();
+    expectTypeOf<Misspelt['defualt']>().toExtend<{
+      readonly 'is not a choice key (a choice has value, label, description and default)': 'defualt';
+    }>();
   });
 });
 
@@ -91,6 +100,45 @@ describe('refused constructs do not compile', () => {
     compileForm(z.object({ n: z.literal(1) }));
     // @ts-expect-error a schema that is not an object
     compileForm(z.string());
+    // @ts-expect-error z.coerce.number()
+    compileForm(z.object({ count: z.coerce.number() }));
+    // @ts-expect-error z.coerce.string()
+    compileForm(z.object({ name: z.coerce.string() }));
+    // @ts-expect-error z.coerce.boolean()
+    compileForm(z.object({ yes: z.coerce.boolean() }));
+    // @ts-expect-error z.coerce behind .optional() and .default()
+    compileForm(z.object({ count: z.coerce.number().optional().default(1) }));
+    // @ts-expect-error z.coerce piped into a transform
+    compileForm(z.object({ count: z.coerce.number().transform(String) }));
+  });
+
+  it('refuses z.coerce with a message saying why', () => {
+    expectTypeOf<
+      FieldRefusal<ReturnType<typeof z.coerce.number>>
+    >().toEqualTypeOf<'z.coerce (it would accept an answer of the wrong type: use z.string(), z.number() or z.boolean())'>();
+    expectTypeOf<FieldRefusal<z.ZodNumber>>().toBeNever();
+  });
+
+  it('says "pass z.object" for a schema that is not an object, not a list of property refusals', () => {
+    // What TypeScript checks `compileForm(z.string())` against, once z.string() failed the object constraint.
+    expectTypeOf<
+      FormSchemaCheck<z.core.$ZodObject>
+    >().toEqualTypeOf<'ACP forms are zod object schemas: pass z.object({ ... })'>();
+    expectTypeOf<FormSchemaCheck<z.ZodObject<{ name: z.ZodString }>>>().not.toBeString();
+  });
+
+  it('names constructs with the right article', () => {
+    expectTypeOf<FieldRefusal<z.ZodAny>>().toEqualTypeOf<'z.any() (no ACP form field has this type)'>();
+    expectTypeOf<FieldRefusal<z.ZodNaN>>().toEqualTypeOf<'z.nan() (no ACP form field has this type)'>();
+    expectTypeOf<
+      FieldRefusal<z.ZodUndefined>
+    >().toEqualTypeOf<'z.undefined() (no ACP form field has this type)'>();
+    expectTypeOf<
+      FieldRefusal<z.ZodIntersection<z.ZodString, z.ZodString>>
+    >().toEqualTypeOf<'an intersection (no ACP form field has this type)'>();
+    expectTypeOf<
+      FieldRefusal<z.ZodTemplateLiteral<`v${number}`>>
+    >().toEqualTypeOf<'a template literal (no ACP form field has this type)'>();
   });
 
   it('names the property and the construct in the error type', () => {

@@ -8,7 +8,37 @@ type DefinitionOf<Schema> = Schema extends { _zod: { def: infer Definition } } ?
 type KindOf<Schema> = DefinitionOf<Schema> extends { type: infer Kind } ? Kind : never;
 type InnerOf<Schema> = DefinitionOf<Schema> extends { innerType: infer Inner } ? Inner : never;
 
+type InputOf<Schema> = Schema extends { _zod: { input: infer Input } } ? Input : never;
+
 type WrapperKind = 'optional' | 'default' | 'prefault' | 'readonly' | 'nonoptional';
+
+// zod types that read best as the call that makes them ("it is z.any()", not "it is a any"); the run-time
+// compiler phrases them the same way.
+type FactoryKind =
+  | 'any'
+  | 'unknown'
+  | 'undefined'
+  | 'null'
+  | 'nan'
+  | 'void'
+  | 'never'
+  | 'lazy'
+  | 'custom'
+  | 'success';
+type Words<Kind extends string> = Kind extends `${infer Head}_${infer Tail}`
+  ? `${Head} ${Words<Tail>}`
+  : Kind;
+type ConstructPhrase<Kind extends string> = Kind extends FactoryKind
+  ? `z.${Kind}()`
+  : Kind extends `${'a' | 'e' | 'i' | 'o' | 'u'}${string}`
+    ? `an ${Words<Kind>}`
+    : `a ${Words<Kind>}`;
+
+/** A coerced `z.coerce.string()` / `.number()` / `.boolean()` takes `unknown` as its input; the plain ones do not. */
+type CoerceRefusal<Field> =
+  unknown extends InputOf<Field>
+    ? 'z.coerce (it would accept an answer of the wrong type: use z.string(), z.number() or z.boolean())'
+    : never;
 
 type ChoiceRefusal<Schema> =
   KindOf<Schema> extends 'enum'
@@ -43,7 +73,7 @@ export type FieldRefusal<Field> =
   KindOf<Field> extends WrapperKind
     ? FieldRefusal<InnerOf<Field>>
     : KindOf<Field> extends 'string' | 'number' | 'boolean'
-      ? never
+      ? CoerceRefusal<Field>
       : KindOf<Field> extends 'enum' | 'literal'
         ? ChoiceRefusal<Field>
         : KindOf<Field> extends 'array'
@@ -62,7 +92,7 @@ export type FieldRefusal<Field> =
                   ? '.catch() (it would turn an invalid answer into a valid one)'
                   : KindOf<Field> extends 'transform'
                     ? 'a transform whose input is not a form field'
-                    : `a ${KindOf<Field> & string} (no ACP form field has this type)`;
+                    : `${ConstructPhrase<KindOf<Field> & string>} (no ACP form field has this type)`;
 
 type FieldCheck<Field, Name> = [FieldRefusal<Field>] extends [never]
   ? unknown
@@ -83,8 +113,22 @@ type FieldCheck<Field, Name> = [FieldRefusal<Field>] extends [never]
  * ```
  */
 export type FormSchemaCheck<Schema> = Schema extends { _zod: { def: { shape: infer Shape } } }
-  ? { _zod: { def: { shape: { [Name in keyof Shape]: FieldCheck<Shape[Name], Name> } } } }
-  : 'ACP forms are zod object schemas: pass z.object({ ... })';
+  ? IsUnknownShape<Shape> extends true
+    ? NotAnObjectSchema
+    : { _zod: { def: { shape: { [Name in keyof Shape]: FieldCheck<Shape[Name], Name> } } } }
+  : NotAnObjectSchema;
+
+type NotAnObjectSchema = 'ACP forms are zod object schemas: pass z.object({ ... })';
+/**
+ * A shape of any property name holding any zod type is the constraint's ({@link FormObjectSchema}), which TypeScript
+ * falls back to when the argument is not an object schema at all (`z.string()`): the message must then say so,
+ * instead of listing every construct a field could be.
+ */
+type IsUnknownShape<Shape> = string extends keyof Shape
+  ? z.core.$ZodType extends Shape[keyof Shape]
+    ? true
+    : false
+  : false;
 
 /**
  * A zod 4 object schema, the input of the form compiler (`z.object`, `z.strictObject`, `z.looseObject`).

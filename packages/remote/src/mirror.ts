@@ -132,7 +132,7 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
     if (localEnded) return;
     localEnded = true;
     if (outputFailed || inFlight.size === 0) {
-      logger.info('local input ended; closing the remote connection');
+      logger.debug?.('local input ended; closing the remote connection');
       closeUpstream();
       return;
     }

@@ -118,4 +118,13 @@ export class AgentProcess {
     await this.child.terminate();
     return this.exited;
   }
+
+  /**
+   * Stops a program that never spoke ACP (or stopped answering): SIGTERM to its process group at once, without first
+   * waiting for it to exit on stdin EOF, then the same teardown as {@link AgentProcess.stop} for what is left.
+   */
+  async abandon(): Promise<AgentExit> {
+    if (this.isRunning) this.child.signal('SIGTERM');
+    return this.stop();
+  }
 }

@@ -19,6 +19,8 @@ export const TestingErrorCode = {
   NoScriptLeft: 'NO_SCRIPT_LEFT',
   /** A script is malformed (not an object, `"decline"` or `"cancel"`; a value of the wrong JSON type; bad JSON). */
   InvalidScript: 'INVALID_SCRIPT',
+  /** An option of the test client is out of range (a timeout that is not a positive number). */
+  InvalidOption: 'INVALID_OPTION',
   /** The agent command is empty. */
   InvalidCommand: 'INVALID_COMMAND',
   /** The agent command could not be started (not found, not executable). */
@@ -27,6 +29,10 @@ export const TestingErrorCode = {
   AgentExited: 'AGENT_EXITED',
   /** The agent wrote something other than JSON-RPC to stdout and did not answer `initialize`. */
   NotAnAcpAgent: 'NOT_AN_ACP_AGENT',
+  /** The agent did not answer `initialize` within the time allowed (`initializeTimeoutMs`, `--initialize-timeout`). */
+  InitializeTimeout: 'INITIALIZE_TIMEOUT',
+  /** A scripted answer names a field by a title that several fields of the form share. */
+  AmbiguousField: 'AMBIGUOUS_FIELD',
 } as const;
 /** Union of the {@link TestingErrorCode} values. */
 export type TestingErrorCode = (typeof TestingErrorCode)[keyof typeof TestingErrorCode];
@@ -72,7 +78,7 @@ export class TestingError extends Error {
 /**
  * A scripted answer does not fit the form the agent sent: it names no field of it, its value is not valid for the
  * field, a required field got no value, or the scripts ran out. The message names the form and the field. Codes:
- * `UNKNOWN_FIELD`, `INVALID_ANSWER`, `MISSING_ANSWER`, `NO_SCRIPT_LEFT`, `INVALID_SCRIPT`.
+ * `UNKNOWN_FIELD`, `AMBIGUOUS_FIELD`, `INVALID_ANSWER`, `MISSING_ANSWER`, `NO_SCRIPT_LEFT`, `INVALID_SCRIPT`.
  *
  * @example
  * ```ts
@@ -111,8 +117,8 @@ export class ScriptedAnswerError extends TestingError {
 }
 
 /**
- * The agent process could not be started, ended early, or is not speaking ACP on stdout. Codes:
- * `INVALID_COMMAND`, `AGENT_START_FAILED`, `AGENT_EXITED`, `NOT_AN_ACP_AGENT`.
+ * The agent process could not be started, ended early, is not speaking ACP on stdout, or did not answer `initialize`
+ * in time. Codes: `INVALID_COMMAND`, `AGENT_START_FAILED`, `AGENT_EXITED`, `NOT_AN_ACP_AGENT`, `INITIALIZE_TIMEOUT`.
  *
  * @example
  * ```ts

@@ -1,10 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { describeCommand } from './non-acp-guard.js';
+import { describeCommand, quoteCommand } from './non-acp-guard.js';
 
 describe('describeCommand', () => {
-  it('shows the program by its base name and quotes arguments with spaces', () => {
+  it('shows the program by its base name and single-quotes arguments a shell would split or read', () => {
     expect(describeCommand(['/usr/bin/node', 'agent.js', '--name', 'my agent', ''])).toBe(
-      'node agent.js --name "my agent" ""',
+      "node agent.js --name 'my agent' ''",
+    );
+    expect(describeCommand(['node', '-e', 'process.stdout.write("hi")'])).toBe(
+      `node -e 'process.stdout.write("hi")'`,
+    );
+    expect(describeCommand(['sh', '-c', "echo 'it''s'"])).toBe(`sh -c 'echo '\\''it'\\'''\\''s'\\'''`);
+    expect(describeCommand(['node', '--import=tsx', './src/agent.ts:createAgent'])).toBe(
+      'node --import=tsx ./src/agent.ts:createAgent',
+    );
+  });
+
+  it('sets a command off with typographic quotes, so quotes inside it stay readable', () => {
+    expect(quoteCommand(['node', '-e', 'process.stdout.write("hi")'])).toBe(
+      `“node -e 'process.stdout.write("hi")'”`,
     );
   });
 

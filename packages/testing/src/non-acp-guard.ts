@@ -2,25 +2,34 @@ import { basename } from 'node:path';
 import type { AgentProcess } from './agent-process.js';
 import { AgentProcessError, TestingErrorCode } from './errors.js';
 
-/** How long an agent that wrote non-JSON to stdout still gets to answer `initialize`. */
-export const NON_ACP_GRACE_MS = 5_000;
+/**
+ * How long an agent that wrote non-JSON to stdout still gets to answer `initialize`. Short enough that, with the
+ * start-up of the program and its teardown, the failure lands inside a test runner's default timeout (vitest: 5 s).
+ */
+export const NON_ACP_GRACE_MS = 2_000;
+
+/** How long an agent gets to answer `initialize` at all, unless the caller says otherwise. */
+export const DEFAULT_INITIALIZE_TIMEOUT_MS = 30_000;
 
 /** Longest command line shown; a longer one keeps its start and its end (where the script name usually is). */
 const MAX_COMMAND_CHARACTERS = 80;
 
+/** Characters a POSIX shell reads as they are; any other word is single-quoted. */
+const PLAIN_WORD = /^[\w@%+=:,./-]+$/;
+
 /**
- * An agent command as a person reads it: the program's base name, then the arguments (quoted when they hold
- * spaces); a long one is cut in the middle.
+ * An agent command as a person reads it, and could paste into a shell: the program's base name, then the arguments,
+ * single-quoted when they hold spaces, quotes or other shell characters; a long one is cut in the middle.
  *
  * @example
  * ```ts
- * describeCommand(['/usr/bin/node', 'agent.js', '--name', 'my agent']); // 'node agent.js --name "my agent"'
+ * describeCommand(['/usr/bin/node', 'agent.js', '--name', 'my agent']); // "node agent.js --name 'my agent'"
  * ```
  */
 export function describeCommand(command: readonly string[]): string {
   const [program, ...args] = command;
   const words = [basename(program ?? 'agent'), ...args].map((word) =>
-    /[\s"']/.test(word) || word === '' ? JSON.stringify(word) : word,
+    PLAIN_WORD.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`,
   );
   const text = words.join(' ');
   if (text.length <= MAX_COMMAND_CHARACTERS) return text;
@@ -29,46 +38,106 @@ export function describeCommand(command: readonly string[]): string {
 }
 
 /**
- * Awaits `initialize` sent to a stdio agent, unless the agent wrote a non-JSON line to stdout and then did not
- * answer within {@link NON_ACP_GRACE_MS}: a program that prints text instead of speaking JSON-RPC would otherwise
- * leave the client waiting forever. An agent that only logs a stray line and then answers is fine.
+ * A command line set off from the sentence around it with typographic quotes, which no shell quoting inside it can
+ * be confused with: `the agent “node -e 'console.log("hi")'”`.
  *
- * @throws {@link AgentProcessError} `NOT_AN_ACP_AGENT` with the line's preview and what to check.
  * @example
  * ```ts
- * const response = await initializeUnlessNotAcp(connection.agent.request(methods.agent.initialize, params), agent, command);
+ * quoteCommand(['node', 'agent.js']); // '“node agent.js”'
  * ```
  */
-export async function initializeUnlessNotAcp<T>(
+export function quoteCommand(command: readonly string[]): string {
+  return `“${describeCommand(command)}”`;
+}
+
+/** Options of {@link awaitInitialize}. */
+export interface AwaitInitializeOptions {
+  /** After a non-JSON stdout line, how long `initialize` may still take; default {@link NON_ACP_GRACE_MS}. */
+  readonly notAcpGraceMs?: number;
+  /** How long `initialize` may take at all; default {@link DEFAULT_INITIALIZE_TIMEOUT_MS}. */
+  readonly timeoutMs?: number;
+  /** Called once when `initialize` is still unanswered after `waitingNoticeMs` (the client says it is waiting). */
+  readonly onWaiting?: (waitedMs: number) => void;
+  /** When to call `onWaiting`; never when absent. */
+  readonly waitingNoticeMs?: number;
+  /** How the timeout is named in its message (`initializeTimeoutMs`, `--initialize-timeout`). */
+  readonly timeoutOption?: string;
+}
+
+function seconds(milliseconds: number): string {
+  return `${Number((milliseconds / 1000).toFixed(1))} s`;
+}
+
+/**
+ * Awaits `initialize` sent to a stdio agent, but not forever: a program that writes a non-JSON line to stdout and
+ * then does not answer within {@link NON_ACP_GRACE_MS} is not an ACP agent (an agent that only logs a stray line and
+ * then answers is fine), and an agent that says nothing at all gets `timeoutMs`. The caller stops the agent on
+ * either failure, with {@link AgentProcess.abandon} (it never spoke ACP: there is nothing to close gracefully).
+ *
+ * @throws {@link AgentProcessError} `NOT_AN_ACP_AGENT` (with the line's preview and what to check) or
+ * `INITIALIZE_TIMEOUT`.
+ * @example
+ * ```ts
+ * const response = await awaitInitialize(connection.agent.request(methods.agent.initialize, params), agent, command);
+ * ```
+ */
+export async function awaitInitialize<T>(
   initialize: Promise<T>,
   agent: AgentProcess,
   command: readonly string[],
-  graceMs: number = NON_ACP_GRACE_MS,
+  options: AwaitInitializeOptions = {},
 ): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
+  const graceMs = options.notAcpGraceMs ?? NON_ACP_GRACE_MS;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS;
+  const timers: NodeJS.Timeout[] = [];
   let unsubscribe: () => void = () => undefined;
-  const notAcp = new Promise<never>((_, reject) => {
+  const gaveUp = new Promise<AgentProcessError>((resolve) => {
     const startGrace = (preview: string) => {
       unsubscribe();
-      timer = setTimeout(() => {
-        reject(
-          new AgentProcessError(
-            TestingErrorCode.NotAnAcpAgent,
-            `The agent wrote text that is not JSON-RPC to stdout (${JSON.stringify(preview)}) and did not answer ` +
-              `initialize within ${graceMs / 1000} s. Is "${describeCommand(command)}" an ACP agent? A stdio ACP ` +
-              'agent must write only JSON-RPC to stdout and its logs to stderr.',
-          ),
-        );
-      }, graceMs);
+      timers.push(
+        setTimeout(() => {
+          resolve(
+            new AgentProcessError(
+              TestingErrorCode.NotAnAcpAgent,
+              `The agent wrote text that is not JSON-RPC to stdout (${JSON.stringify(preview)}) and did not answer ` +
+                `initialize within ${seconds(graceMs)}. Is ${quoteCommand(command)} an ACP agent? A stdio ACP agent ` +
+                'must write only JSON-RPC to stdout and its logs to stderr.',
+            ),
+          );
+        }, graceMs),
+      );
     };
     const first = agent.nonJsonLines[0];
     if (first !== undefined) startGrace(first.preview);
     else unsubscribe = agent.onNonJsonLine((line) => startGrace(line.preview));
+    const option = options.timeoutOption === undefined ? '' : ` (${options.timeoutOption})`;
+    timers.push(
+      setTimeout(() => {
+        resolve(
+          new AgentProcessError(
+            TestingErrorCode.InitializeTimeout,
+            `The agent did not answer initialize within ${seconds(timeoutMs)}${option}. Is ` +
+              `${quoteCommand(command)} an ACP agent that speaks JSON-RPC on stdout? A mirror (acpkit ` +
+              'run --addr, acpremote mirror) waits like this when the remote agent does not answer: see the ' +
+              "server's log.",
+          ),
+        );
+      }, timeoutMs),
+    );
+    const { onWaiting, waitingNoticeMs } = options;
+    if (onWaiting !== undefined && waitingNoticeMs !== undefined && waitingNoticeMs < timeoutMs) {
+      timers.push(setTimeout(() => onWaiting(waitingNoticeMs), waitingNoticeMs));
+    }
   });
   try {
-    return await Promise.race([initialize, notAcp]);
+    return await Promise.race([
+      initialize,
+      gaveUp.then((error) => {
+        throw error;
+      }),
+    ]);
   } finally {
-    clearTimeout(timer);
+    for (const timer of timers) clearTimeout(timer);
     unsubscribe();
   }
 }

@@ -16,7 +16,7 @@ import {
   type Stream,
 } from '@agentclientprotocol/sdk';
 import { AgentProcess } from './agent-process.js';
-import { AgentProcessError, ScriptedAnswerError, TestingErrorCode } from './errors.js';
+import { AgentProcessError, ScriptedAnswerError, TestingError, TestingErrorCode } from './errors.js';
 import { answerFormAutomatically, choosePermissionAutomatically } from './forms/automatic-answers.js';
 import { readForm } from './forms/form-model.js';
 import {
@@ -27,7 +27,7 @@ import {
   parseFormScripts,
   type ScriptedFieldAnswer,
 } from './forms/scripted-answers.js';
-import { initializeUnlessNotAcp } from './non-acp-guard.js';
+import { awaitInitialize } from './non-acp-guard.js';
 import { summarizeTurn, type TranscriptEvent, type TurnTranscript, type WireMessage } from './transcript.js';
 
 /**
@@ -70,6 +70,13 @@ export interface TestClientOptions {
 export interface SpawnTestClientOptions extends TestClientOptions {
   /** Environment of the agent process; default the inherited one. */
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * How long the agent may take to answer `initialize` before `spawnTestClient` stops it and rejects with
+   * `INITIALIZE_TIMEOUT`; default 30 000. Set it below your test runner's timeout (vitest: 5 000) to get that
+   * error, and the agent reaped, instead of a timed-out test. (An agent that writes text instead of JSON-RPC to
+   * stdout fails sooner, with `NOT_AN_ACP_AGENT`, 2 s after that text.)
+   */
+  readonly initializeTimeoutMs?: number;
 }
 
 /** An ACP agent app the client can connect to in-process (`agent()` from the SDK, stable or `/unstable`). */
@@ -193,10 +200,13 @@ function recordedWirePair(messages: WireMessage[]): { agentSide: Stream; clientS
   };
 }
 
+/** Where a request failed: before the agent answered `initialize`, or later. */
+type Phase = 'initialize' | 'session';
+
 interface Endpoint {
   readonly stream: Stream;
   /** Turns a failed request into the reason behind it (a stdio agent that exited), or keeps it. */
-  readonly explain: (error: unknown) => Promise<unknown>;
+  readonly explain: (error: unknown, phase: Phase) => Promise<unknown>;
   readonly initialize: <T>(request: Promise<T>) => Promise<T>;
   close(): Promise<void>;
   readonly onStdoutNoise?: (listener: (preview: string) => void) => void;
@@ -250,11 +260,11 @@ async function startClient(
     })();
     return closing;
   };
-  const guarded = async <T>(work: Promise<T>): Promise<T> => {
+  const guarded = async <T>(work: Promise<T>, phase: Phase = 'session'): Promise<T> => {
     try {
       return await work;
     } catch (error) {
-      throw await endpoint.explain(error);
+      throw await endpoint.explain(error, phase);
     }
   };
 
@@ -267,6 +277,7 @@ async function startClient(
           clientInfo: { name: 'acpkit-test-client', title: 'ACP Kit test client', version: '0' },
         }),
       ),
+      'initialize',
     );
     const { sessionId } = await guarded(
       connection.agent.request(methods.agent.session.new, {
@@ -355,10 +366,12 @@ export async function connectTestClient(
 /**
  * Spawns a stdio ACP agent (argv, no shell, its own process group; its stderr passes through) and connects a test
  * client to it, as `acpkit client` does: lines on its stdout that are not JSON-RPC are dropped and recorded as
- * `stdout-noise` events, and an agent that prints such text and then does not answer `initialize` fails fast.
+ * `stdout-noise` events; an agent that prints such text and then does not answer `initialize` within 2 s fails
+ * with `NOT_AN_ACP_AGENT`, and one that says nothing with `INITIALIZE_TIMEOUT` after `initializeTimeoutMs`. Every
+ * rejection comes after the agent was stopped and reaped.
  *
  * @throws {@link AgentProcessError} `INVALID_COMMAND`, `AGENT_START_FAILED`, `AGENT_EXITED` (it ended before the
- * session opened) or `NOT_AN_ACP_AGENT`.
+ * session opened), `NOT_AN_ACP_AGENT` or `INITIALIZE_TIMEOUT`.
  * @example
  * ```ts
  * import { spawnTestClient } from '@acpkit/testing';
@@ -372,21 +385,49 @@ export async function spawnTestClient(
   command: readonly string[],
   options: SpawnTestClientOptions = {},
 ): Promise<TestClient> {
+  const { initializeTimeoutMs } = options;
+  if (
+    initializeTimeoutMs !== undefined &&
+    !(Number.isFinite(initializeTimeoutMs) && initializeTimeoutMs > 0)
+  ) {
+    throw new TestingError(
+      TestingErrorCode.InvalidOption,
+      `initializeTimeoutMs must be a positive number of milliseconds, not ${String(initializeTimeoutMs)}.`,
+    );
+  }
   const agent = await AgentProcess.start(command, options.cwd ?? process.cwd(), options.env);
   return startClient(
     {
       stream: agent.stream,
       // A request fails with a plain "connection closed" when the agent's stdout ends; name the exit instead.
-      explain: async (error) => {
-        if (error instanceof RequestError || ScriptedAnswerError.isInstance(error)) return error;
+      explain: async (error, phase) => {
+        if (
+          error instanceof RequestError ||
+          ScriptedAnswerError.isInstance(error) ||
+          AgentProcessError.isInstance(error)
+        ) {
+          return error;
+        }
         const exit = await Promise.race([agent.exited, delay(EXIT_REPORT_WAIT_MS)]);
         if (exit === undefined) return error;
         const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
-        return new AgentProcessError(TestingErrorCode.AgentExited, `The agent exited (${how}).`, {
+        const when = phase === 'initialize' ? ' before answering initialize' : '';
+        return new AgentProcessError(TestingErrorCode.AgentExited, `The agent exited (${how})${when}.`, {
           cause: error,
         });
       },
-      initialize: (request) => initializeUnlessNotAcp(request, agent, command),
+      initialize: async (request) => {
+        try {
+          return await awaitInitialize(request, agent, command, {
+            ...(initializeTimeoutMs === undefined ? {} : { timeoutMs: initializeTimeoutMs }),
+            timeoutOption: 'initializeTimeoutMs',
+          });
+        } catch (error) {
+          // Not an ACP agent, or a silent one: stopped at once (then reaped by close()) before anyone hears of it.
+          if (AgentProcessError.isInstance(error)) await agent.abandon();
+          throw error;
+        }
+      },
       close: async () => {
         await agent.stop();
       },

@@ -1,5 +1,8 @@
 // The test client against real SDK agent apps (in-process, over recorded message streams) and real stdio agent
 // processes: scripted answers by the shared rules, functions, defaults, permissions, transcripts, and the failures.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,9 +14,20 @@ import {
   type TestClient,
   TestingErrorCode,
 } from '../src/index.js';
+import { NON_ACP_GRACE_MS } from '../src/internal.js';
 import { createScenarioAgent } from './support/agents.js';
 
 const stdioAgent = fileURLToPath(new URL('./fixtures/stdio-agent.mjs', import.meta.url));
+
+/** Whether a process is still there. The agent is our child: once reaped (its exit seen) its pid is gone. */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 const clients: TestClient[] = [];
 
 afterEach(async () => {
@@ -176,7 +190,47 @@ describe('spawnTestClient (stdio agent process)', () => {
     expect(AgentProcessError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ code: TestingErrorCode.NotAnAcpAgent });
     expect((error as Error).message).toContain('("Starting the agent…")');
-    expect((error as Error).message).toContain('stdio-agent.mjs noise-only" an ACP agent?');
+    expect((error as Error).message).toContain('stdio-agent.mjs noise-only” an ACP agent?');
+  });
+
+  it("rejects NOT_AN_ACP_AGENT within vitest's default 5 s, with the agent already reaped, when the program ignores stdin", {
+    timeout: 5_000,
+  }, async () => {
+    const pidFile = join(mkdtempSync(join(tmpdir(), 'acpkit-testing-')), 'pid');
+    const error = await spawnTestClient([process.execPath, stdioAgent, 'noise-and-idle', pidFile]).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toMatchObject({ code: TestingErrorCode.NotAnAcpAgent });
+    expect((error as Error).message).toContain(`within ${NON_ACP_GRACE_MS / 1000} s`);
+    expect(isAlive(Number(readFileSync(pidFile, 'utf8')))).toBe(false);
+  });
+
+  it('rejects INITIALIZE_TIMEOUT after initializeTimeoutMs for an agent that says nothing, and reaps it', async () => {
+    const pidFile = join(mkdtempSync(join(tmpdir(), 'acpkit-testing-')), 'pid');
+    const error = await spawnTestClient([process.execPath, stdioAgent, 'silent', pidFile], {
+      initializeTimeoutMs: 500,
+    }).catch((caught: unknown) => caught);
+    expect(AgentProcessError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: TestingErrorCode.InitializeTimeout });
+    expect((error as Error).message).toContain('did not answer initialize within 0.5 s');
+    expect(isAlive(Number(readFileSync(pidFile, 'utf8')))).toBe(false);
+  });
+
+  it('refuses an initializeTimeoutMs that is not a positive number, before starting anything', async () => {
+    for (const initializeTimeoutMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      await expect(
+        spawnTestClient([process.execPath, stdioAgent], { initializeTimeoutMs }),
+      ).rejects.toMatchObject({
+        code: TestingErrorCode.InvalidOption,
+      });
+    }
+  });
+
+  it('says the agent exited before answering initialize, with its exit code', async () => {
+    await expect(spawnTestClient([process.execPath, stdioAgent, 'exit-at-start'])).rejects.toMatchObject({
+      code: TestingErrorCode.AgentExited,
+      message: 'The agent exited (code 4) before answering initialize.',
+    });
   });
 
   it('reports the exit status when the agent dies during a turn', async () => {

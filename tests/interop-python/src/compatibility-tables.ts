@@ -32,3 +32,23 @@ export function readMarkedTable(file: string, name: string): TableRow[] {
 export function codeSpans(cell: string): string[] {
   return [...cell.matchAll(/`([^`]+)`/g)].map((match) => match[1] as string);
 }
+
+/**
+ * The message a `mirror-refusals` row of docs/remote-transport.md quotes (the last code span of its "What it says"
+ * cell), with its placeholders filled in, so a test can hold the doc to what the mirror really prints.
+ */
+export function quotedRefusal(
+  file: string,
+  mirror: 'ours' | 'Python',
+  token: 'none' | 'wrong',
+  values: { readonly url?: string; readonly variable?: string } = {},
+): string {
+  const row = readMarkedTable(file, 'mirror-refusals').find(
+    ([mirrorCell = '', tokenCell = '']) => mirrorCell.startsWith(mirror) && tokenCell.startsWith(token),
+  );
+  const quoted = codeSpans(row?.[2] ?? '').at(-1);
+  if (quoted === undefined) throw new Error(`no mirror-refusals row for ${mirror} with ${token} token`);
+  return quoted
+    .replaceAll('<url>', values.url ?? '<url>')
+    .replaceAll('<variable>', values.variable ?? '<variable>');
+}

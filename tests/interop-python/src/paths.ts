@@ -5,6 +5,10 @@ import { venvBinary } from '../../../scripts/python-venv.mjs';
 export const interopPaths = {
   /** The pydantic-acp stdio agent whose `/choose` command calls `ask_choice`. */
   pythonChoiceAgent: fileURLToPath(new URL('../python/choice_agent.py', import.meta.url)),
+  /** A form-answering client on the Python ACP SDK: answers any form an agent asks from its schema. */
+  pythonFormsClient: fileURLToPath(new URL('../python/forms_client.py', import.meta.url)),
+  /** The release-form example agent: askForm (with choiceField), askChoices and askConfirm. */
+  releaseFormAgent: fileURLToPath(new URL('../../../examples/release-form/dist/agent.js', import.meta.url)),
   /** The TypeScript twin: an SDK agent whose `/choose` command calls `askChoice`. */
   typescriptChoiceAgent: fileURLToPath(new URL('../fixtures/ts-choice-agent.mjs', import.meta.url)),
   /** A stdio wrapper that records every line its child reads (what reached our server). */

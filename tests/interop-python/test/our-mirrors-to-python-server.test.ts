@@ -15,6 +15,8 @@ import {
 import { type PythonVectors, readPythonVectors } from '../src/captures.js';
 import { RawClientSession, withoutSessionId } from '../src/choice-agents.js';
 import { acceptToken, formCases } from '../src/choice-cases.js';
+import { quotedRefusal } from '../src/compatibility-tables.js';
+import { interopPaths } from '../src/paths.js';
 import { startPythonExpose } from '../src/remote-processes.js';
 import { failEveryTestWithoutPythonVenv } from './support/venv.js';
 
@@ -79,16 +81,23 @@ describe.each(ourMirrors)(
 
 describe.each(ourMirrors)('our %s against Python acpremote expose with a token', (mirrorCli) => {
   it.each([
-    ['a missing token', [], {}],
-    ['a wrong token', ['--token-env', TOKEN_VARIABLE], { [TOKEN_VARIABLE]: `${token}-wrong` }],
-  ] as const)('exits 1 with a clear message on %s, writing nothing to stdout', async (_case, flags, env) => {
-    const cli = mirrorCli === 'acpremote mirror' ? 'acpremote' : 'acpkit';
-    // stdin stays open: the refusal alone must end the mirror.
-    const mirror = spawnCli(cli, mirrorArguments(mirrorCli, server.url, [...flags]), { env });
-    const exit = await mirror.closed;
-    expect(exit.code).toBe(1);
-    // Relied on: our CLIs name the refused upgrade and its HTTP status (`... refused the WebSocket upgrade with HTTP 401`).
-    expect(mirror.stderr()).toMatch(/Error: .*HTTP 401/);
-    expect(mirror.stdout()).toBe('');
-  });
+    ['none', [], {}],
+    ['wrong', ['--token-env', TOKEN_VARIABLE], { [TOKEN_VARIABLE]: `${token}-wrong` }],
+  ] as const)(
+    'exits 1 with the message docs/remote-transport.md quotes, token: %s, writing nothing to stdout',
+    async (tokenCase, flags, env) => {
+      const cli = mirrorCli === 'acpremote mirror' ? 'acpremote' : 'acpkit';
+      // stdin stays open: the refusal alone must end the mirror.
+      const mirror = spawnCli(cli, mirrorArguments(mirrorCli, server.url, [...flags]), { env });
+      const exit = await mirror.closed;
+      expect(exit.code).toBe(1);
+      // The whole message the docs quote, so a changed message fails here until the docs say it too.
+      const quoted = quotedRefusal(interopPaths.remoteTransportDocs, 'ours', tokenCase, {
+        url: server.url,
+        variable: TOKEN_VARIABLE,
+      });
+      expect(mirror.stderr()).toContain(`${quoted}\n`);
+      expect(mirror.stdout()).toBe('');
+    },
+  );
 });

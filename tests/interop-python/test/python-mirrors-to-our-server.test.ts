@@ -17,6 +17,7 @@ import { reapAll } from '../../e2e/support/processes.js';
 import { type RunningServer, spawnMirrorPeer, startExpose } from '../../e2e/support/remote-servers.js';
 import { INTEROP_CLIENT_INFO, RawClientSession } from '../src/choice-agents.js';
 import { acceptToken } from '../src/choice-cases.js';
+import { quotedRefusal } from '../src/compatibility-tables.js';
 import { interopPaths } from '../src/paths.js';
 import { getOnFreshConnection, type PythonMirror, spawnPythonMirror } from '../src/remote-processes.js';
 import { failEveryTestWithoutPythonVenv } from './support/venv.js';
@@ -152,11 +153,13 @@ describe.each(pythonMirrors)('%s against our acpremote expose with a token', (ki
       const { mirror, peer } = spawnPythonMirror(kind, server.url, flags, env);
 
       const refusal = await requestError(peer, 'initialize', INITIALIZE_WITH_FORMS);
-      // Relied on: Python's mirror connects lazily and turns the failed upgrade into -32603 naming the HTTP status.
-      expect(refusal).toMatchObject({ code: -32603, data: { details: expect.stringContaining('HTTP 401') } });
+      // Relied on: Python's mirror connects lazily and turns the failed upgrade into -32603 with the details that
+      // docs/remote-transport.md quotes.
+      const details = quotedRefusal(interopPaths.remoteTransportDocs, 'Python', 'none');
+      expect(refusal).toMatchObject({ code: -32603, data: { details } });
       // Still running and answering: every request retries the connection and fails the same way.
       const again = await requestError(peer, 'session/new', { cwd: process.cwd(), mcpServers: [] });
-      expect(again).toMatchObject({ code: -32603, data: { details: expect.stringContaining('HTTP 401') } });
+      expect(again).toMatchObject({ code: -32603, data: { details } });
       // Python does not exit on refusal; stdin EOF ends it with 0 (its stderr has the traceback).
       await closeMirror(mirror);
       expect(mirror.stderr()).toContain('HTTP 401');

@@ -112,12 +112,27 @@ describe('hygieneProblems', () => {
     ]);
   });
 
+  it('requires zod as a ^4 peer, never a dependency (an exact pin would install a second copy)', () => {
+    const pinned = goodLibraryManifest();
+    pinned.dependencies = { ws: '^8.23.1', zod: '4.6.7' };
+    const problem = 'it uses zod: declare peerDependencies["zod"]: "^4" (and no dependencies["zod"])';
+    expect(check(pinned)).toEqual([problem]);
+    const both = goodLibraryManifest();
+    both.dependencies = { ws: '^8.23.1', zod: '^4' };
+    both.peerDependencies = { '@agentclientprotocol/sdk': '^2.4.0', zod: '^4' };
+    expect(check(both)).toEqual([problem]);
+    const peer = goodLibraryManifest();
+    peer.peerDependencies = { '@agentclientprotocol/sdk': '^2.4.0', zod: '^4' };
+    expect(check(peer)).toEqual([]);
+  });
+
   it('rejects a built import that only a dev dependency provides, but ignores TSDoc examples', async () => {
     await writeDist(
       "import { z } from 'zod';\nexport { z };\n",
       "/**\n * @example\n * import { legacyFallback } from '@acpkit/compat-1.6';\n */\nexport declare const z: unknown;\n",
     );
     expect(check(goodLibraryManifest())).toEqual([
+      'it uses zod: declare peerDependencies["zod"]: "^4" (and no dependencies["zod"])',
       'dist .js imports "zod", which is not in dependencies or peerDependencies',
     ]);
   });

@@ -1,8 +1,15 @@
-import { answerFormWithScript, type FormScript } from '@acpkit/testing';
+import {
+  answerFormWithScript,
+  type FormScript,
+  ScriptedAnswerError,
+  TestingErrorCode,
+} from '@acpkit/testing';
 import {
   answerFormAutomatically,
   choosePermissionAutomatically,
   describeValue,
+  type FieldValue,
+  type FormField,
   FormScriptQueue,
   readForm,
 } from '@acpkit/testing/internal';
@@ -21,6 +28,37 @@ import { reviewUrl } from './url-safety.js';
 export type FormScripts =
   | { readonly kind: 'every-form'; readonly script: FormScript; readonly source: string }
   | { readonly kind: 'list'; readonly scripts: readonly FormScript[]; readonly source: string };
+
+/**
+ * One printed answer: `Label: value [where it came from]`. A field left empty says so once, without a source that
+ * would only repeat it.
+ */
+function answerLine(field: FormField, value: FieldValue | undefined, from: string): string {
+  if (value === undefined) return `  ${field.label}: (left empty)`;
+  return `  ${field.label}: ${describeValue(field, value)} [${from}]`;
+}
+
+/**
+ * `--answer` answers every form with the same values, which a second, different form rarely fits: when one does not
+ * after an earlier form took the answers, the error says so and points to the per-form file.
+ */
+function explainRepeatedAnswers(error: unknown, scripts: FormScripts, earlierForms: number): unknown {
+  const repeated = scripts.kind === 'every-form' && scripts.source === '--answer' && earlierForms > 0;
+  const doesNotFit =
+    ScriptedAnswerError.isInstance(error) &&
+    (error.code === TestingErrorCode.UnknownField || error.code === TestingErrorCode.InvalidAnswer);
+  if (!repeated || !doesNotFit) return error;
+  return new ScriptedAnswerError(
+    error.code,
+    `${error.message} --answer applies to every form the agent asks, and an earlier form took these answers; to ` +
+      'answer each form differently, give one entry per form with --answers FILE.',
+    {
+      ...(error.form === undefined ? {} : { form: error.form }),
+      ...(error.field === undefined ? {} : { field: error.field }),
+      cause: error,
+    },
+  );
+}
 
 function scriptFor(scripts: FormScripts): (request: FormElicitationRequest) => FormScript {
   if (scripts.kind === 'every-form') return () => scripts.script;
@@ -41,6 +79,8 @@ function scriptFor(scripts: FormScripts): (request: FormElicitationRequest) => F
  */
 export class AutomaticAnswerer implements Answerer {
   private readonly nextScript: ((request: FormElicitationRequest) => FormScript) | undefined;
+  /** Forms answered from the script so far. */
+  private scriptedForms = 0;
 
   constructor(
     private readonly agentLabel: string,
@@ -57,14 +97,19 @@ export class AutomaticAnswerer implements Answerer {
     this.print(`? ${this.agentLabel} asks: ${request.message}`);
     const scripts = this.scripts;
     if (scripts === undefined || this.nextScript === undefined) return this.answerWithDefaults(request);
-    const answer = answerFormWithScript(request, this.nextScript(request));
+    let answer: ReturnType<typeof answerFormWithScript>;
+    try {
+      answer = answerFormWithScript(request, this.nextScript(request));
+    } catch (error) {
+      throw explainRepeatedAnswers(error, scripts, this.scriptedForms);
+    }
+    this.scriptedForms += 1;
     if (answer.action !== 'accept') {
       this.print(`  Answered from ${scripts.source}: ${answer.action}`);
       return { action: answer.action };
     }
     for (const { field, value, source } of answer.answers) {
-      const from = source === 'scripted' ? scripts.source : source;
-      this.print(`  ${field.label}: ${describeValue(field, value)} [${from}]`);
+      this.print(answerLine(field, value, source === 'scripted' ? scripts.source : source));
     }
     this.print(`  Answered from ${scripts.source}: accept`);
     return { action: 'accept', content: answer.content };
@@ -76,9 +121,7 @@ export class AutomaticAnswerer implements Answerer {
       this.print(`  Declined automatically: ${answer.reason}.`);
       return { action: 'decline' };
     }
-    for (const { field, value, source } of answer.answers) {
-      this.print(`  ${field.label}: ${describeValue(field, value)} [${source}]`);
-    }
+    for (const { field, value, source } of answer.answers) this.print(answerLine(field, value, source));
     this.print('  Answered automatically (--yes or no terminal): accept');
     return { action: 'accept', content: answer.content };
   }

@@ -1,10 +1,16 @@
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { CliError, CliErrorCode, type CliRun, collectRepeatable } from '@acpkit/cli-support';
+import {
+  CliError,
+  CliErrorCode,
+  type CliRun,
+  collectRepeatable,
+  parseSecondsToMilliseconds,
+} from '@acpkit/cli-support';
 import { parseAnswerAssignments, parseFormScripts, ScriptedAnswerError } from '@acpkit/testing';
 import { type Command, Option } from 'commander';
 import type { FormScripts } from './automatic-answerer.js';
-import { runClient } from './run-client.js';
+import { DEFAULT_INITIALIZE_TIMEOUT_MS, runClient } from './run-client.js';
 
 interface ClientCommandOptions {
   yes?: boolean;
@@ -14,6 +20,8 @@ interface ClientCommandOptions {
   answers?: string;
   decline?: boolean;
   cancel?: boolean;
+  /** `--initialize-timeout` converted to milliseconds. */
+  initializeTimeout?: number;
 }
 
 function isDirectory(path: string): boolean {
@@ -122,6 +130,13 @@ export function registerClientCommand(program: Command, run: CliRun): void {
     )
     .addOption(new Option('--decline', 'Decline every form.').conflicts('cancel'))
     .option('--cancel', 'Cancel every form.')
+    .option(
+      '--initialize-timeout <seconds>',
+      `Give up (exit 1) when the agent has not answered initialize after this long (default ` +
+        `${DEFAULT_INITIALIZE_TIMEOUT_MS / 1000}); the client says it is waiting after 5 s. An agent that writes ` +
+        'text instead of JSON-RPC to stdout is given up on 2 s after that text.',
+      parseSecondsToMilliseconds,
+    )
     .action(
       run.action(async (command: string[], options: ClientCommandOptions) => {
         const cwd = resolve(run.io.cwd, options.cwd ?? '.');
@@ -137,6 +152,9 @@ export function registerClientCommand(program: Command, run: CliRun): void {
           prompts: options.prompt ?? [],
           io: run.io,
           version: program.version() ?? '0.0.0',
+          ...(options.initializeTimeout === undefined
+            ? {}
+            : { initializeTimeoutMs: options.initializeTimeout }),
         });
       }),
     );

@@ -37,16 +37,36 @@ const LEAVE_EMPTY_ENTRY = -2;
 
 type ReviewChoice = 'send' | 'edit' | 'decline';
 
+/** What a field starts with: its default (a copy, for a list), else nothing. */
+function initialValueOf(field: FormField): FieldValue | undefined {
+  const defaultValue = 'defaultValue' in field ? field.defaultValue : undefined;
+  return Array.isArray(defaultValue) ? [...defaultValue] : (defaultValue as FieldValue | undefined);
+}
+
 /** An option label that always shows the description, not only when focused. */
 function optionLabel(option: ChoiceOption): string {
   return option.description === undefined ? option.label : `${option.label} — ${option.description}`;
 }
 
+/**
+ * Whether a field may really be left empty here: "(optional)" says so. A field with a default is prefilled (leaving
+ * it changes nothing the person sees), and a yes/no question always gets yes or no, so neither is labelled.
+ */
+function canBeLeftEmpty(field: FormField): boolean {
+  if (field.required || field.kind === 'boolean') return false;
+  return !('defaultValue' in field) || field.defaultValue === undefined;
+}
+
 function fieldMessage(field: FormField): string {
-  const optional = field.required ? '' : ' (optional)';
+  const optional = canBeLeftEmpty(field) ? ' (optional)' : '';
   return field.description === undefined
     ? `${field.label}${optional}`
     : `${field.label}${optional} — ${field.description}`;
+}
+
+/** The agent's question, then the one field's description: the prompt of a one-field form. */
+function questionMessage(request: FormElicitationRequest, field: FormField): string {
+  return field.description === undefined ? request.message : `${request.message}\n${field.description}`;
 }
 
 function textPlaceholder(field: FormField): string | undefined {
@@ -61,14 +81,17 @@ function textPlaceholder(field: FormField): string | undefined {
     const kind = field.integer ? 'whole number' : 'number';
     return range[0] || range[1] ? `${kind} ${range[0]}…${range[1]}` : kind;
   }
-  return field.required ? undefined : 'leave empty to skip';
+  return canBeLeftEmpty(field) ? 'leave empty to skip' : undefined;
 }
 
 /**
- * Asks the person with `@clack/prompts`: a select for single choices (the schema default preselected, descriptions
- * shown, Decline as the last entry), a multiselect honouring `minItems`/`maxItems`, validated text and number inputs,
- * a confirm for booleans, and a review step (Send / Edit / Decline) for multi-field forms. Esc (or Ctrl+C) in any
- * prompt cancels the form. Every request starts by naming the agent that sent it.
+ * Asks the person with `@clack/prompts`. A one-field form is one question: a single choice or a yes/no
+ * (`askConfirm`) is one select whose last entry is Decline (picking is sending), and a text, number or multi-select
+ * (`askText`, `askChoices`) is its prompt followed by one select showing the answer (Send / Edit / Decline). A
+ * multi-field form asks each field (a select for single choices, a multiselect honouring `minItems`/`maxItems`,
+ * validated text and number inputs, a confirm for booleans), then shows the answers for review (Send / Edit /
+ * Decline). Only fields that can really be left empty are marked "(optional)". Esc (or Ctrl+C) in any prompt cancels
+ * the form. Every request starts by naming the agent that sent it.
  *
  * @example
  * ```ts
@@ -113,7 +136,83 @@ export class InteractiveAnswerer implements Answerer {
       });
     }
     if (isSingleChoiceForm(model)) return this.answerSingleChoice(request, model.fields[0], signal);
+    const [only, ...others] = model.fields.filter((field) => field.kind !== 'unsupported');
+    if (only?.kind === 'boolean' && others.length === 0) return this.answerYesNo(request, only, signal);
+    if (only !== undefined && others.length === 0) return this.answerOneField(request, only, signal);
     return this.answerFields(request, model, signal);
+  }
+
+  /**
+   * A one-field yes/no form (`askConfirm`): one select, Yes / No / Decline, the default preselected. Picking is
+   * sending: the answer is its own review, and Decline and Esc stay one key away.
+   */
+  private async answerYesNo(
+    request: FormElicitationRequest,
+    field: Extract<FormField, { kind: 'boolean' }>,
+    signal: AbortSignal,
+  ): Promise<CreateElicitationResponse> {
+    const choice = await select<'yes' | 'no' | 'decline'>({
+      ...this.common(signal),
+      message: questionMessage(request, field),
+      options: [
+        { value: 'yes', label: 'Yes' },
+        { value: 'no', label: 'No' },
+        { value: 'decline', label: 'Decline', hint: 'answer neither' },
+      ],
+      initialValue: field.defaultValue === true ? 'yes' : 'no',
+    });
+    if (isCancel(choice)) {
+      this.withdrawn(signal);
+      return { action: 'cancel' };
+    }
+    if (choice === 'decline') return { action: 'decline' };
+    return { action: 'accept', content: { [field.name]: choice === 'yes' } };
+  }
+
+  /**
+   * A one-field text, number or multi-select form (`askText`, `askChoices`): the field asked with the agent's
+   * question, then one short select that shows the answer and offers Send, Edit or Decline.
+   */
+  private async answerOneField(
+    request: FormElicitationRequest,
+    field: FormField,
+    signal: AbortSignal,
+  ): Promise<CreateElicitationResponse> {
+    let value = initialValueOf(field);
+    for (;;) {
+      const answered = await this.askField(field, value, signal, questionMessage(request, field));
+      if (answered === CANCELLED) {
+        this.withdrawn(signal);
+        return { action: 'cancel' };
+      }
+      value = answered;
+      const review = await this.review(`Send ${describeValue(field, value)} to ${this.agentLabel}?`, signal);
+      if (review === CANCELLED) return { action: 'cancel' };
+      if (review === 'decline') return { action: 'decline' };
+      if (review === 'send') {
+        return value === undefined
+          ? { action: 'accept', content: {} }
+          : { action: 'accept', content: { [field.name]: value } };
+      }
+    }
+  }
+
+  /** The review select: Send / Edit / Decline; CANCELLED on Esc. */
+  private async review(message: string, signal: AbortSignal): Promise<ReviewChoice | typeof CANCELLED> {
+    const review = await select<ReviewChoice>({
+      ...this.common(signal),
+      message,
+      options: [
+        { value: 'send', label: 'Send' },
+        { value: 'edit', label: 'Edit the answer' },
+        { value: 'decline', label: 'Decline', hint: 'answer no without sending anything' },
+      ],
+    });
+    if (isCancel(review)) {
+      this.withdrawn(signal);
+      return CANCELLED;
+    }
+    return review;
   }
 
   private async answerSingleChoice(
@@ -149,13 +248,7 @@ export class InteractiveAnswerer implements Answerer {
     const heading = [request.message, model.title, model.description].filter(Boolean).join('\n');
     note(heading, 'The agent asks', { output });
     const values = new Map<string, FieldValue | undefined>();
-    for (const field of model.fields) {
-      const defaultValue = 'defaultValue' in field ? field.defaultValue : undefined;
-      values.set(
-        field.name,
-        Array.isArray(defaultValue) ? [...defaultValue] : (defaultValue as FieldValue | undefined),
-      );
-    }
+    for (const field of model.fields) values.set(field.name, initialValueOf(field));
     for (;;) {
       for (const field of model.fields) {
         if (field.kind === 'unsupported') continue;
@@ -171,19 +264,8 @@ export class InteractiveAnswerer implements Answerer {
         .map((field) => `${field.label}: ${describeValue(field, values.get(field.name))}`)
         .join('\n');
       note(summary, 'Your answers', { output });
-      const review = await select<ReviewChoice>({
-        ...this.common(signal),
-        message: `Send these answers to ${this.agentLabel}?`,
-        options: [
-          { value: 'send', label: 'Send' },
-          { value: 'edit', label: 'Edit the answers' },
-          { value: 'decline', label: 'Decline', hint: 'answer no without sending anything' },
-        ],
-      });
-      if (isCancel(review)) {
-        this.withdrawn(signal);
-        return { action: 'cancel' };
-      }
+      const review = await this.review(`Send these answers to ${this.agentLabel}?`, signal);
+      if (review === CANCELLED) return { action: 'cancel' };
       if (review === 'decline') return { action: 'decline' };
       if (review === 'send') {
         const content: Record<string, FieldValue> = {};
@@ -193,20 +275,24 @@ export class InteractiveAnswerer implements Answerer {
     }
   }
 
-  /** Asks one field; returns the value (undefined = left empty) or CANCELLED when the person cancelled. */
+  /**
+   * Asks one field (its label as the prompt, unless `message` is given); returns the value (undefined = left empty)
+   * or CANCELLED when the person cancelled.
+   */
   private async askField(
     field: FormField,
     current: FieldValue | undefined,
     signal: AbortSignal,
+    message: string = fieldMessage(field),
   ): Promise<FieldValue | undefined | typeof CANCELLED> {
     const common = this.common(signal);
-    const message = fieldMessage(field);
     switch (field.kind) {
       case 'single-choice': {
         const options = field.options.map((option, index) => ({ value: index, label: optionLabel(option) }));
-        if (!field.required) options.push({ value: LEAVE_EMPTY_ENTRY, label: '(leave empty)' });
+        if (canBeLeftEmpty(field)) options.push({ value: LEAVE_EMPTY_ENTRY, label: '(leave empty)' });
         const currentIndex = field.options.findIndex((option) => option.value === current);
-        const initialValue = currentIndex !== -1 ? currentIndex : field.required ? 0 : LEAVE_EMPTY_ENTRY;
+        const initialValue =
+          currentIndex !== -1 ? currentIndex : canBeLeftEmpty(field) ? LEAVE_EMPTY_ENTRY : 0;
         const choice = await select<number>({ ...common, message, options, initialValue });
         if (isCancel(choice)) return CANCELLED;
         return field.options[choice]?.value;

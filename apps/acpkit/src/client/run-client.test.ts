@@ -1,6 +1,6 @@
 import { RequestError } from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
-import { describeAgent, describeAgentError } from './run-client.js';
+import { describeAgent, describeAgentError, isCommandToQuit } from './run-client.js';
 
 describe('describeAgent', () => {
   const initialize = { protocolVersion: 1 };
@@ -18,11 +18,24 @@ describe('describeAgent', () => {
       'deploy 0.1.0',
     );
     expect(describeAgent({ ...initialize, agentInfo: null }, ['/usr/bin/my-agent', '--flag'])).toBe(
-      'the agent "my-agent --flag"',
+      'the agent “my-agent --flag”',
     );
     expect(describeAgent(undefined, ['/usr/local/bin/acpkit', 'run', './my agent.ts'])).toBe(
-      'the agent "acpkit run "./my agent.ts""',
+      "the agent “acpkit run './my agent.ts'”",
     );
+  });
+
+  it('quotes a command line with quotes in it readably: shell quoting inside, typographic quotes around', () => {
+    expect(describeAgent(undefined, ['node', '-e', 'process.stdout.write("x")'])).toBe(
+      `the agent “node -e 'process.stdout.write("x")'”`,
+    );
+  });
+});
+
+describe('isCommandToQuit', () => {
+  it('takes /exit and /quit in any case, with spaces around, and nothing else', () => {
+    for (const line of ['/exit', '/EXIT', ' /Quit ', '/QUIT']) expect(isCommandToQuit(line)).toBe(true);
+    for (const line of ['/exit now', 'exit', '/exits', '//exit']) expect(isCommandToQuit(line)).toBe(false);
   });
 });
 
@@ -34,6 +47,20 @@ describe('describeAgentError', () => {
     expect(describeAgentError(error)).toBe(
       'The agent answered with an error: Internal error (-32603): at most one choice may be the default',
     );
+  });
+
+  it('shows long details whole, and cuts only past 2000 characters, at a word', () => {
+    const details =
+      'No client capabilities were recorded for this connection: wrap your initialize handler with ' +
+      'sessions.initialize(...) from acpSessions(), or pass clientCapabilities to new AcpSessionContext({ ... }) ' +
+      '(null when the client advertised nothing). '.repeat(3);
+    expect(describeAgentError(new RequestError(-32603, 'Internal error', { details }))).toBe(
+      `The agent answered with an error: Internal error (-32603): ${details}`,
+    );
+    const endless = 'word '.repeat(1000);
+    const shown = describeAgentError(new RequestError(-32603, 'Internal error', { details: endless }));
+    expect(shown.endsWith('word…')).toBe(true);
+    expect(shown.length).toBeLessThan(2100);
   });
 
   it('falls back to data.message, a string data, then the data as JSON, and to nothing', () => {

@@ -4,10 +4,10 @@ import { type CliIo, ExitCode, type StopSignal } from '@acpkit/cli-support';
 import { AgentProcessError, ScriptedAnswerError, TestingErrorCode } from '@acpkit/testing';
 import {
   AgentProcess,
-  describeCommand,
-  initializeUnlessNotAcp,
+  awaitInitialize,
   isFormRequest,
   type NonJsonLine,
+  quoteCommand,
 } from '@acpkit/testing/internal';
 import {
   type ClientConnection,
@@ -45,7 +45,16 @@ export interface ClientRunOptions {
   };
   /** The client's own version, sent as `clientInfo.version`. */
   readonly version: string;
+  /** How long the agent may take to answer `initialize` (`--initialize-timeout`); default 30 s. */
+  readonly initializeTimeoutMs?: number;
 }
+
+/** How long the agent may take to answer `initialize` unless `--initialize-timeout` says otherwise. */
+export const DEFAULT_INITIALIZE_TIMEOUT_MS = 30_000;
+/** When the client says it is still waiting for `initialize` (or at half the timeout, if that comes first). */
+const INITIALIZE_NOTICE_MS = 5_000;
+/** The longest `error.data` detail shown whole; a longer one is cut at a word, with a mark. */
+const MAX_DETAIL_CHARACTERS = 2_000;
 
 /** Non-JSON stdout lines of the agent that are each reported; later ones are only counted. */
 const REPORTED_NON_JSON_LINES = 5;
@@ -68,7 +77,14 @@ export function describeAgent(
       ? `${info.title} (${info.name}${version})`
       : `${info.name}${version}`;
   }
-  return `the agent "${describeCommand(command)}"`;
+  return `the agent ${quoteCommand(command)}`;
+}
+
+/** `text` whole when it is not too long, else cut at the last space before the limit, marked with `…`. */
+function shorten(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  const space = text.lastIndexOf(' ', limit);
+  return `${text.slice(0, space > limit / 2 ? space : limit)}…`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -92,8 +108,14 @@ export function describeAgentError(error: RequestError): string {
   else if (isRecord(data) && typeof data.details === 'string') detail = data.details;
   else if (isRecord(data) && typeof data.message === 'string') detail = data.message;
   else if (data !== undefined && data !== null) detail = JSON.stringify(data);
-  const shown = detail !== undefined && detail.length > 300 ? `${detail.slice(0, 300)}…` : detail;
+  const shown = detail === undefined ? undefined : shorten(detail, MAX_DETAIL_CHARACTERS);
   return `The agent answered with an error: ${error.message} (${error.code})${shown ? `: ${shown}` : ''}`;
+}
+
+/** `/exit` and `/quit`, in any case: a line that is only one of them is meant for the client, never the agent. */
+export function isCommandToQuit(line: string): boolean {
+  const command = line.trim().toLowerCase();
+  return command === '/exit' || command === '/quit';
 }
 
 /** Where the prompts of a run come from. `/exit` and `/quit` end the conversation, typed or piped. */
@@ -102,7 +124,6 @@ async function* promptSource(options: ClientRunOptions, terminal: TerminalOutput
     yield* options.prompts;
     return;
   }
-  const isCommandToQuit = (line: string) => line === '/exit' || line === '/quit';
   if (options.io.stdin.isTTY === true) {
     for (;;) {
       const line = await terminal.exclusive(() =>
@@ -245,9 +266,16 @@ export async function runClient(options: ClientRunOptions): Promise<number> {
 
   let turnActive = false;
   let cancelRequested = false;
+  let initialized = false;
   const agentGone = agent.exited.then((exit) => {
     const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
-    return new ClientError(ClientErrorCode.AgentExited, `Connection to the agent lost: it exited (${how}).`);
+    // Nothing was lost from an agent that never answered initialize: it did not start up.
+    return new ClientError(
+      ClientErrorCode.AgentExited,
+      initialized
+        ? `Connection to the agent lost: it exited (${how}).`
+        : `The agent exited before answering initialize (${how}).`,
+    );
   });
   const unsubscribeSignals = io.onStopSignal((signal: StopSignal) => {
     if (signal === 'SIGINT' && turnActive && !cancelRequested && sessionId !== undefined) {
@@ -267,8 +295,9 @@ export async function runClient(options: ClientRunOptions): Promise<number> {
       stopWarningAboutStdout();
       void prompts.return(undefined).catch(() => undefined);
       // The agent goes first: closing the connection first would close our end of its stdout while it may still be
-      // flushing, and it would die of EPIPE instead of exiting on stdin EOF.
-      await agent.stop();
+      // flushing, and it would die of EPIPE instead of exiting on stdin EOF. One that never answered initialize has
+      // nothing to flush: it gets SIGTERM at once.
+      await (initialized ? agent.stop() : agent.abandon());
       connection.close();
       return code;
     })();
@@ -288,8 +317,9 @@ export async function runClient(options: ClientRunOptions): Promise<number> {
   }
 
   try {
+    const initializeTimeoutMs = options.initializeTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS;
     const initialize = await guard(
-      initializeUnlessNotAcp(
+      awaitInitialize(
         connection.agent.request(methods.agent.initialize, {
           protocolVersion: PROTOCOL_VERSION,
           clientCapabilities: { elicitation: { form: {}, url: {} } },
@@ -297,8 +327,19 @@ export async function runClient(options: ClientRunOptions): Promise<number> {
         }),
         agent,
         options.command,
+        {
+          timeoutMs: initializeTimeoutMs,
+          timeoutOption: '--initialize-timeout',
+          waitingNoticeMs: Math.min(INITIALIZE_NOTICE_MS, initializeTimeoutMs / 2),
+          onWaiting: () =>
+            terminal.writeError(
+              `Waiting for the agent to answer initialize… (giving up after ${initializeTimeoutMs / 1000} s; ` +
+                '--initialize-timeout changes that)\n',
+            ),
+        },
       ),
     );
+    initialized = true;
     agentLabel = describeAgent(initialize, options.command);
     answerer = createAnswerer();
     printLine(`Connected to ${agentLabel}.`);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   compilePattern,
   MAX_PATTERN_LENGTH,
@@ -59,6 +60,26 @@ describe('validateFieldValue', () => {
     expect(validateFieldValue(text({ format: 'date-time' }), '2026-12-01T10:00:00+01:00')).toBeUndefined();
   });
 
+  it("says what a narrower date-time pattern wants (here zod's z.iso.datetime(), UTC only), after the format", () => {
+    const utcOnly = text({
+      format: 'date-time',
+      pattern: (z.iso.datetime()._zod.def as { pattern: RegExp }).pattern.source,
+    });
+    expect(validateFieldValue(utcOnly, '2024-01-01T10:00:00Z')).toBeUndefined();
+    expect(validateFieldValue(utcOnly, '2024-01-01T10:00:00+02:00')).toBe(
+      'This agent takes the time in another form: 2024-01-01T08:00:00Z (the same time in UTC) fits.',
+    );
+    expect(validateFieldValue(utcOnly, 'tomorrow')).toMatch(/^Enter a date and time/);
+    const milliseconds = text({
+      format: 'date-time',
+      pattern: (z.iso.datetime({ offset: true, precision: 3 })._zod.def as { pattern: RegExp }).pattern
+        .source,
+    });
+    expect(validateFieldValue(milliseconds, '2024-01-01T10:00:00+02:00')).toBe(
+      'This agent takes the time in another form: 2024-01-01T08:00:00.000Z (the same time in UTC) fits.',
+    );
+  });
+
   it('checks number bounds and integers', () => {
     expect(validateFieldValue(integer, 0)).toBe('Must be at least 1.');
     expect(validateFieldValue(integer, 6)).toBe('Must be at most 5.');
@@ -92,7 +113,11 @@ describe('parseFieldInput', () => {
   it('reads numbers, treats blank as empty and reports non-numbers', () => {
     expect(parseFieldInput(integer, ' 3 ')).toEqual({ value: 3 });
     expect(parseFieldInput(integer, '')).toEqual({ value: undefined });
-    expect(parseFieldInput(integer, 'three')).toEqual({ error: 'Enter a number.' });
+    const notANumber = { error: 'Enter a decimal number, such as 3, -2 or 0.25.' };
+    expect(parseFieldInput(integer, 'three')).toEqual(notANumber);
+    // The same plain decimal text as scripted answers: a person's stray spaces around it are forgiven.
+    for (const input of ['0x3', '3e0', '+3', '03', '.5'])
+      expect(parseFieldInput(integer, input)).toEqual(notANumber);
     expect(parseFieldInput(integer, '9')).toEqual({ error: 'Must be at most 5.' });
   });
 

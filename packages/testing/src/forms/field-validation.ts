@@ -23,6 +23,32 @@ export function compilePattern(pattern: string): RegExp | undefined {
   }
 }
 
+/**
+ * What a typed or scripted number may look like: an optional minus, then a whole part without leading zeros, then
+ * optionally a dot and digits (`3`, `-2`, `0.25`, `10.50`). Nothing else that JavaScript's `Number()` would read
+ * (`0x3`, `3e0`, `+3`, `03`, `.5`, `Infinity`, surrounding spaces) is taken: an answer means what it plainly says.
+ */
+const DECIMAL_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/;
+
+/** Said when a text is not a number by {@link parseDecimal}'s rule. */
+export const NOT_A_DECIMAL_NUMBER = 'a decimal number such as 3, -2 or 0.25';
+
+/**
+ * Reads plain decimal text (see `DECIMAL_NUMBER`) as a number; `undefined` for any other text, and for a number too
+ * large to be finite.
+ *
+ * @example
+ * ```ts
+ * parseDecimal('0.25'); // 0.25
+ * parseDecimal('0x3'); // undefined
+ * ```
+ */
+export function parseDecimal(text: string): number | undefined {
+  if (!DECIMAL_NUMBER.test(text)) return undefined;
+  const value = Number(text);
+  return Number.isFinite(value) ? value : undefined;
+}
+
 /** JSON Schema counts string length in code points, not UTF-16 units. */
 function codePointLength(value: string): number {
   return [...value].length;
@@ -55,19 +81,39 @@ function textSchema(field: TextField): z.ZodType<string> {
       error: `Enter at most ${plural(maxLength, 'character')}.`,
     });
   }
-  const expression = pattern === undefined ? undefined : compilePattern(pattern);
-  if (expression !== undefined) {
-    schema = schema.refine((value) => value.length > MAX_PATTERN_INPUT_LENGTH || expression.test(value), {
-      error: `Must match the pattern ${pattern}.`,
-    });
-  }
+  // The format first: "Enter a date as YYYY-MM-DD." says more to a person than the pattern that may come with it.
   const formatCheck = format === undefined ? undefined : formatSchemas[format];
   if (formatCheck !== undefined) {
     schema = schema.refine((value) => formatCheck.schema.safeParse(value).success, {
       error: formatCheck.message,
+      abort: true,
+    });
+  }
+  const expression = pattern === undefined ? undefined : compilePattern(pattern);
+  if (expression !== undefined) {
+    const matches = (value: string) => value.length > MAX_PATTERN_INPUT_LENGTH || expression.test(value);
+    schema = schema.refine(matches, {
+      error: (issue) => {
+        const hint = format === 'date-time' ? sameTimeThatFits(String(issue.input), matches) : undefined;
+        return hint === undefined
+          ? `Must match the pattern ${pattern}.`
+          : `This agent takes the time in another form: ${hint} (the same time in UTC) fits.`;
+      },
     });
   }
   return schema;
+}
+
+/**
+ * For a valid date-time the field's pattern refuses (an agent whose `z.iso.datetime()` takes only `Z`, or a fixed
+ * number of fraction digits), the same instant written in UTC in a form the pattern accepts, if there is one.
+ */
+function sameTimeThatFits(value: string, matches: (value: string) => boolean): string | undefined {
+  const time = new Date(value);
+  if (Number.isNaN(time.getTime())) return undefined;
+  const withMilliseconds = time.toISOString();
+  const candidates = [withMilliseconds.replace(/\.000Z$/, 'Z'), withMilliseconds];
+  return candidates.find(matches);
 }
 
 function numberSchema(field: NumberField): z.ZodType<number> {
@@ -160,9 +206,12 @@ export function parseFieldInput(field: TextField | NumberField, input: string): 
   if (field.kind === 'text') {
     value = input === '' ? undefined : input;
   } else {
+    // A person's stray spaces around the number are forgiven; the number itself follows the scripted rule.
     const trimmed = input.trim();
-    value = trimmed === '' ? undefined : Number(trimmed);
-    if (typeof value === 'number' && Number.isNaN(value)) return { error: 'Enter a number.' };
+    if (trimmed !== '') {
+      value = parseDecimal(trimmed);
+      if (value === undefined) return { error: 'Enter a decimal number, such as 3, -2 or 0.25.' };
+    }
   }
   const error = validateFieldValue(field, value);
   return error === undefined ? { value } : { error };

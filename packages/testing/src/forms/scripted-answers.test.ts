@@ -144,10 +144,15 @@ describe('answerFormWithScript', () => {
   it.each([
     ['name', 'Release name', { name: 'R!' }, 'Enter at least 3 characters.'],
     ['name', 'Release name', { name: 'UPPER' }, 'Must match the pattern ^[a-z0-9-]+$.'],
-    ['replicas', 'Replicas', { replicas: 'three' }, 'it takes a number, not "three"'],
+    [
+      'replicas',
+      'Replicas',
+      { replicas: 'three' },
+      'it takes a decimal number such as 3, -2 or 0.25, not "three"',
+    ],
     ['replicas', 'Replicas', { replicas: '2.5' }, 'Enter a whole number.'],
     ['replicas', 'Replicas', { replicas: '9' }, 'Must be at most 5.'],
-    ['ratio', 'Canary ratio', { ratio: '' }, 'it takes a number, not ""'],
+    ['ratio', 'Canary ratio', { ratio: '' }, 'it takes a decimal number such as 3, -2 or 0.25, not ""'],
     ['notify', 'Notify the team', { notify: 'maybe' }, 'it takes yes or no (true/false), not "maybe"'],
     ['contact', 'Contact email', { contact: 'not-an-email' }, 'Enter a valid email address.'],
     ['when', 'Date', { when: '24.12.2026' }, 'Enter a date as YYYY-MM-DD.'],
@@ -177,6 +182,108 @@ describe('answerFormWithScript', () => {
       'The form "Release details" needs an answer for the field "Release name", which the script leaves out ' +
         '(Release name is required and has no default).',
     );
+  });
+
+  it('never picks for a required field the script leaves out, whatever its kind, unless it has a default', () => {
+    const kinds: ScriptedForm = {
+      message: 'Every kind',
+      requestedSchema: {
+        type: 'object',
+        required: ['colours', 'target', 'flag', 'size'],
+        properties: {
+          colours: {
+            type: 'array',
+            title: 'Colours',
+            minItems: 1,
+            items: {
+              anyOf: [
+                { const: 'red', title: 'red' },
+                { const: 'blue', title: 'blue' },
+              ],
+            },
+          },
+          target: { type: 'string', title: 'Target', oneOf: [{ const: 't0', title: 'Preview' }] },
+          flag: { type: 'boolean', title: 'Flag' },
+          size: { type: 'integer', title: 'Size', default: 2 },
+        },
+      },
+    };
+    const full = { Colours: 'red', Target: 'Preview', Flag: 'no' };
+    expect(answerFormWithScript(kinds, full)).toMatchObject({
+      content: { colours: ['red'], target: 't0', flag: false, size: 2 },
+    });
+    for (const [left, label] of [
+      ['Colours', 'Colours'],
+      ['Target', 'Target'],
+      ['Flag', 'Flag'],
+    ] as const) {
+      const script: Record<string, string> = { ...full };
+      delete script[left];
+      const error = failure(kinds, script);
+      expect(error.code).toBe(TestingErrorCode.MissingAnswer);
+      expect(error.message).toBe(
+        `The form "Every kind" needs an answer for the field "${label}", which the script leaves out ` +
+          `(${label} is required and has no default).`,
+      );
+    }
+  });
+
+  it('refuses a title that several fields share, naming their properties', () => {
+    const twins: ScriptedForm = {
+      message: 'Twins',
+      requestedSchema: {
+        type: 'object',
+        properties: { a: { type: 'string', title: 'Same' }, b: { type: 'string', title: 'Same' } },
+      },
+    };
+    const error = failure(twins, { Same: 'x', b: 'y' });
+    expect(error.code).toBe(TestingErrorCode.AmbiguousField);
+    expect(error.field).toBe('Same');
+    expect(error.message).toBe(
+      'The form "Twins" has several fields titled "Same" (a, b): answer them by property name instead.',
+    );
+    expect(answerFormWithScript(twins, { a: 'x', b: 'y' })).toMatchObject({ content: { a: 'x', b: 'y' } });
+  });
+
+  it.each([
+    '0x3',
+    '3e0',
+    '1e3',
+    '+3',
+    ' 3',
+    '3 ',
+    '03',
+    '-03',
+    '.5',
+    '5.',
+    '1_000',
+    'Infinity',
+    '-',
+    '0b1',
+    '3.0.1',
+    '٣',
+  ])('reads only plain decimal text as a number, not %j', (text) => {
+    const error = failure(release, { name: 'ok-name', channels: ['Stable'], replicas: text });
+    expect(error.code).toBe(TestingErrorCode.InvalidAnswer);
+    expect(error.message).toContain(
+      `it takes a decimal number such as 3, -2 or 0.25, not ${JSON.stringify(text)}`,
+    );
+  });
+
+  it.each([
+    ['0', 0],
+    ['-0', -0],
+    ['-0.5', -0.5],
+    ['0.25', 0.25],
+    ['17', 17],
+    ['-120', -120],
+    ['10.50', 10.5],
+  ] as const)('reads %j as the number %d', (text, value) => {
+    const form: ScriptedForm = {
+      message: 'A number',
+      requestedSchema: { type: 'object', properties: { n: { type: 'number', title: 'N' } } },
+    };
+    expect(answerFormWithScript(form, { N: text })).toMatchObject({ content: { n: value } });
   });
 
   it('rejects a field answered twice, by its name and its title', () => {

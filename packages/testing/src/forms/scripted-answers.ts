@@ -1,7 +1,7 @@
 import type { CreateElicitationRequest, ElicitationSchema } from '@agentclientprotocol/sdk';
 import { ScriptedAnswerError, TestingErrorCode } from '../errors.js';
 import { type AnswerSource, type AutomaticFieldAnswer, automaticFieldAnswer } from './automatic-answers.js';
-import { validateFieldValue } from './field-validation.js';
+import { NOT_A_DECIMAL_NUMBER, parseDecimal, validateFieldValue } from './field-validation.js';
 import {
   type ChoiceOption,
   type FieldValue,
@@ -83,11 +83,24 @@ function optionList(options: readonly ChoiceOption[]): string {
   return options.map((option) => quote(option.label)).join(', ');
 }
 
-/** Finds the field a script key names: a property name first, then a title. */
-function findField(model: FormModel, key: string): FormField | undefined {
-  return (
-    model.fields.find((field) => field.name === key) ?? model.fields.find((field) => field.label === key)
-  );
+/**
+ * Finds the field a script key names: a property name first, then a title.
+ *
+ * @throws {@link ScriptedAnswerError} `AMBIGUOUS_FIELD` when the key is no property name and several fields have it
+ * as their title: answering one of them silently would be a guess.
+ */
+function findField(model: FormModel, key: string, formName: string): FormField | undefined {
+  const byName = model.fields.find((field) => field.name === key);
+  if (byName !== undefined) return byName;
+  const byTitle = model.fields.filter((field) => field.label === key);
+  if (byTitle.length > 1) {
+    throw new ScriptedAnswerError(
+      TestingErrorCode.AmbiguousField,
+      `The form ${quote(formName)} has several fields titled ${quote(key)} (${byTitle.map((field) => field.name).join(', ')}): answer them by property name instead.`,
+      { form: formName, field: key },
+    );
+  }
+  return byTitle[0];
 }
 
 /** An option by its title first, then by its value (the token the agent sent). */
@@ -136,9 +149,9 @@ function readValue(field: FormField, raw: ScriptValue): ReadValue {
     }
     case 'number': {
       if (typeof raw === 'number') return { value: raw };
-      const text = typeof raw === 'string' ? raw.trim() : '';
-      const number = text === '' ? Number.NaN : Number(text);
-      if (!Number.isFinite(number)) return { problem: `it takes a number, not ${JSON.stringify(raw)}` };
+      const number = typeof raw === 'string' ? parseDecimal(raw) : undefined;
+      if (number === undefined)
+        return { problem: `it takes ${NOT_A_DECIMAL_NUMBER}, not ${JSON.stringify(raw)}` };
       return { value: number };
     }
     case 'text':
@@ -149,6 +162,13 @@ function readValue(field: FormField, raw: ScriptValue): ReadValue {
   }
 }
 
+/** What a field the script leaves out gets: its default, else nothing (a string says why that will not do). */
+function scriptGapAnswer(field: FormField): AutomaticFieldAnswer | string {
+  if ('defaultValue' in field && field.defaultValue !== undefined) return automaticFieldAnswer(field);
+  if (field.required) return `${field.label} is required and has no default`;
+  return { field, value: undefined, source: 'left empty' };
+}
+
 /**
  * Answers one form from a script, by the rules `acpkit client --answer NAME=VALUE` and the test client share:
  *
@@ -157,13 +177,14 @@ function readValue(field: FormField, raw: ScriptValue): ReadValue {
  * - a value for a choice matches an option's title, then its value (the token); for a multi-select, give a list
  *   (each item matched the same way); other values are read as the field's type (`yes`/`no`/`true`/`false` for
  *   booleans, decimal numbers) and checked against the field's schema (`pattern`, `format`, bounds, counts);
- * - fields the script leaves out take their defaults, as `acpkit client --yes` does.
+ * - fields the script leaves out take their defaults; optional ones without a default are left out.
  *
- * A script that does not fit is never papered over with a default: a key that names no field, a value that does
- * not match or validate, and a required field without a default that the script leaves out all throw.
+ * A script that does not fit is never papered over with a guess: a key that names no field (or a title several
+ * fields share), a value that does not match or validate, and a required field without a default that the script
+ * leaves out (of any kind: no "first option", no "no") all throw.
  *
- * @throws {@link ScriptedAnswerError} naming the form and the field (`UNKNOWN_FIELD`, `INVALID_ANSWER`,
- * `MISSING_ANSWER`).
+ * @throws {@link ScriptedAnswerError} naming the form and the field (`UNKNOWN_FIELD`, `AMBIGUOUS_FIELD`,
+ * `INVALID_ANSWER`, `MISSING_ANSWER`).
  * @example
  * ```ts
  * const answer = answerFormWithScript(request, { Choice: 'Preview' });
@@ -176,7 +197,7 @@ export function answerFormWithScript(form: ScriptedForm, script: FormScript): Sc
   const name = formName(form, model);
   const scripted = new Map<string, FieldValue>();
   for (const [key, raw] of Object.entries(script)) {
-    const field = findField(model, key);
+    const field = findField(model, key, name);
     if (field === undefined) {
       throw new ScriptedAnswerError(
         TestingErrorCode.UnknownField,
@@ -211,7 +232,9 @@ export function answerFormWithScript(form: ScriptedForm, script: FormScript): Sc
       content[field.name] = value;
       continue;
     }
-    const automatic = automaticFieldAnswer(field);
+    // A field the script leaves out takes its default, or stays empty; a required one without a default is the
+    // script's gap to fill, never a pick made on its behalf (the first option, "no").
+    const automatic = scriptGapAnswer(field);
     const problem = typeof automatic === 'string' ? automatic : validateFieldValue(field, automatic.value);
     if (problem !== undefined) {
       throw new ScriptedAnswerError(
