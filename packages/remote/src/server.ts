@@ -247,7 +247,7 @@ function describeListenError(error: NodeJS.ErrnoException): string {
  * Starts the HTTP + WebSocket server shared by `serveAcp` and `serveCommand`: routes, security checks before the
  * upgrade, connection caps, HTTP timeouts, heartbeats, metrics, a drain, and an idempotent close that waits for
  * every connection's teardown. Every refusal goes through `decide` (one place, a stable reason each) and is logged
- * rate-limited and counted by `refused`.
+ * rate-limited and counted by `recordRefusal`.
  */
 export async function startRemoteServer(
   resolved: ResolvedServeOptions,
@@ -331,7 +331,7 @@ export async function startRemoteServer(
   };
 
   /** Logs (rate-limited) and counts a refusal `decide` made. */
-  const refused = (kind: 'upgrade' | 'http', refusal: Refusal, request: IncomingMessage) => {
+  const recordRefusal = (kind: 'upgrade' | 'http', refusal: Refusal, request: IncomingMessage) => {
     if (kind === 'upgrade') metrics.connectionRefused(refusal.reason);
     else metrics.requestRefused(refusal.reason);
     refusalLog.info(kind === 'upgrade' ? 'connection refused' : 'request refused', {
@@ -373,7 +373,7 @@ export async function startRemoteServer(
     response.once('close', () => httpConnections.requestFinished(request.socket));
     const decision = decide('http', request);
     if (!decision.ok) {
-      refused('http', decision, request);
+      recordRefusal('http', decision, request);
       return respond(response, decision);
     }
     const path = requestPath(request);
@@ -441,7 +441,7 @@ export async function startRemoteServer(
     httpConnections.upgraded(request.socket);
     const decision = decide('upgrade', request);
     if (!decision.ok) {
-      refused('upgrade', decision, request);
+      recordRefusal('upgrade', decision, request);
       return rejectUpgrade(socket, decision);
     }
     pendingUpgrades += 1;
