@@ -154,6 +154,11 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
   const promClient = await import('prom-client');
   const registry = new promClient.Registry();
   const registers = [registry];
+  const counter = <Label extends string = never>(
+    name: string,
+    help: string,
+    labelNames: readonly Label[] = [],
+  ) => new promClient.Counter<Label>({ name, help, labelNames, registers });
   const traffic = { received: new CountingMessageCounter(), sent: new CountingMessageCounter() };
 
   new promClient.Gauge({
@@ -172,18 +177,16 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
       this.set(state.draining() ? 1 : 0);
     },
   });
-  const connections = new promClient.Counter({
-    name: 'acpremote_connections_total',
-    help: 'WebSocket upgrade requests by outcome: accepted, or the reason they were refused.',
-    labelNames: ['outcome'],
-    registers,
-  });
-  const refusedRequests = new promClient.Counter({
-    name: 'acpremote_http_requests_refused_total',
-    help: 'Plain HTTP requests refused, and HTTP connections closed at the connection cap (limit), by reason.',
-    labelNames: ['reason'],
-    registers,
-  });
+  const connections = counter(
+    'acpremote_connections_total',
+    'WebSocket upgrade requests by outcome: accepted, or the reason they were refused.',
+    ['outcome'],
+  );
+  const refusedRequests = counter(
+    'acpremote_http_requests_refused_total',
+    'Plain HTTP requests refused, and HTTP connections closed at the connection cap (limit), by reason.',
+    ['reason'],
+  );
   readAtScrape(
     promClient.Counter,
     registers,
@@ -203,38 +206,32 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
     },
   );
   registry.registerMetric(messageSizeHistogram(traffic) as unknown as Metric);
-  const framesRefused = new promClient.Counter({
-    name: 'acpremote_frames_refused_total',
-    help: 'Frames refused, by sender (client, agent) and reason.',
-    labelNames: ['sender', 'reason'],
-    registers,
-  });
-  const childrenStarted = new promClient.Counter({
-    name: 'acpremote_child_processes_started_total',
-    help: 'Agent processes started (serveCommand: one per connection).',
-    registers,
-  });
-  const childExits = new promClient.Counter({
-    name: 'acpremote_child_process_exits_total',
-    help: 'Agent processes ended, by exit code or by the signal that killed them (the other label is "").',
-    labelNames: ['code', 'signal'],
-    registers,
-  });
-  const childStartFailures = new promClient.Counter({
-    name: 'acpremote_child_process_start_failures_total',
-    help: 'Agent processes that could not be started (ENOENT, EACCES, EMFILE, ...).',
-    registers,
-  });
-  const stallCloses = new promClient.Counter({
-    name: 'acpremote_send_stall_closes_total',
-    help: 'Connections closed because the client read nothing for the send-stall timeout.',
-    registers,
-  });
-  const heartbeatTimeouts = new promClient.Counter({
-    name: 'acpremote_heartbeat_timeouts_total',
-    help: 'Connections terminated because the client answered no ping.',
-    registers,
-  });
+  const framesRefused = counter(
+    'acpremote_frames_refused_total',
+    'Frames refused, by sender (client, agent) and reason.',
+    ['sender', 'reason'],
+  );
+  const childrenStarted = counter(
+    'acpremote_child_processes_started_total',
+    'Agent processes started (serveCommand: one per connection).',
+  );
+  const childExits = counter(
+    'acpremote_child_process_exits_total',
+    'Agent processes ended, by exit code or by the signal that killed them (the other label is "").',
+    ['code', 'signal'],
+  );
+  const childStartFailures = counter(
+    'acpremote_child_process_start_failures_total',
+    'Agent processes that could not be started (ENOENT, EACCES, EMFILE, ...).',
+  );
+  const stallCloses = counter(
+    'acpremote_send_stall_closes_total',
+    'Connections closed because the client read nothing for the send-stall timeout.',
+  );
+  const heartbeatTimeouts = counter(
+    'acpremote_heartbeat_timeouts_total',
+    'Connections terminated because the client answered no ping.',
+  );
 
   for (const outcome of CONNECTION_OUTCOMES) connections.inc({ outcome }, 0);
   for (const reason of HTTP_REFUSALS) refusedRequests.inc({ reason }, 0);

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initializeChoiceSession, startChoiceTurn } from './support/choice-session.js';
+import { initializeChoiceSession, startChoiceTurn, startChoiceUpstreams } from './support/choice-session.js';
 import { type NginxProxy, startNginxTlsProxy } from './support/nginx.js';
 import {
   fixturePath,
   killStartedProcesses,
   type RunningServer,
   spawnStdioPeer,
-  startAcpremote,
 } from './support/processes.js';
 
 /** nginx drops a proxied connection after this many idle seconds (both directions). */
@@ -15,22 +14,11 @@ const PROXY_READ_TIMEOUT_SECONDS = 3;
 type Mirror = ReturnType<typeof spawnStdioPeer>;
 
 describe('acpremote expose behind a real nginx terminating TLS', () => {
-  const upstreams: RunningServer[] = [];
+  let upstreams: RunningServer[] = [];
   let proxy: NginxProxy;
 
   beforeAll(async () => {
-    for (const name of ['upstream-a', 'upstream-b']) {
-      upstreams.push(
-        await startAcpremote([
-          'expose',
-          '--env',
-          `AGENT_NAME=${name}`,
-          '--',
-          process.execPath,
-          fixturePath('choice-agent.mjs'),
-        ]),
-      );
-    }
+    upstreams = [...(await startChoiceUpstreams(['upstream-a', 'upstream-b'])).values()];
     proxy = await startNginxTlsProxy({
       upstreams: upstreams.map((upstream) => `127.0.0.1:${upstream.port}`),
       readTimeoutSeconds: PROXY_READ_TIMEOUT_SECONDS,

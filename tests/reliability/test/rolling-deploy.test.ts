@@ -4,16 +4,14 @@
 // other one (nginx retries the draining instance's 503 on the next upstream), nothing is lost, and the drained
 // process exits 0.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initializeChoiceSession, startChoiceTurn } from './support/choice-session.js';
+import { initializeChoiceSession, startChoiceTurn, startChoiceUpstreams } from './support/choice-session.js';
 import { type NginxProxy, startNginxTlsProxy } from './support/nginx.js';
 import {
   ACPREMOTE_CLI,
   childPids,
-  fixturePath,
   killStartedProcesses,
   type RunningServer,
   spawnStdioPeer,
-  startAcpremote,
   waitFor,
 } from './support/processes.js';
 
@@ -23,23 +21,11 @@ const NEW_SESSIONS = 4;
 type Mirror = ReturnType<typeof spawnStdioPeer>;
 
 describe('rolling deploy: SIGTERM one of two acpremote expose instances behind nginx', () => {
-  const instances = new Map<string, RunningServer>();
+  let instances = new Map<string, RunningServer>();
   let proxy: NginxProxy;
 
   beforeAll(async () => {
-    for (const name of ['instance-a', 'instance-b']) {
-      instances.set(
-        name,
-        await startAcpremote([
-          'expose',
-          '--env',
-          `AGENT_NAME=${name}`,
-          '--',
-          process.execPath,
-          fixturePath('choice-agent.mjs'),
-        ]),
-      );
-    }
+    instances = await startChoiceUpstreams(['instance-a', 'instance-b']);
     proxy = await startNginxTlsProxy({
       upstreams: [...instances.values()].map((instance) => `127.0.0.1:${instance.port}`),
       readTimeoutSeconds: 60,

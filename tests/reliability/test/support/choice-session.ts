@@ -1,9 +1,34 @@
 // One session with the choice agent (fixtures/choice-agent.mjs) through a stdio mirror: initialize (which names the
 // upstream that answered), a prompt whose turn waits on an elicitation, and the answer.
 import { expect } from 'vitest';
-import type { JsonRpcMessage, spawnStdioPeer } from './processes.js';
+import {
+  fixturePath,
+  type JsonRpcMessage,
+  type RunningServer,
+  type spawnStdioPeer,
+  startAcpremote,
+} from './processes.js';
 
 type Mirror = ReturnType<typeof spawnStdioPeer>;
+
+/** Starts one `acpremote expose` of the choice agent per name; each agent reports its name in `initialize`. */
+export async function startChoiceUpstreams(names: readonly string[]): Promise<Map<string, RunningServer>> {
+  const upstreams = new Map<string, RunningServer>();
+  for (const name of names) {
+    upstreams.set(
+      name,
+      await startAcpremote([
+        'expose',
+        '--env',
+        `AGENT_NAME=${name}`,
+        '--',
+        process.execPath,
+        fixturePath('choice-agent.mjs'),
+      ]),
+    );
+  }
+  return upstreams;
+}
 
 /** Initializes with form elicitation and returns the agent's name (which upstream answered). */
 export async function initializeChoiceSession(
