@@ -10,7 +10,14 @@ const host = (name: string) => fileURLToPath(new URL(`./hosts/${name}`, import.m
 
 /** The raw hops our paths are built from. */
 export type HopId = 'stdio-hop' | 'ws-hop';
-export type PathId = HopId | 'serve-command' | 'chain' | 'serve-acp' | 'minimal-relay' | 'minimal-chain';
+export type PathId =
+  | HopId
+  | 'serve-command'
+  | 'serve-command-metrics'
+  | 'chain'
+  | 'serve-acp'
+  | 'minimal-relay'
+  | 'minimal-chain';
 
 /** One measured path. */
 export interface PathDefinition {
@@ -59,8 +66,13 @@ async function connect(endpoint: MessageEndpoint, others: RunningHost[], label: 
 }
 
 /** A relay host in front of the byte-level echo agent, reached by a WebSocket client with the bench token. */
-async function openRelay(relayHost: string, label: string): Promise<OpenPath> {
-  const server = await startHost(relayHost, ['--', process.execPath, fixture('echo-agent.mjs')]);
+async function openRelay(relayHost: string, label: string, hostFlags: string[] = []): Promise<OpenPath> {
+  const server = await startHost(relayHost, [
+    ...hostFlags,
+    '--',
+    process.execPath,
+    fixture('echo-agent.mjs'),
+  ]);
   return connect(await openWebSocketEndpoint(server.url, benchToken), [server], label);
 }
 
@@ -107,6 +119,14 @@ export const paths: PathDefinition[] = [
     hops: ['ws-hop', 'stdio-hop'],
     reference: 'minimal-relay',
     open: () => openRelay('serve-command-host', 'serve-command'),
+  },
+  {
+    // The same relay with Prometheus metrics on: its same-run ratio to serve-command is what metrics cost.
+    id: 'serve-command-metrics',
+    label: 'serveCommand with metrics on (`expose --metrics`)',
+    hops: ['ws-hop', 'stdio-hop'],
+    reference: 'serve-command',
+    open: () => openRelay('serve-command-host', 'serve-command-metrics', ['--metrics']),
   },
   {
     id: 'minimal-chain',

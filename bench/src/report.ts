@@ -48,6 +48,28 @@ function referenceTargets(path: string): Bound[] {
 export const targets: Bound[] = [
   ...referenceTargets('serve-command'),
   ...referenceTargets('chain'),
+  // Metrics on must not move the relay: serve-command-metrics against serve-command in the same run.
+  {
+    path: 'serve-command-metrics',
+    figure: 'rtt-p50',
+    onRatio: true,
+    max: 1.05,
+    text: 'metrics on: RTT p50 ≤ 1.05× metrics off',
+  },
+  {
+    path: 'serve-command-metrics',
+    figure: 'msgs-per-s',
+    onRatio: true,
+    min: 0.95,
+    text: 'metrics on: msg/s ≥ 0.95× metrics off',
+  },
+  {
+    path: 'serve-command-metrics',
+    figure: 'mb-per-s-1mib',
+    onRatio: true,
+    min: 0.95,
+    text: 'metrics on: MB/s at 1 MiB ≥ 0.95× metrics off',
+  },
   { path: 'ask-choice', figure: 'compile-parse-us', max: 5, text: '< 5 µs per call' },
   { path: 'ask-form', figure: 'compile-validate-us', max: 20, text: '< 20 µs per form' },
   { path: 'serve-acp', figure: 'heap-per-idle-connection-kib', max: 256, text: '≤ 256 KiB' },

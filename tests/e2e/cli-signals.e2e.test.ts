@@ -1,5 +1,6 @@
-// Long-running commands stop gracefully: SIGINT exits 130, SIGTERM exits 143, and by then every agent process a
-// server spawned is gone. Also `acpkit run TARGET` (stdio) including a TypeScript TARGET with no build step.
+// Long-running commands stop gracefully: SIGINT exits 130 (servers close every connection at once), SIGTERM exits
+// 143 (servers drain first: cli-drain.e2e.test.ts), and by then every agent process a server spawned is gone. Also
+// `acpkit run TARGET` (stdio) including a TypeScript TARGET with no build step.
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectTestClient, declineElicitation, processStream, runPromptTurn } from './support/acp-client.js';
 import { INITIALIZE_WITH_FORMS, ndjsonPeer } from './support/json-rpc-peer.js';
@@ -17,7 +18,8 @@ afterEach(async () => {
   await reapAll();
 });
 
-describe.each(signals)('on %s', (signal, exitCode) => {
+describe('servers on SIGINT (Ctrl+C: no drain)', () => {
+  const [signal, exitCode] = ['SIGINT', 130] as const;
   it(`acpremote expose exits ${exitCode} after reaping every connected agent process`, async () => {
     const server = await startExpose([process.execPath, probeAgent]);
     const { peer } = spawnMirrorPeer('acpremote mirror', server.url);
@@ -38,7 +40,9 @@ describe.each(signals)('on %s', (signal, exitCode) => {
       expect(await server.process.exited).toEqual({ code: exitCode, signal: null });
     }
   });
+});
 
+describe.each(signals)('on %s', (signal, exitCode) => {
   it(`the mirrors exit ${exitCode} and close their remote connection`, async () => {
     const server = await startExpose([process.execPath, probeAgent]);
     for (const mirrorCli of ['acpremote mirror', 'acpkit run --addr'] as const) {

@@ -85,8 +85,8 @@ describe('acpremote expose and a grandchild that left the process group (setsid)
 
   it('is reaped when the server stops with the connection open', async () => {
     const { server, escapedPid } = await exposeEscapingAgent();
-    server.process.child.kill('SIGTERM');
-    expect((await server.process.exited).code).toBe(143);
+    server.process.child.kill('SIGINT');
+    expect((await server.process.exited).code).toBe(130);
     expect(isAlive(escapedPid)).toBe(false);
   });
 });

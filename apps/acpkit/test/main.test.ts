@@ -113,15 +113,23 @@ describe('acpkit run --addr with a URL that is not a WebSocket one', () => {
 });
 
 describe('acpkit serve', () => {
-  it('serves TARGET over WebSocket and exits 143 on SIGTERM', async () => {
+  it('serves TARGET over WebSocket; on SIGTERM a session still open after --drain-timeout is closed (1001), exit 143', async () => {
     const io = createTestIo();
-    const exitCode = start(['serve', `${echoAgent}:createEchoAgent`, '--port', '0'], io);
+    const exitCode = start(
+      ['serve', `${echoAgent}:createEchoAgent`, '--port', '0', '--drain-timeout', '0.2'],
+      io,
+    );
     const [, url] = await io.waitForStderr(/Serving ACP WebSocket at (ws:\/\/\S+)\n/);
     const connection = await connectAcp(url as string);
     cleanups.push(() => connection.close());
     expect(await promptOnce(connection.stream, 'served')).toBe('none: served');
     io.stop('SIGTERM');
     expect(await exitCode).toBe(143);
+    expect(await connection.closed).toEqual({
+      code: 1001,
+      reason: 'server shutting down: drain grace period ended',
+    });
+    expect(io.stderrText()).toContain('Drain timeout reached; closed 1 connection(s) with 1001');
   });
 
   it('suggests its own mirror command, acpkit run --addr, and logs as acpkit', async () => {

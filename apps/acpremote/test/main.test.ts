@@ -38,7 +38,7 @@ function start(argv: string[], io: TestIo): Promise<number> {
 }
 
 describe('acpremote serve', () => {
-  it('serves the TARGET factory, prints the banner with the real port, and exits 143 on SIGTERM', async () => {
+  it('serves the TARGET factory, prints the banner with the real port, drains on SIGTERM and exits 0', async () => {
     const io = createTestIo({ env: { ACPREMOTE_TEST_TOKEN: 'token-1' } });
     const exitCode = start(
       ['serve', `${echoAgent}:createEchoAgent`, '--port', '0', '--token-env', 'ACPREMOTE_TEST_TOKEN'],
@@ -54,7 +54,12 @@ describe('acpremote serve', () => {
     const connection = await connect(url as string, 'token-1');
     expect(await promptOnce(connection.stream, 'hi')).toBe('none: hi');
     io.stop('SIGTERM');
-    expect(await exitCode).toBe(143);
+    await io.waitForStderr(/Received SIGTERM; draining: .* up to 30 s for 1 open one/);
+    // New connections are refused while the open session may go on; once it ends, the server stops with 0.
+    await expect(connectAcp(url as string, { bearerToken: 'token-1' })).rejects.toThrow(/HTTP 503/);
+    await connection.close();
+    expect(await exitCode).toBe(0);
+    expect(io.stderrText()).toContain('Drained: every connection ended; stopped.\n');
     expect(io.stdoutText()).toBe('');
   });
 
@@ -104,8 +109,8 @@ describe('acpremote expose', () => {
     const [, url] = await io.waitForStderr(BANNER);
     const connection = await connect(url as string);
     expect(await promptOnce(connection.stream, 'flags')).toBe('none: flags');
-    io.stop('SIGTERM');
-    expect(await exitCode).toBe(143);
+    io.stop('SIGINT');
+    expect(await exitCode).toBe(130);
   });
 
   it('exits 2 without a command', async () => {

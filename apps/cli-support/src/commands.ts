@@ -54,9 +54,16 @@ function withLogger<Options extends object>(options: Options, io: CliIo): Option
   return { ...options, logger: loggerFor(io) };
 }
 
+/**
+ * Serves until a stop signal. SIGTERM (Kubernetes, systemd, `docker stop`) drains: new connections get 503, open
+ * ones may finish within the grace period; exit 0 when they all ended in time, 143 when the grace ran out. SIGINT
+ * (Ctrl+C at a terminal: someone wants it stopped now) closes every connection at once: 130. A second signal exits
+ * at once (`processIo`).
+ */
 async function serveUntilStopped(
   start: () => Promise<RemoteServer>,
   token: ResolvedToken | undefined,
+  drainGraceMs: number,
   io: CliIo,
 ): Promise<number> {
   // Listen for signals before binding so a SIGTERM during start-up still ends in a graceful shutdown.
@@ -64,15 +71,32 @@ async function serveUntilStopped(
   const server = await start();
   for (const line of formatServeBanner(server.url, token, programOf(io))) writeLine(io.stderr, line);
   const signal = await stopSignal;
-  writeLine(io.stderr, `Received ${signal}; closing connections and stopping child processes.`);
+  if (signal === 'SIGINT') {
+    writeLine(io.stderr, 'Received SIGINT; closing connections and stopping child processes.');
+    await server.close();
+    return exitCodeForSignal(signal);
+  }
+  writeLine(
+    io.stderr,
+    `Received SIGTERM; draining: refusing new connections, waiting up to ${drainGraceMs / 1000} s for ${server.connectionCount} open one(s) to end.`,
+  );
+  const { endedWithinGrace, closedConnections } = await server.drain({ graceMs: drainGraceMs });
   await server.close();
+  if (endedWithinGrace) {
+    writeLine(io.stderr, 'Drained: every connection ended; stopped.');
+    return ExitCode.Ok;
+  }
+  writeLine(
+    io.stderr,
+    `Drain timeout reached; closed ${closedConnections} connection(s) with 1001 and stopped their child processes.`,
+  );
   return exitCodeForSignal(signal);
 }
 
 /**
  * `serve TARGET`: serves an in-process agent app (or factory) over WebSocket until SIGINT/SIGTERM.
  *
- * @returns 130 or 143 after a graceful shutdown.
+ * @returns 0 after a SIGTERM drain that ended within `--drain-timeout`, 143 when it ran out, 130 on SIGINT.
  * @throws {@link CliError} for a bad TARGET or token; `AcpRemoteError` when the server refuses the options.
  * @example
  * ```ts
@@ -84,7 +108,7 @@ export async function serveTarget(
   flags: ServeFlagValues,
   io: CliIo,
 ): Promise<number> {
-  const { serveOptions, token } = resolveServeFlags(flags, io.env);
+  const { serveOptions, token, drainGraceMs } = resolveServeFlags(flags, io.env);
   const target = await loadTarget(targetSpecifier, { cwd: io.cwd });
   // The agent and the SDK print diagnostics with console.*: keep each one a single, escaped stderr line.
   const restoreConsole = io.stderr === process.stderr ? routeConsoleToLogger(loggerFor(io)) : () => {};
@@ -95,6 +119,7 @@ export async function serveTarget(
           throw explainServeError(error, { host: flags.host, port: flags.port, token });
         }),
       token,
+      drainGraceMs,
       io,
     );
   } finally {
@@ -106,7 +131,7 @@ export async function serveTarget(
  * `expose -- COMMAND...`: serves a stdio ACP command over WebSocket, one child process per connection, until
  * SIGINT/SIGTERM; the shutdown reaps every child.
  *
- * @returns 130 or 143 after a graceful shutdown.
+ * @returns 0 after a SIGTERM drain that ended within `--drain-timeout`, 143 when it ran out, 130 on SIGINT.
  * @throws {@link CliError} when the command is empty or the token is unusable.
  * @example
  * ```ts
@@ -121,7 +146,7 @@ export async function exposeCommand(
   if (command.length === 0 || command[0]?.trim() === '') {
     throw new CliError(CliErrorCode.Usage, 'Command must not be empty (expose [options] -- COMMAND...).');
   }
-  const { serveOptions, token } = resolveServeFlags(flags, io.env);
+  const { serveOptions, token, drainGraceMs } = resolveServeFlags(flags, io.env);
   return serveUntilStopped(
     () =>
       serveCommand(command, {
@@ -137,6 +162,7 @@ export async function exposeCommand(
         throw explainServeError(error, { host: flags.host, port: flags.port, token });
       }),
     token,
+    drainGraceMs,
     io,
   );
 }

@@ -2,6 +2,7 @@ import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import {
   collectRepeatable,
+  parseNonNegativeSecondsToMilliseconds,
   parsePort,
   parsePositiveInteger,
   parseSecondsToMilliseconds,
@@ -42,6 +43,20 @@ describe('parseSecondsToMilliseconds', () => {
 
   it.each(['0', '-1', 'Infinity', 'NaN', '', '1s'])('rejects %j', (text) => {
     expect(() => parseSecondsToMilliseconds(text)).toThrow(InvalidArgumentError);
+  });
+});
+
+describe('parseNonNegativeSecondsToMilliseconds', () => {
+  it.each([
+    ['0', 0],
+    ['30', 30_000],
+    ['0.5', 500],
+  ])('converts %s seconds', (text, milliseconds) => {
+    expect(parseNonNegativeSecondsToMilliseconds(text)).toBe(milliseconds);
+  });
+
+  it.each(['-1', 'Infinity', '', '1e3', '30s'])('rejects %j', (text) => {
+    expect(() => parseNonNegativeSecondsToMilliseconds(text)).toThrow(InvalidArgumentError);
   });
 });
 

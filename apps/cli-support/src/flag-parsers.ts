@@ -43,12 +43,34 @@ export function parsePositiveInteger(value: string): number {
  * ```
  */
 export function parseSecondsToMilliseconds(value: string): number {
-  const trimmed = value.trim();
-  const seconds = /^\d+(\.\d+)?$|^\.\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+  const seconds = parseSeconds(value);
   if (!Number.isFinite(seconds) || seconds <= 0) {
     throw new InvalidArgumentError('Expected a positive number of seconds.');
   }
   return Math.round(seconds * 1000);
+}
+
+/**
+ * Commander argument parser for a duration in seconds that may be 0: a non-negative finite number (fractions
+ * allowed).
+ *
+ * @returns The duration in milliseconds.
+ * @throws InvalidArgumentError (commander reports it as a usage error, exit code 2).
+ * @example
+ * ```ts
+ * parseNonNegativeSecondsToMilliseconds('0'); // 0
+ * ```
+ */
+export function parseNonNegativeSecondsToMilliseconds(value: string): number {
+  const seconds = parseSeconds(value);
+  if (!Number.isFinite(seconds)) throw new InvalidArgumentError('Expected a number of seconds (0 or more).');
+  return Math.round(seconds * 1000);
+}
+
+/** Plain decimal seconds (`2`, `2.5`, `.5`); NaN for anything else (`1e3`, `-1`, `''`). */
+function parseSeconds(value: string): number {
+  const trimmed = value.trim();
+  return /^\d+(\.\d+)?$|^\.\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
 }
 
 /**

@@ -21,6 +21,7 @@ export type { StopSignal } from './exit-codes.js';
 export { ExitCode, exitCodeForSignal } from './exit-codes.js';
 export {
   collectRepeatable,
+  parseNonNegativeSecondsToMilliseconds,
   parsePort,
   parsePositiveInteger,
   parseSecondsToMilliseconds,

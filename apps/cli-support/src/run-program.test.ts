@@ -107,7 +107,7 @@ describe('runMain', () => {
     );
     expect(exitCode).toBe(0);
     expect(io.stdoutText()).toContain(
-      'Exit codes: 0 ok, 1 runtime failure, 2 usage or configuration error, 130 SIGINT, 143 SIGTERM.',
+      'Exit codes: 0 ok (serve/expose: also a SIGTERM drain that ended in time), 1 runtime failure, 2 usage or configuration error, 130 SIGINT, 143 SIGTERM (serve/expose: the drain timed out, or a second signal).',
     );
   });
 });

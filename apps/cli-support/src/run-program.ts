@@ -92,7 +92,7 @@ export class CliRun {
 
 /** The exit-code line every `--help` of both CLIs ends with (docs/cli.md's table is checked against it). */
 const EXIT_CODES_HELP =
-  'Exit codes: 0 ok, 1 runtime failure, 2 usage or configuration error, 130 SIGINT, 143 SIGTERM.';
+  'Exit codes: 0 ok (serve/expose: also a SIGTERM drain that ended in time), 1 runtime failure, 2 usage or configuration error, 130 SIGINT, 143 SIGTERM (serve/expose: the drain timed out, or a second signal).';
 
 // Declared once for both CLIs; each CLI's build inlines it into its published .d.ts (tsup.config.ts), so no
 // published type names this private package.

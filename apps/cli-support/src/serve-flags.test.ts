@@ -13,7 +13,17 @@ describe('resolveServeFlags', () => {
     expect(resolveServeFlags({ ...SERVE_DEFAULTS }, {})).toEqual({
       serveOptions: { host: '127.0.0.1', port: 8080, mountPath: '/acp' },
       token: undefined,
+      drainGraceMs: 30_000,
     });
+  });
+
+  it('turns --metrics into metrics: true and --drain-timeout into the drain grace', () => {
+    const { serveOptions, drainGraceMs } = resolveServeFlags(
+      { ...SERVE_DEFAULTS, metrics: true, drainTimeout: 0 },
+      {},
+    );
+    expect(serveOptions.metrics).toBe(true);
+    expect(drainGraceMs).toBe(0);
   });
 
   it('maps every flag to its ServeOptions field', () => {

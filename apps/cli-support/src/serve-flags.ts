@@ -1,12 +1,23 @@
 import { readFileSync } from 'node:fs';
-import type { ConnectOptions, ServeOptions } from '@acpkit/remote';
+import { type ConnectOptions, DEFAULT_DRAIN_GRACE_MS, type ServeOptions } from '@acpkit/remote';
 import { type Command, Option } from 'commander';
 import { CliError, CliErrorCode } from './errors.js';
-import { collectRepeatable, parsePort, parsePositiveInteger } from './flag-parsers.js';
+import {
+  collectRepeatable,
+  parseNonNegativeSecondsToMilliseconds,
+  parsePort,
+  parsePositiveInteger,
+} from './flag-parsers.js';
 import { type ResolvedToken, resolveBearerToken, STDIN_TOKEN_FILES } from './token.js';
 
 /** Defaults shown in `--help` and used when a flag is absent. */
-export const SERVE_DEFAULTS = { host: '127.0.0.1', port: 8080, mountPath: '/acp' } as const;
+export const SERVE_DEFAULTS = {
+  host: '127.0.0.1',
+  port: 8080,
+  mountPath: '/acp',
+  /** `--drain-timeout` in milliseconds, as the parsed flag holds it. */
+  drainTimeout: DEFAULT_DRAIN_GRACE_MS,
+} as const;
 
 /** The token flags after commander parsed them. */
 export interface TokenFlagValues {
@@ -32,6 +43,10 @@ export interface ServeFlagValues extends TokenFlagValues {
   maxConnections?: number;
   maxHttpConnections?: number;
   dangerouslyAllowUnauthenticated?: boolean;
+  /** `--drain-timeout` converted to milliseconds (default 30 s). */
+  drainTimeout?: number;
+  /** `--metrics`: serve Prometheus metrics at `/metrics`. */
+  metrics?: boolean;
 }
 
 /**
@@ -134,8 +149,8 @@ export function resolveConnectFlags(
 
 /**
  * Adds the flags `serve` and `expose` share: `--host`, `--port`, `--mount-path`, the token flags,
- * `--allowed-origin`, `--allowed-host`, `--max-message-bytes`, `--max-connections`, `--max-http-connections` and
- * `--dangerously-allow-unauthenticated`.
+ * `--allowed-origin`, `--allowed-host`, `--max-message-bytes`, `--max-connections`, `--max-http-connections`,
+ * `--drain-timeout`, `--metrics` and `--dangerously-allow-unauthenticated`.
  *
  * @example
  * ```ts
@@ -194,6 +209,20 @@ export function addServeFlags(command: Command): Command {
     )
     .addOption(
       new Option(
+        '--drain-timeout <seconds>',
+        'On SIGTERM, refuse new connections and let open ones finish for up to this long before closing them (0 closes at once).',
+      )
+        .argParser(parseNonNegativeSecondsToMilliseconds)
+        .default(SERVE_DEFAULTS.drainTimeout, String(SERVE_DEFAULTS.drainTimeout / 1000)),
+    )
+    .addOption(
+      new Option(
+        '--metrics',
+        'Serve Prometheus metrics at /metrics on the same port (behind the bearer token when one is set).',
+      ),
+    )
+    .addOption(
+      new Option(
         '--dangerously-allow-unauthenticated',
         'Allow binding a non-loopback host without a bearer token.',
       ),
@@ -204,6 +233,8 @@ export function addServeFlags(command: Command): Command {
 export interface ResolvedServeFlags {
   readonly serveOptions: ServeOptions;
   readonly token: ResolvedToken | undefined;
+  /** How long a SIGTERM drain waits for open connections (milliseconds). */
+  readonly drainGraceMs: number;
 }
 
 /**
@@ -231,6 +262,11 @@ export function resolveServeFlags(
     ...(flags.maxMessageBytes !== undefined ? { maxMessageBytes: flags.maxMessageBytes } : {}),
     ...(flags.maxConnections !== undefined ? { maxConnections: flags.maxConnections } : {}),
     ...(flags.maxHttpConnections !== undefined ? { maxHttpConnections: flags.maxHttpConnections } : {}),
+    ...(flags.metrics ? { metrics: true } : {}),
   };
-  return { serveOptions, token };
+  return {
+    serveOptions,
+    token,
+    drainGraceMs: flags.drainTimeout ?? SERVE_DEFAULTS.drainTimeout,
+  };
 }

@@ -1,10 +1,16 @@
 // The shared command implementations with real SDK apps over real streams.
 import { Readable, Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { connectAcp } from '@acpkit/remote';
 import { agent, client, methods, ndJsonStream, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
-import { exposeCommand, serveAgentOverStdio } from '../src/commands.js';
+import { exposeCommand, serveAgentOverStdio, serveTarget } from '../src/commands.js';
 import { CliError, CliErrorCode } from '../src/errors.js';
+import { SERVE_DEFAULTS } from '../src/serve-flags.js';
 import { createTestIo, type TestIo } from '../src/test-io.js';
+import { promptOnce } from './support/prompt-client.js';
+
+const echoAgent = fileURLToPath(new URL('./support/echo-agent.js', import.meta.url));
 
 function initializeOnlyAgent() {
   return agent({ name: 'stdio-test' }).onRequest(methods.agent.initialize, () => ({
@@ -60,5 +66,30 @@ describe('exposeCommand', () => {
       expect((error as CliError).code).toBe(CliErrorCode.Usage);
     }
     expect(io.stderrText()).toBe('');
+  });
+});
+
+describe('serveTarget stop signals', () => {
+  it('SIGINT closes an open session at once (1001) without draining, and returns 130', async () => {
+    const io = createTestIo();
+    const exitCode = serveTarget(`${echoAgent}:createEchoAgent`, { ...SERVE_DEFAULTS, port: 0 }, io);
+    const [, url] = await io.waitForStderr(/Serving ACP WebSocket at (ws:\/\/\S+)\n/);
+    const connection = await connectAcp(url as string);
+    expect(await promptOnce(connection.stream, 'hello')).toBe('none: hello');
+    io.stop('SIGINT');
+    expect(await exitCode).toBe(130);
+    expect(await connection.closed).toEqual({ code: 1001, reason: 'server shutting down' });
+    expect(io.stderrText()).toContain('Received SIGINT; closing connections and stopping child processes.');
+    expect(io.stderrText()).not.toContain('draining');
+  });
+
+  it('SIGTERM with no open connection drains at once and returns 0', async () => {
+    const io = createTestIo();
+    const exitCode = serveTarget(`${echoAgent}:createEchoAgent`, { ...SERVE_DEFAULTS, port: 0 }, io);
+    await io.waitForStderr(/Serving ACP WebSocket at/);
+    io.stop('SIGTERM');
+    expect(await exitCode).toBe(0);
+    expect(io.stderrText()).toContain('Received SIGTERM; draining');
+    expect(io.stderrText()).toContain('Drained: every connection ended; stopped.');
   });
 });

@@ -101,6 +101,51 @@ export const DEFAULT_MOUNT_PATH = '/acp';
 export const HEALTH_PATH = '/healthz';
 
 /**
+ * Readiness route, always top level and never authenticated (Host and Origin rules still apply): `200 ok` while the
+ * server accepts connections, `503` once it drains or closes. Point a load balancer's or Kubernetes' readiness
+ * probe here and the liveness probe at {@link HEALTH_PATH}.
+ *
+ * @example
+ * ```ts
+ * const ready = (await fetch(`http://127.0.0.1:${server.port}${READINESS_PATH}`)).ok;
+ * ```
+ */
+export const READINESS_PATH = '/readyz';
+
+/**
+ * Prometheus metrics route of a server started with `metrics: true` (behind the bearer token when one is set).
+ *
+ * @example
+ * ```ts
+ * const text = await (await fetch(`http://127.0.0.1:${server.port}${METRICS_PATH}`)).text();
+ * ```
+ */
+export const METRICS_PATH = '/metrics';
+
+/**
+ * Default grace period of `RemoteServer.drain()` and of the CLIs' `--drain-timeout`: how long open connections may
+ * go on after a drain starts before they are closed with 1001 (30 s, Kubernetes' default
+ * `terminationGracePeriodSeconds`).
+ *
+ * @example
+ * ```ts
+ * await server.drain({ graceMs: DEFAULT_DRAIN_GRACE_MS });
+ * ```
+ */
+export const DEFAULT_DRAIN_GRACE_MS = 30_000;
+
+/**
+ * `Retry-After` (seconds) of the 503 a draining server answers new WebSocket upgrades with: short, because a load
+ * balancer sends the retry to another instance.
+ *
+ * @example
+ * ```ts
+ * if (response.status === 503) await delay(DRAIN_RETRY_AFTER_SECONDS * 1000);
+ * ```
+ */
+export const DRAIN_RETRY_AFTER_SECONDS = 1;
+
+/**
  * `_meta` key under which the mirror puts transport timings on relayed `session/update` notifications.
  *
  * @example

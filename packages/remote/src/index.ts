@@ -14,6 +14,7 @@ export type { RemoteConnection } from './connect.js';
 export { connectAcp } from './connect.js';
 export {
   CloseCode,
+  DEFAULT_DRAIN_GRACE_MS,
   DEFAULT_HOST,
   DEFAULT_MAX_HTTP_CONNECTIONS,
   DEFAULT_MAX_MESSAGE_BYTES,
@@ -23,8 +24,11 @@ export {
   DEFAULT_PORT,
   DEFAULT_STALL_TIMEOUT_MS,
   DEFAULT_TERMINATE_TIMEOUT_MS,
+  DRAIN_RETRY_AFTER_SECONDS,
   HEALTH_PATH,
   MESSAGE_TOO_LARGE_ERROR_CODE,
+  METRICS_PATH,
+  READINESS_PATH,
   TRANSPORT_LATENCY_META_KEY,
   TRANSPORT_LOST_ERROR_CODE,
 } from './constants.js';
@@ -54,5 +58,5 @@ export { isLoopbackHost } from './security.js';
 export type { AgentAppSource, ConnectableAgentApp } from './serve-acp.js';
 export { serveAcp } from './serve-acp.js';
 export { serveCommand } from './serve-command.js';
-export type { RemoteServer } from './server.js';
+export type { CloseOptions, DrainOptions, DrainResult, RemoteServer } from './server.js';
 export { isUnstableMethod, UNSTABLE_METHODS } from './unstable-methods.js';

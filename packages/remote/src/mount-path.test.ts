@@ -23,7 +23,7 @@ describe('normalizeMountPath', () => {
     expect(normalizeMountPath(input)).toBe(expected);
   });
 
-  it.each(['', '   ', '/healthz', 'healthz/', '/a b', '/acp?x=1', '/acp#frag'])(
+  it.each(['', '   ', '/healthz', 'healthz/', '/readyz', 'readyz/', '/a b', '/acp?x=1', '/acp#frag'])(
     'rejects %j with INVALID_OPTION',
     (input) => {
       expect(codeOf(() => normalizeMountPath(input))).toBe(AcpRemoteErrorCode.InvalidOption);
@@ -33,10 +33,20 @@ describe('normalizeMountPath', () => {
 
 describe('buildServerPaths', () => {
   it('puts the WebSocket route under the mount path', () => {
-    expect(buildServerPaths('/acp')).toEqual({ metadata: '/acp', websocket: '/acp/ws', health: '/healthz' });
+    expect(buildServerPaths('/acp')).toEqual({
+      metadata: '/acp',
+      websocket: '/acp/ws',
+      health: '/healthz',
+      readiness: '/readyz',
+    });
   });
 
   it('uses /ws when mounted at the root', () => {
-    expect(buildServerPaths('/')).toEqual({ metadata: '/', websocket: '/ws', health: '/healthz' });
+    expect(buildServerPaths('/')).toEqual({
+      metadata: '/',
+      websocket: '/ws',
+      health: '/healthz',
+      readiness: '/readyz',
+    });
   });
 });

@@ -1,11 +1,11 @@
-import { HEALTH_PATH } from './constants.js';
+import { HEALTH_PATH, READINESS_PATH } from './constants.js';
 import { invalidOption } from './option-error.js';
 
 /**
  * Normalises a mount path the way Python ACP Kit does: trimmed, one leading `/`, no trailing `/` (except `/`).
  *
  * @throws {@link AcpRemoteError} `INVALID_OPTION` when the path is blank, contains `?`/`#`/whitespace, or
- *   collides with the reserved `/healthz` route.
+ *   collides with the reserved `/healthz` or `/readyz` route.
  * @example
  * ```ts
  * normalizeMountPath('acp/'); // '/acp'
@@ -13,14 +13,15 @@ import { invalidOption } from './option-error.js';
  * ```
  */
 export function normalizeMountPath(mount: string): string {
-  const allowed = 'a path such as "/acp" (no whitespace, query or fragment; /healthz is reserved)';
+  const allowed =
+    'a path such as "/acp" (no whitespace, query or fragment; /healthz and /readyz are reserved)';
   if (typeof mount !== 'string') throw invalidOption('mountPath', allowed, mount);
   const trimmed = mount.trim();
   if (trimmed === '' || /[\s?#]/.test(trimmed)) throw invalidOption('mountPath', allowed, mount);
   let path = trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
   path = path.replace(/\/+$/, '');
   if (path === '') path = '/';
-  if (path === HEALTH_PATH) throw invalidOption('mountPath', allowed, mount);
+  if (path === HEALTH_PATH || path === READINESS_PATH) throw invalidOption('mountPath', allowed, mount);
   return path;
 }
 
@@ -29,7 +30,7 @@ export function normalizeMountPath(mount: string): string {
  *
  * @example
  * ```ts
- * const paths: ServerPaths = buildServerPaths('/acp'); // { metadata: '/acp', websocket: '/acp/ws', health: '/healthz' }
+ * const paths: ServerPaths = buildServerPaths('/acp'); // { metadata: '/acp', websocket: '/acp/ws', health: '/healthz', readiness: '/readyz' }
  * ```
  */
 export interface ServerPaths {
@@ -37,8 +38,10 @@ export interface ServerPaths {
   readonly metadata: string;
   /** WebSocket upgrade route (`<mount>/ws`). */
   readonly websocket: string;
-  /** Health route (`/healthz`). */
+  /** Health (liveness) route (`/healthz`): 200 while the process serves HTTP, draining or not. */
   readonly health: string;
+  /** Readiness route (`/readyz`): 200 while connections are accepted, 503 once the server drains or closes. */
+  readonly readiness: string;
 }
 
 /**
@@ -56,5 +59,6 @@ export function buildServerPaths(mount: string): ServerPaths {
     metadata,
     websocket: metadata === '/' ? '/ws' : `${metadata}/ws`,
     health: HEALTH_PATH,
+    readiness: READINESS_PATH,
   };
 }

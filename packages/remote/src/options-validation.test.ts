@@ -60,7 +60,12 @@ describe('one rule per option, one error', () => {
     [
       'mountPath',
       { mountPath: '/healthz' },
-      'mountPath must be a path such as "/acp" (no whitespace, query or fragment; /healthz is reserved), got "/healthz"',
+      'mountPath must be a path such as "/acp" (no whitespace, query or fragment; /healthz and /readyz are reserved), got "/healthz"',
+    ],
+    [
+      'mountPath',
+      { mountPath: '/metrics', metrics: true },
+      'mountPath must be another path than /metrics when metrics is on, got "/metrics"',
     ],
     [
       'allowedOrigins',

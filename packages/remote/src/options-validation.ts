@@ -14,6 +14,7 @@ import {
   DEFAULT_PORT,
   DEFAULT_STALL_TIMEOUT_MS,
   DEFAULT_TERMINATE_TIMEOUT_MS,
+  METRICS_PATH,
 } from './constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from './errors.js';
 import { createStderrLogger, type RemoteLogger } from './logger.js';
@@ -147,6 +148,7 @@ export interface ResolvedServeOptions {
   remoteCwd: string | undefined;
   logger: RemoteLogger;
   tls: { key: string | Buffer; cert: string | Buffer } | undefined;
+  metrics: boolean;
 }
 
 /**
@@ -186,10 +188,19 @@ export function resolveServeOptions(options: ServeOptions, defaultRemoteCwd?: st
     }
     allowedOrigins.add(normalized);
   }
+  const paths = buildServerPaths(options.mountPath ?? DEFAULT_MOUNT_PATH);
+  const metrics = options.metrics === true;
+  if (metrics && paths.metadata === METRICS_PATH) {
+    throw invalidOption(
+      'mountPath',
+      `another path than ${METRICS_PATH} when metrics is on`,
+      options.mountPath,
+    );
+  }
   return {
     host,
     port,
-    paths: buildServerPaths(options.mountPath ?? DEFAULT_MOUNT_PATH),
+    paths,
     policy: {
       bearerToken,
       allowedOrigins,
@@ -208,6 +219,7 @@ export function resolveServeOptions(options: ServeOptions, defaultRemoteCwd?: st
     remoteCwd: options.remoteCwd ?? defaultRemoteCwd,
     logger: options.logger ?? createStderrLogger(),
     tls: tls ? { key: tls.key, cert: tls.cert } : undefined,
+    metrics,
   };
 }
 

@@ -131,6 +131,11 @@ export interface ServeOptions {
   logger?: RemoteLogger;
   /** Serve HTTPS / `wss://` with this PEM key and certificate (default: plain HTTP / `ws://`). */
   tls?: { key: string | Buffer; cert: string | Buffer };
+  /**
+   * Serve Prometheus metrics at `/metrics` on the server's port (default false): behind the bearer token when one
+   * is set, under the same Host and Origin rules as every route. Each server has its own registry.
+   */
+  metrics?: boolean;
 }
 
 /**

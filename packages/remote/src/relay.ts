@@ -6,6 +6,7 @@ import type { FrameLog } from './frame-log.js';
 import type { FrameScanner } from './frame-scan.js';
 import { FrameChecks, type FrameRules, type Refusal, refusalReply } from './inbound.js';
 import { LinePort } from './line-port.js';
+import { type FrameRefusalReason, NO_METRICS, type RelayMetrics } from './metrics.js';
 import { WebSocketPort, type WebSocketPortOptions } from './websocket-port.js';
 
 /** What a policy sees of the direction a frame travels in. */
@@ -61,7 +62,16 @@ export interface RelayOptions {
   readonly linesEnded?: () => void;
   /** The line input or output failed (e.g. EPIPE when the reader went away). */
   readonly linesFailed?: (error: Error, side: 'input' | 'output') => void;
+  /** What a server counts: messages and bytes at the WebSocket port, refused frames in both directions. */
+  readonly metrics?: RelayMetrics;
 }
+
+const REFUSAL_METRIC: Readonly<Record<Refusal['reason'], FrameRefusalReason>> = {
+  utf8: 'invalid_utf8',
+  parse: 'not_json_rpc',
+  'not-object': 'not_json_rpc',
+  batch: 'not_json_rpc',
+};
 
 /**
  * The relay core: joins a WebSocket and a line stream both ways. Each frame is checked once per direction (size,
@@ -71,8 +81,9 @@ export interface RelayOptions {
  * with {@link RelayOptions.pauseFullPeer} a peer that does not read is not read either. A frame the relay answers
  * itself goes through the same queues (and a peer that floods such frames without reading is closed).
  * {@link closed} settles when the socket has closed; the line input is then no longer read. What the users add (a
- * child process, in-flight tracking) they do around it. Metrics or a resume layer would wrap the two ports' frame
- * entry and exit points (`WebSocketPort.receive`/`send`), where an absent policy costs nothing per frame.
+ * child process, in-flight tracking) they do around it. Metrics count at the two ports' frame entry and exit points
+ * (`WebSocketPort.receive`/`send`, integer adds, a no-op object without metrics); a resume layer would wrap the same
+ * points.
  *
  * @example
  * ```ts
@@ -93,13 +104,16 @@ export class Relay {
   private readonly fromLines: RelayDirection;
   private stopReceiving: () => void = () => {};
   private finished = false;
+  private readonly metrics: RelayMetrics;
 
   constructor(private readonly options: RelayOptions) {
+    this.metrics = options.metrics ?? NO_METRICS;
     this.webSocket = new WebSocketPort(options.socket, {
       maxMessageBytes: options.maxMessageBytes,
       log: options.log,
       peer: options.fromWebSocket.sender,
       pauseWhenFull: options.pauseFullPeer,
+      metrics: this.metrics,
     });
     // Relayed lines wait while the socket's queue is full.
     this.webSocket.onFull(() => {
@@ -110,7 +124,13 @@ export class Relay {
       options.input,
       options.output,
       options.maxMessageBytes,
-      { onLine: (line) => this.onLine(line), onOversize: (head) => options.fromLines.oversize(head) },
+      {
+        onLine: (line) => this.onLine(line),
+        onOversize: (head) => {
+          this.metrics.frameRefused(options.fromLines.sender, 'oversize');
+          options.fromLines.oversize(head);
+        },
+      },
       () => options.linesEnded?.(),
     );
     this.logFlowControl();
@@ -202,6 +222,7 @@ export class Relay {
   }
 
   private refused(direction: DirectionOptions, refusal: Refusal, answer: (text: string) => void): void {
+    this.metrics.frameRefused(direction.sender, REFUSAL_METRIC[refusal.reason]);
     if (direction.refused) {
       direction.refused(refusal);
       return;

@@ -50,7 +50,8 @@ export interface SecurityPolicy {
 /**
  * Why the server refused a request or connection: a stable string per refusal point, for logs (and counters).
  * `malformed` 400, `host`/`origin` 403, `path` 404, `method` 405, `auth` 401, `limit` 503 (or a closed socket),
- * `shutdown` 503, `timeout` 408.
+ * `draining` 503 with `Retry-After` (the server drains before it stops), `shutdown` 503, `timeout` 408. The same
+ * strings label `acpremote_connections_total` and `acpremote_http_requests_refused_total`.
  */
 export type RefusalReason =
   | 'malformed'
@@ -60,6 +61,7 @@ export type RefusalReason =
   | 'method'
   | 'auth'
   | 'limit'
+  | 'draining'
   | 'shutdown'
   | 'timeout';
 

@@ -41,7 +41,7 @@ function serveAgentConnection(
   source: AgentAppSource,
   context: ConnectionContext,
 ): ConnectionSession {
-  const { logger, connectionId, maxMessageBytes } = context;
+  const { logger, connectionId, maxMessageBytes, metrics } = context;
   const socketClosed = new Promise<void>((resolve) => {
     if (socket.readyState === socket.CLOSED) resolve();
     else socket.once('close', () => resolve());
@@ -55,6 +55,8 @@ function serveAgentConnection(
     logger,
     fields: { connection: connectionId },
     pauseWhenFull: true,
+    peer: 'client',
+    metrics,
   });
   const started = (async () => {
     const app = typeof source === 'function' ? await source() : source;
@@ -87,9 +89,9 @@ function serveAgentConnection(
   })();
   return {
     done,
-    shutdown() {
+    shutdown(reason) {
       shuttingDown = true;
-      if (socket.readyState === socket.OPEN) socket.close(CloseCode.GoingAway, 'server shutting down');
+      if (socket.readyState === socket.OPEN) socket.close(CloseCode.GoingAway, reason);
       connection?.close();
       // The peer may never answer the close frame; don't keep the server waiting for ws's 30 s timeout.
       setTimeout(() => {

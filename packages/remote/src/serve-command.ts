@@ -32,17 +32,18 @@ function closeSocketWith(socket: WebSocket, code: number, reason: string): void 
 function refuseUnstartedChild(
   socket: WebSocket,
   child: ProcessGroupChild,
-  { logger, connectionId }: ConnectionContext,
+  { logger, connectionId, metrics }: ConnectionContext,
 ): ConnectionSession {
   const done = child.exited.then((result) => {
+    metrics.childExited(result);
     const reason = exitReason(result);
     logger.info(reason, { connection: connectionId });
     closeSocketWith(socket, CloseCode.AgentSpawnFailed, reason);
   });
   return {
     done,
-    shutdown() {
-      closeSocketWith(socket, CloseCode.GoingAway, 'server shutting down');
+    shutdown(reason) {
+      closeSocketWith(socket, CloseCode.GoingAway, reason);
     },
   };
 }
@@ -61,7 +62,7 @@ function relayToChild(
   command: ResolvedCommand,
   context: ConnectionContext,
 ): ConnectionSession {
-  const { logger, maxMessageBytes, connectionId } = context;
+  const { logger, maxMessageBytes, connectionId, metrics } = context;
   const child = spawnProcessGroup(command.argv, {
     cwd: command.cwd,
     env: command.env,
@@ -72,6 +73,7 @@ function relayToChild(
   // No pid: the spawn failed (ENOENT, EACCES, or EMFILE, where Node creates no stdio at all) and `exited` reports why.
   if (child.process.pid === undefined || !stdin || !stdout)
     return refuseUnstartedChild(socket, child, context);
+  metrics.childStarted();
   const log = new FrameLog(logger, { connection: connectionId });
   const relay: Relay = new Relay({
     socket,
@@ -80,6 +82,7 @@ function relayToChild(
     maxMessageBytes,
     log,
     pauseFullPeer: true,
+    metrics,
     lineNames: { input: 'agent stdout', output: 'agent stdin' },
     fromWebSocket: { rules: CLIENT_RULES, sender: 'client' },
     fromLines: {
@@ -113,6 +116,7 @@ function relayToChild(
   relay.start();
 
   void child.exited.then(async (result) => {
+    metrics.childExited(result);
     const reason = exitReason(result);
     logger.info(reason, { connection: connectionId });
     // Forward the child's last lines before closing; a grandchild may hold stdout open, so bound the wait.
@@ -135,8 +139,8 @@ function relayToChild(
   })();
   return {
     done,
-    shutdown() {
-      relay.webSocket.close(CloseCode.GoingAway, 'server shutting down');
+    shutdown(reason) {
+      relay.webSocket.close(CloseCode.GoingAway, reason);
       void child.terminate().then(() => {
         // The peer may never answer the close frame; don't keep the server waiting for ws's 30 s timeout.
         if (socket.readyState !== socket.CLOSED) socket.terminate();

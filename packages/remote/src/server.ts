@@ -3,7 +3,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { CloseCode } from './constants.js';
+import { CloseCode, DEFAULT_DRAIN_GRACE_MS, DRAIN_RETRY_AFTER_SECONDS, METRICS_PATH } from './constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from './errors.js';
 import { startHeartbeat } from './heartbeat.js';
 import { HttpConnectionCap } from './http-connection-cap.js';
@@ -16,7 +16,9 @@ import {
 } from './limits.js';
 import { type RemoteLogger, rateLimitLogger } from './logger.js';
 import { buildServerMetadata, type ServerMetadata } from './metadata.js';
+import { createMetricsEndpoint, type FrameRefusalReason, NO_METRICS, type ServerMetrics } from './metrics.js';
 import type { ServerPaths } from './mount-path.js';
+import { invalidOption } from './option-error.js';
 import type { ResolvedServeOptions } from './options-validation.js';
 import {
   checkBearer,
@@ -48,15 +50,83 @@ export interface RemoteServer {
   readonly metadata: ServerMetadata;
   /** Number of open WebSocket connections. */
   readonly connectionCount: number;
-  /** Stops accepting, closes every socket (1001) and reaps every child. Idempotent. */
-  close(): Promise<void>;
+  /**
+   * True once {@link drain} or {@link close} began: new WebSocket upgrades are refused with 503 and `/readyz`
+   * answers 503 (`/healthz` stays 200).
+   */
+  readonly draining: boolean;
+  /**
+   * Drains the server: new WebSocket upgrades get 503 with `Retry-After` (refusal reason `draining`), `/readyz`
+   * answers 503, and open connections go on until they end by themselves or `graceMs` (default 30 s) passes; then
+   * the rest are closed with 1001 and their children reaped. HTTP routes keep answering until {@link close}, so a
+   * final `/metrics` scrape still works. Idempotent: later calls return the first drain's promise.
+   */
+  drain(options?: DrainOptions): Promise<DrainResult>;
+  /**
+   * Stops the server: refuses new upgrades, closes every socket (1001), reaps every child and stops listening.
+   * With `graceMs`, drains first ({@link drain}). Idempotent; a `close()` without `graceMs` during a drain ends the
+   * drain at once.
+   */
+  close(options?: CloseOptions): Promise<void>;
 }
 
-/** One relayed connection: resolves `done` after everything it owns (child process included) is gone. */
+/**
+ * Options of {@link RemoteServer.drain}.
+ *
+ * @example
+ * ```ts
+ * const options: DrainOptions = { graceMs: 10_000 };
+ * ```
+ */
+export interface DrainOptions {
+  /** How long open connections may go on before they are closed with 1001 (default 30 000; 0 closes them at once). */
+  graceMs?: number;
+}
+
+/**
+ * Options of {@link RemoteServer.close}.
+ *
+ * @example
+ * ```ts
+ * await server.close({ graceMs: 30_000 }); // drain, then stop
+ * ```
+ */
+export interface CloseOptions {
+  /** Drain for up to this long first (see {@link RemoteServer.drain}); without it, connections close at once. */
+  graceMs?: number;
+}
+
+/**
+ * How a drain ended.
+ *
+ * @example
+ * ```ts
+ * const { endedWithinGrace } = await server.drain();
+ * process.exitCode = endedWithinGrace ? 0 : 143;
+ * ```
+ */
+export interface DrainResult {
+  /** Every connection ended by itself within the grace period (the CLIs then exit 0). */
+  readonly endedWithinGrace: boolean;
+  /** Connections still open when the grace period ran out (or `close()` cut the drain short), closed with 1001. */
+  readonly closedConnections: number;
+}
+
+/**
+ * One relayed connection: resolves `done` after everything it owns (child process included) is gone. A session
+ * that outlives its socket (resume: a detached session waiting for its client to reconnect) stays in the server's
+ * set until `done`, so a drain waits for it like for a connected one and `shutdown` must end it.
+ */
 export interface ConnectionSession {
   readonly done: Promise<void>;
-  /** Ends the connection because the server is shutting down. */
-  shutdown(): void;
+  /** Ends the connection (1001 with `reason`) because the server is shutting down or the drain grace ran out. */
+  shutdown(reason: string): void;
+  /**
+   * Optional: told once when the server starts draining (no new connections come; this one may finish its work).
+   * The hook for sessions that must act on a drain, e.g. a detached resumable session that can no longer be
+   * resumed here.
+   */
+  drainStarted?(): void;
 }
 
 /** Per-connection values handed to a connection handler. */
@@ -64,6 +134,27 @@ export interface ConnectionContext {
   readonly maxMessageBytes: number;
   readonly logger: RemoteLogger;
   readonly connectionId: number;
+  /** The server's metrics ({@link NO_METRICS} when off): hand it to the relay core and count events on it. */
+  readonly metrics: ServerMetrics;
+}
+
+/** Close reason when the server stops (close() without a grace). */
+const SHUTDOWN_REASON = 'server shutting down';
+/** Close reason of the connections still open when a drain's grace period runs out. */
+const DRAIN_EXPIRED_REASON = 'server shutting down: drain grace period ended';
+
+/** `ws` error codes of frames it refuses itself, as frame-refusal metric reasons. */
+const WS_ERROR_REASONS: Readonly<Record<string, FrameRefusalReason>> = {
+  WS_ERR_INVALID_UTF8: 'invalid_utf8',
+  WS_ERR_UNSUPPORTED_MESSAGE_LENGTH: 'oversize',
+};
+
+function resolveGraceMs(value: unknown): number {
+  if (value === undefined) return DEFAULT_DRAIN_GRACE_MS;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw invalidOption('graceMs', 'a non-negative integer number of milliseconds', value);
+  }
+  return value;
 }
 
 export type ConnectionHandler = (socket: WebSocket, context: ConnectionContext) => ConnectionSession;
@@ -95,6 +186,22 @@ function rejectUpgrade(socket: Duplex, refusal: Refusal): void {
   ];
   socket.on('error', () => {});
   socket.end(`${headers.join('\r\n')}\r\n\r\n${body}`);
+}
+
+/** A complete answer with a body (`text/plain` unless said otherwise); HEAD gets the headers only. */
+function respondText(
+  request: IncomingMessage,
+  response: ServerResponse,
+  status: number,
+  body: string,
+  contentType = 'text/plain; charset=utf-8',
+): void {
+  response.writeHead(status, {
+    'Content-Type': contentType,
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+  });
+  response.end(request.method === 'HEAD' ? undefined : body);
 }
 
 function respond(response: ServerResponse, refusal: Refusal): void {
@@ -138,8 +245,9 @@ function describeListenError(error: NodeJS.ErrnoException): string {
 
 /**
  * Starts the HTTP + WebSocket server shared by `serveAcp` and `serveCommand`: routes, security checks before the
- * upgrade, connection caps, HTTP timeouts, heartbeats, and an idempotent close that waits for every connection's
- * teardown. Every refusal goes through `decide` (one place, a stable reason each) and is logged rate-limited.
+ * upgrade, connection caps, HTTP timeouts, heartbeats, metrics, a drain, and an idempotent close that waits for
+ * every connection's teardown. Every refusal goes through `decide` (one place, a stable reason each) and is logged
+ * rate-limited and counted by `recordRefusal`.
  */
 export async function startRemoteServer(
   resolved: ResolvedServeOptions,
@@ -158,7 +266,26 @@ export async function startRemoteServer(
   const sessions = new Set<ConnectionSession>();
   let pendingUpgrades = 0;
   let nextConnectionId = 1;
+  let draining: Promise<DrainResult> | undefined;
   let closing: Promise<void> | undefined;
+  let markCloseStarted: () => void = () => {};
+  const closeStarted = new Promise<'closed'>((resolve) => {
+    markCloseStarted = () => resolve('closed');
+  });
+  const isDraining = () => draining !== undefined || closing !== undefined;
+  // A drain waits for the last connection (and any upgrade in progress) to end.
+  const idleWaiters = new Set<() => void>();
+  const isIdle = () => sessions.size === 0 && pendingUpgrades === 0;
+  const connectionEnded = () => {
+    if (!isIdle()) return;
+    for (const waiter of idleWaiters) waiter();
+    idleWaiters.clear();
+  };
+
+  const metricsEndpoint = resolved.metrics
+    ? await createMetricsEndpoint({ openConnections: () => sessions.size, draining: isDraining })
+    : undefined;
+  const metrics = metricsEndpoint?.metrics ?? NO_METRICS;
 
   const webSocketServer = new WebSocketServer({
     noServer: true,
@@ -180,20 +307,33 @@ export async function startRemoteServer(
       if (path !== paths.websocket && path !== paths.metadata) return refuse(404, 'path', 'not found\n');
       const bearer = checkBearer(request.headers, policy);
       if (!bearer.ok) return bearer;
+      // After the token: only a client that may connect learns that this instance drains. (A resume of a session
+      // this server still holds would be let through here.)
+      if (draining !== undefined) {
+        return refuse(503, 'draining', 'server is draining; connect again to reach another instance\n', {
+          'Retry-After': String(DRAIN_RETRY_AFTER_SECONDS),
+        });
+      }
       if (sessions.size + pendingUpgrades >= resolved.maxConnections) {
         return refuse(503, 'limit', 'too many connections\n');
       }
       return { ok: true };
     }
-    if (path !== paths.health && path !== paths.metadata) return refuse(404, 'path', 'not found\n');
+    const isMetrics = metricsEndpoint !== undefined && path === METRICS_PATH;
+    if (path !== paths.health && path !== paths.readiness && path !== paths.metadata && !isMetrics) {
+      return refuse(404, 'path', 'not found\n');
+    }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return refuse(405, 'method', 'method not allowed\n', { Allow: 'GET, HEAD' });
     }
-    // Metadata names the remote cwd, so it needs the token when one is configured.
-    return path === paths.metadata ? checkBearer(request.headers, policy) : { ok: true };
+    // Metadata names the remote cwd and metrics describe the traffic: both need the token when one is configured.
+    return path === paths.metadata || isMetrics ? checkBearer(request.headers, policy) : { ok: true };
   };
 
-  const logRefusal = (kind: 'upgrade' | 'http', refusal: Refusal, request: IncomingMessage) => {
+  /** Logs (rate-limited) and counts a refusal `decide` made. */
+  const recordRefusal = (kind: 'upgrade' | 'http', refusal: Refusal, request: IncomingMessage) => {
+    if (kind === 'upgrade') metrics.connectionRefused(refusal.reason);
+    else metrics.requestRefused(refusal.reason);
     refusalLog.info(kind === 'upgrade' ? 'connection refused' : 'request refused', {
       reason: refusal.reason,
       status: refusal.status,
@@ -204,6 +344,7 @@ export async function startRemoteServer(
   };
 
   const httpConnections = new HttpConnectionCap(resolved.maxHttpConnections, (socket) => {
+    metrics.requestRefused('limit');
     refusalLog.info('idle connection closed to make room', {
       reason: 'limit',
       remoteAddress: socket.remoteAddress,
@@ -211,25 +352,42 @@ export async function startRemoteServer(
     });
   });
 
+  const serveMetrics = async (
+    endpoint: NonNullable<typeof metricsEndpoint>,
+    request: IncomingMessage,
+    response: ServerResponse,
+  ) => {
+    let body: string;
+    try {
+      body = await endpoint.render();
+    } catch (error) {
+      logger.error('metrics collection failed', { error: String(error) });
+      respondText(request, response, 500, 'metrics collection failed\n');
+      return;
+    }
+    respondText(request, response, 200, body, endpoint.contentType);
+  };
+
   const handleRequest = (request: IncomingMessage, response: ServerResponse) => {
     httpConnections.requestStarted(request.socket);
     response.once('close', () => httpConnections.requestFinished(request.socket));
     const decision = decide('http', request);
     if (!decision.ok) {
-      logRefusal('http', decision, request);
+      recordRefusal('http', decision, request);
       return respond(response, decision);
     }
-    if (requestPath(request) === paths.health) {
-      response.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': 3 });
-      response.end(request.method === 'HEAD' ? undefined : 'ok\n');
+    const path = requestPath(request);
+    if (path === paths.health) return respondText(request, response, 200, 'ok\n');
+    if (path === paths.readiness) {
+      return isDraining()
+        ? respondText(request, response, 503, 'draining\n')
+        : respondText(request, response, 200, 'ok\n');
+    }
+    if (path === METRICS_PATH && metricsEndpoint !== undefined) {
+      void serveMetrics(metricsEndpoint, request, response);
       return;
     }
-    response.writeHead(200, {
-      'Content-Type': 'application/json',
-      'Content-Length': Buffer.byteLength(metadataBody),
-      'Cache-Control': 'no-store',
-    });
-    response.end(request.method === 'HEAD' ? undefined : metadataBody);
+    respondText(request, response, 200, metadataBody, 'application/json');
   };
   // Node's defaults let a silent connection live 60-90 s; these bounds are documented in docs/remote-transport.md.
   const httpOptions = {
@@ -249,6 +407,7 @@ export async function startRemoteServer(
   httpServer.on('connection', (socket: Socket) => {
     if (httpConnections.admit(socket)) return;
     socket.destroy();
+    metrics.requestRefused('limit');
     refusalLog.info('connection refused', {
       reason: 'limit',
       remoteAddress: socket.remoteAddress,
@@ -263,6 +422,7 @@ export async function startRemoteServer(
     }
     // A request that did not arrive in time gets 408; anything else the parser refused, 400 (never a crash).
     const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    metrics.requestRefused(timedOut ? 'timeout' : 'malformed');
     refusalLog.info('request refused', {
       reason: timedOut ? 'timeout' : 'malformed',
       status: timedOut ? 408 : 400,
@@ -281,7 +441,7 @@ export async function startRemoteServer(
     httpConnections.upgraded(request.socket);
     const decision = decide('upgrade', request);
     if (!decision.ok) {
-      logRefusal('upgrade', decision, request);
+      recordRefusal('upgrade', decision, request);
       return rejectUpgrade(socket, decision);
     }
     pendingUpgrades += 1;
@@ -291,6 +451,8 @@ export async function startRemoteServer(
       if (!upgraded) {
         upgraded = true;
         pendingUpgrades -= 1;
+        metrics.connectionRefused('malformed');
+        connectionEnded();
       }
     });
     const remoteAddress = request.socket.remoteAddress;
@@ -298,9 +460,12 @@ export async function startRemoteServer(
       upgraded = true;
       pendingUpgrades -= 1;
       if (closing !== undefined) {
-        webSocket.close(CloseCode.GoingAway, 'server is shutting down');
+        metrics.connectionRefused('shutdown');
+        webSocket.close(CloseCode.GoingAway, SHUTDOWN_REASON);
+        connectionEnded();
         return;
       }
+      metrics.connectionAccepted();
       const connectionId = nextConnectionId++;
       // ws closes a message over its payload cap itself, with code 1009 and no reason; give that close the same
       // reason our own size check gives, so the peer learns the limit either way.
@@ -315,13 +480,16 @@ export async function startRemoteServer(
       // ws reports protocol violations (invalid UTF-8, oversize) as 'error' before closing with 1007/1009;
       // without a listener they would crash the process.
       webSocket.on('error', (error: Error & { code?: string }) => {
+        metrics.frameRefused('client', WS_ERROR_REASONS[error.code ?? ''] ?? 'protocol_error');
         logger.warn('WebSocket error', { connection: connectionId, error: error.code ?? error.message });
       });
       logger.info('connection opened', { connection: connectionId, remoteAddress });
       const stopHeartbeat = startHeartbeat(webSocket, resolved.pingIntervalMs, () => {
+        metrics.heartbeatTimedOut();
         logger.warn('connection terminated: missed pong', { connection: connectionId });
       });
       startSendStallGuard(webSocket, resolved.stallTimeoutMs, (stalledForMs) => {
+        metrics.sendStallClosed();
         logger.warn('connection closed: send stalled, the client stopped reading', {
           connection: connectionId,
           stalledForMs: Math.round(stalledForMs),
@@ -334,14 +502,18 @@ export async function startRemoteServer(
           maxMessageBytes: resolved.maxMessageBytes,
           logger,
           connectionId,
+          metrics,
         });
       } catch (error) {
         stopHeartbeat();
         logger.error('connection handler failed', { connection: connectionId, error: String(error) });
         webSocket.close(CloseCode.InternalError, 'connection setup failed');
+        connectionEnded();
         return;
       }
       sessions.add(session);
+      // An upgrade accepted just before a drain began still learns of the drain.
+      if (draining !== undefined) session.drainStarted?.();
       void session.done
         .catch((error: unknown) => {
           logger.error('connection teardown failed', { connection: connectionId, error: String(error) });
@@ -350,6 +522,7 @@ export async function startRemoteServer(
           stopHeartbeat();
           sessions.delete(session);
           logger.info('connection closed', { connection: connectionId });
+          connectionEnded();
         });
     });
   });
@@ -376,6 +549,68 @@ export async function startRemoteServer(
   const port = address.port;
   const url = `${resolved.tls ? 'wss' : 'ws'}://${formatUrlHost(resolved.host)}:${port}${paths.websocket}`;
 
+  const shutDownSessions = (reason: string) =>
+    Promise.allSettled(
+      [...sessions].map((session) => {
+        session.shutdown(reason);
+        return session.done;
+      }),
+    );
+
+  const runDrain = async (graceMs: number): Promise<DrainResult> => {
+    const startedAt = performance.now();
+    logger.info('drain started', { connections: sessions.size, graceMs });
+    for (const session of sessions) session.drainStarted?.();
+    let timer: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race([
+      new Promise<'idle'>((resolve) => {
+        if (isIdle()) resolve('idle');
+        else idleWaiters.add(() => resolve('idle'));
+      }),
+      new Promise<'expired'>((resolve) => {
+        timer = setTimeout(() => resolve('expired'), graceMs);
+      }),
+      closeStarted,
+    ]);
+    clearTimeout(timer);
+    idleWaiters.clear();
+    const elapsedMs = Math.round(performance.now() - startedAt);
+    if (outcome === 'idle') {
+      logger.info('drain finished: every connection ended', { elapsedMs });
+      return { endedWithinGrace: true, closedConnections: 0 };
+    }
+    const remaining = sessions.size;
+    logger.warn(
+      outcome === 'expired'
+        ? 'drain grace period ended; closing the remaining connections'
+        : 'drain cut short by close; closing the remaining connections',
+      { connections: remaining, graceMs, elapsedMs },
+    );
+    // close() shuts its connections down itself.
+    await (outcome === 'expired' ? shutDownSessions(DRAIN_EXPIRED_REASON) : closing);
+    return { endedWithinGrace: false, closedConnections: remaining };
+  };
+
+  const drain = async (options: DrainOptions = {}): Promise<DrainResult> => {
+    const graceMs = resolveGraceMs(options.graceMs);
+    draining ??= runDrain(graceMs);
+    return draining;
+  };
+
+  const close = async (options: CloseOptions = {}): Promise<void> => {
+    if (options.graceMs !== undefined && closing === undefined) await drain({ graceMs: options.graceMs });
+    closing ??= (async () => {
+      markCloseStarted();
+      const serverClosed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      httpServer.closeIdleConnections();
+      await shutDownSessions(SHUTDOWN_REASON);
+      httpServer.closeAllConnections();
+      webSocketServer.close();
+      await serverClosed;
+    })();
+    return closing;
+  };
+
   return {
     url,
     host: resolved.host,
@@ -385,20 +620,10 @@ export async function startRemoteServer(
     get connectionCount() {
       return sessions.size;
     },
-    close() {
-      closing ??= (async () => {
-        const serverClosed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
-        httpServer.closeIdleConnections();
-        const pending = [...sessions].map((session) => {
-          session.shutdown();
-          return session.done;
-        });
-        await Promise.allSettled(pending);
-        httpServer.closeAllConnections();
-        webSocketServer.close();
-        await serverClosed;
-      })();
-      return closing;
+    get draining() {
+      return isDraining();
     },
+    drain,
+    close,
   };
 }

@@ -10,6 +10,7 @@ import {
 } from './flow-control.js';
 import type { FrameLog } from './frame-log.js';
 import { closeReason, inspectOversize, rawDataToBuffer } from './inbound.js';
+import { type MessageCounter, NO_METRICS, type RelayMetrics } from './metrics.js';
 import { tickCorker, underlyingSocket } from './write-batching.js';
 
 const TEXT_FRAME = { binary: false } as const;
@@ -37,6 +38,8 @@ export interface WebSocketPortOptions {
    * of one WebSocket on a full queue could make each wait for the other.
    */
   readonly pauseWhenFull: boolean;
+  /** What a server counts (messages, bytes, refused frames); default: nothing. */
+  readonly metrics?: RelayMetrics;
 }
 
 /**
@@ -51,11 +54,18 @@ export class WebSocketPort {
   private readonly fullListeners: Array<() => void> = [];
   private replyDebt = 0;
   private draining = false;
+  private readonly metrics: RelayMetrics;
+  // Per-message counting: a few integer adds when the server has metrics on, a no-op object otherwise (no branch).
+  private readonly received: MessageCounter;
+  private readonly sent: MessageCounter;
 
   constructor(
     readonly socket: WebSocket,
     private readonly options: WebSocketPortOptions,
   ) {
+    this.metrics = options.metrics ?? NO_METRICS;
+    this.received = this.metrics.received;
+    this.sent = this.metrics.sent;
     this.tcp = underlyingSocket(socket);
     this.cork = tickCorker(this.tcp);
     this.reading = webSocketReadGate(socket);
@@ -84,6 +94,7 @@ export class WebSocketPort {
     const { log, maxMessageBytes, peer } = this.options;
     const onMessage = (data: RawData, isBinary: boolean) => {
       if (isBinary) {
+        this.metrics.frameRefused(peer, 'binary');
         log.warn('closing connection', {
           code: CloseCode.UnsupportedData,
           reason: 'binary frames are not supported',
@@ -92,10 +103,12 @@ export class WebSocketPort {
         return;
       }
       const frame = rawDataToBuffer(data);
+      this.received.count(frame);
       if (frame.length <= maxMessageBytes) {
         handle(frame);
         return;
       }
+      this.metrics.frameRefused(peer, 'oversize');
       const action = inspectOversize(frame, maxMessageBytes, frame.length);
       if (action.type === 'reply') {
         log.warn(`${peer} sent an ${action.note}`, { maxMessageBytes });
@@ -113,6 +126,7 @@ export class WebSocketPort {
   send(payload: Buffer | string): void {
     if (!this.isOpen) return;
     this.cork();
+    this.sent.count(payload);
     this.socket.send(payload, TEXT_FRAME);
     if (this.socket.bufferedAmount > HIGH_WATER_BYTES) this.full();
   }

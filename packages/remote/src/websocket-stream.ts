@@ -7,6 +7,7 @@ import { FrameLog } from './frame-log.js';
 import { refusalReply } from './inbound.js';
 import { errorResponseText, parseFrame } from './json-rpc.js';
 import type { RemoteLogger } from './logger.js';
+import { NO_METRICS, type RelayMetrics } from './metrics.js';
 import { WebSocketPort } from './websocket-port.js';
 
 const READ_QUEUE_MESSAGES = 64;
@@ -18,6 +19,10 @@ export interface WebSocketMessageStreamOptions {
   fields?: Record<string, unknown>;
   /** Server side: stop reading a client whose outbound queue is over the high-water mark. */
   pauseWhenFull?: boolean;
+  /** Who is on the other end, for log lines and metric labels (default `peer`; servers say `client`). */
+  peer?: string;
+  /** What a server counts (messages, bytes, refused frames); default: nothing. */
+  metrics?: RelayMetrics;
 }
 
 /**
@@ -31,11 +36,14 @@ export interface WebSocketMessageStreamOptions {
 export function webSocketMessageStream(socket: WebSocket, options: WebSocketMessageStreamOptions): Stream {
   const { maxMessageBytes, logger, fields } = options;
   const log = new FrameLog(logger, fields);
+  const peer = options.peer ?? 'peer';
+  const metrics = options.metrics ?? NO_METRICS;
   const port = new WebSocketPort(socket, {
     maxMessageBytes,
     log,
-    peer: 'peer',
+    peer,
     pauseWhenFull: options.pauseWhenFull === true,
+    metrics,
   });
   let readableController: ReadableStreamDefaultController<AnyMessage> | undefined;
   let finished = false;
@@ -60,6 +68,7 @@ export function webSocketMessageStream(socket: WebSocket, options: WebSocketMess
     // The SDK needs objects: parsing is the one look this direction takes at a frame.
     const parsed = parseFrame(frame.toString('utf8'));
     if (!parsed.ok) {
+      metrics.frameRefused(peer, 'not_json_rpc');
       const { text, note } = refusalReply(parsed);
       log.warn(note);
       port.reply(text);

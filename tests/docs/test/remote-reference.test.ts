@@ -3,7 +3,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildServerMetadata, buildServerPaths, CloseCode } from '@acpkit/remote';
+import {
+  buildServerMetadata,
+  buildServerPaths,
+  CloseCode,
+  connectAcp,
+  METRICS_PATH,
+  serveCommand,
+  silentLogger,
+} from '@acpkit/remote';
 import { describe, expect, it } from 'vitest';
 import { markdownSection } from '../src/cli-help.js';
 
@@ -58,5 +66,60 @@ describe('docs/remote-transport.md', () => {
     expect(properties.length).toBeGreaterThan(3);
     if (inherited) expect(table).toContain(`every \`${inherited}\` field`);
     expect(firstColumn(table).sort()).toEqual(properties.sort());
+  });
+});
+
+/** The families of a Prometheus text scrape: type and the label names their samples carry (`le` aside). */
+function scrapedFamilies(text: string): Map<string, { type: string; labels: Set<string> }> {
+  const families = new Map<string, { type: string; labels: Set<string> }>();
+  for (const [, name, type] of text.matchAll(/^# TYPE (\S+) (\S+)$/gm)) {
+    families.set(name as string, { type: type as string, labels: new Set() });
+  }
+  for (const [, sample, labels] of text.matchAll(/^([a-z_]+)\{([^}]*)\} /gm)) {
+    const family =
+      families.get(sample as string) ?? families.get((sample as string).replace(/_(bucket|sum|count)$/, ''));
+    for (const [, label] of (labels as string).matchAll(/([a-z_]+)="/g)) {
+      if (label !== 'le') family?.labels.add(label as string);
+    }
+  }
+  return families;
+}
+
+describe('docs/remote-transport.md metrics', () => {
+  it('lists every metric /metrics serves, with its type and labels', async () => {
+    // A server that saw one connection and one agent exit, so every labelled family has a sample.
+    const server = await serveCommand([process.execPath, '-e', 'process.stdin.resume()'], {
+      port: 0,
+      metrics: true,
+      logger: silentLogger,
+    });
+    try {
+      const connection = await connectAcp(server.url, { logger: silentLogger });
+      await connection.close();
+      let text = '';
+      while (!/acpremote_child_process_exits_total\{/.test(text)) {
+        text = await (await fetch(`http://127.0.0.1:${server.port}${METRICS_PATH}`)).text();
+      }
+      const scraped = scrapedFamilies(text);
+
+      const table = markdownSection(page, '### Metrics') ?? '';
+      const rows = [...table.matchAll(/^\| `(acpremote_[a-z_]+)` *\| (\w+) *\| ([^|]+)\|/gm)];
+      const documented = new Map(
+        rows.map(([, name, type, labels]) => [
+          name as string,
+          {
+            type: type as string,
+            labels: [...(labels as string).matchAll(/`([a-z_]+)`/g)].map((match) => match[1]),
+          },
+        ]),
+      );
+      expect([...documented.keys()].sort()).toEqual([...scraped.keys()].sort());
+      for (const [name, { type, labels }] of documented) {
+        expect(type, name).toBe(scraped.get(name)?.type);
+        expect(labels.sort(), name).toEqual([...(scraped.get(name)?.labels ?? [])].sort());
+      }
+    } finally {
+      await server.close();
+    }
   });
 });

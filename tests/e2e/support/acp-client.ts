@@ -13,10 +13,14 @@ import {
 import type { SpawnedProcess } from './processes.js';
 
 /** How the test client answers `elicitation/create`. */
-export type ElicitationAnswerer = (request: CreateElicitationRequest) => CreateElicitationResponse;
+export type ElicitationAnswerer = (
+  request: CreateElicitationRequest,
+) => CreateElicitationResponse | Promise<CreateElicitationResponse>;
 
 /** Accepts the single-choice option whose title is `title` (fails the request if it is not offered). */
-export function acceptChoiceTitled(title: string): ElicitationAnswerer {
+export function acceptChoiceTitled(
+  title: string,
+): (request: CreateElicitationRequest) => CreateElicitationResponse {
   return (request) => {
     const schema = (request as { requestedSchema?: { properties?: Record<string, { oneOf?: unknown[] }> } })
       .requestedSchema;

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { initializeChoiceSession, startChoiceTurn, startChoiceUpstreams } from './support/choice-session.js';
 import { type NginxProxy, startNginxTlsProxy } from './support/nginx.js';
 import {
   fixturePath,
-  type JsonRpcMessage,
   killStartedProcesses,
   type RunningServer,
   spawnStdioPeer,
-  startAcpremote,
 } from './support/processes.js';
 
 /** nginx drops a proxied connection after this many idle seconds (both directions). */
@@ -15,22 +14,11 @@ const PROXY_READ_TIMEOUT_SECONDS = 3;
 type Mirror = ReturnType<typeof spawnStdioPeer>;
 
 describe('acpremote expose behind a real nginx terminating TLS', () => {
-  const upstreams: RunningServer[] = [];
+  let upstreams: RunningServer[] = [];
   let proxy: NginxProxy;
 
   beforeAll(async () => {
-    for (const name of ['upstream-a', 'upstream-b']) {
-      upstreams.push(
-        await startAcpremote([
-          'expose',
-          '--env',
-          `AGENT_NAME=${name}`,
-          '--',
-          process.execPath,
-          fixturePath('choice-agent.mjs'),
-        ]),
-      );
-    }
+    upstreams = [...(await startChoiceUpstreams(['upstream-a', 'upstream-b'])).values()];
     proxy = await startNginxTlsProxy({
       upstreams: upstreams.map((upstream) => `127.0.0.1:${upstream.port}`),
       readTimeoutSeconds: PROXY_READ_TIMEOUT_SECONDS,
@@ -52,38 +40,10 @@ describe('acpremote expose behind a real nginx terminating TLS', () => {
     );
   }
 
-  async function initialize(mirror: Mirror): Promise<string> {
-    const response = await mirror.request('initialize', {
-      protocolVersion: 1,
-      clientCapabilities: { elicitation: { form: {} } },
-      clientInfo: { name: 'reliability-suite', version: '0.0.0' },
-    });
-    expect(response.error, `${mirror.stderr()}\n${proxy.errorLog()}`).toBeUndefined();
-    return (response.result as { agentInfo: { name: string } }).agentInfo.name;
-  }
-
+  const initialize = (mirror: Mirror) => initializeChoiceSession(mirror, () => proxy.errorLog());
   /** One prompt whose answer needs an elicitation round trip: the client picks the second option. */
-  async function promptWithElicitation(mirror: Mirror): Promise<string> {
-    const created = await mirror.request('session/new', { cwd: '/', mcpServers: [] });
-    const { sessionId } = created.result as { sessionId: string };
-    const prompt = mirror.request('session/prompt', {
-      sessionId,
-      prompt: [{ type: 'text', text: 'deploy' }],
-    });
-    const elicitation = await mirror.next((message) => message.method === 'elicitation/create');
-    const schema = (
-      elicitation.params as {
-        requestedSchema: { properties: Record<string, { oneOf: { const: string; title: string }[] }> };
-      }
-    ).requestedSchema;
-    const option = Object.values(schema.properties)[0]!.oneOf.find(
-      (candidate) => candidate.title === 'Production',
-    )!;
-    mirror.write({ id: elicitation.id!, result: { action: 'accept', content: { choice: option.const } } });
-    const update = await mirror.next((message: JsonRpcMessage) => message.method === 'session/update');
-    expect((await prompt).result).toEqual({ stopReason: 'end_turn' });
-    return (update.params as { update: { content: { text: string } } }).update.content.text;
-  }
+  const promptWithElicitation = async (mirror: Mirror) =>
+    (await startChoiceTurn(mirror)).answer('Production');
 
   it('runs an elicitation round trip over wss:// through nginx to both upstreams', async () => {
     // Both mirrors stay connected, so nginx's least_conn sends the second one to the other upstream.

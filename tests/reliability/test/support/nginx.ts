@@ -25,6 +25,12 @@ export interface NginxProxyOptions {
   upstreams: string[];
   /** nginx `proxy_read_timeout` / `proxy_send_timeout` in seconds. */
   readTimeoutSeconds: number;
+  /**
+   * Retry a request (a WebSocket upgrade included) on the next upstream when one answers 503, as an operator does
+   * for rolling deploys: a draining `acpremote` refuses new upgrades with 503, and nginx then also takes that
+   * upstream out of rotation for `fail_timeout` (passive health check).
+   */
+  retryOn503?: boolean;
 }
 
 /**
@@ -98,7 +104,7 @@ ${options.upstreams.map((upstream) => `    server ${upstream};`).join('\n')}
       proxy_set_header Host $host;
       proxy_read_timeout ${options.readTimeoutSeconds}s;
       proxy_send_timeout ${options.readTimeoutSeconds}s;
-      proxy_buffering off;
+      proxy_buffering off;${options.retryOn503 ? '\n      proxy_next_upstream error timeout http_503;' : ''}
     }
   }
 }

@@ -91,7 +91,7 @@ export interface RunningServer {
   stderr(): string;
   /** Everything the server wrote to stdout so far (serve/expose must write nothing there). */
   stdout(): string;
-  /** Sends SIGTERM and waits for the exit code. */
+  /** Sends SIGINT (close every connection at once, no drain) and waits for the exit code. */
   stop(): Promise<number | null>;
 }
 
@@ -150,7 +150,8 @@ export async function startAcpremote(
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       const exited = once(child, 'exit');
-      child.kill('SIGTERM');
+      // SIGTERM would drain: wait up to 30 s for connections a test left open.
+      child.kill('SIGINT');
       const [code] = (await exited) as [number | null];
       return code;
     },
