@@ -4,6 +4,7 @@
 import { statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve as resolvePath } from 'node:path';
+import type { ConnectionEvent } from './connection-events.js';
 import {
   DEFAULT_HOST,
   DEFAULT_MAX_HTTP_CONNECTIONS,
@@ -12,6 +13,8 @@ import {
   DEFAULT_OPEN_TIMEOUT_MS,
   DEFAULT_PING_INTERVAL_MS,
   DEFAULT_PORT,
+  DEFAULT_RESUME_BUFFER_BYTES,
+  DEFAULT_RESUME_WINDOW_MS,
   DEFAULT_STALL_TIMEOUT_MS,
   DEFAULT_TERMINATE_TIMEOUT_MS,
 } from './constants.js';
@@ -51,6 +54,13 @@ const INTEGER_RULES = {
     allowed: 'a non-negative integer number of milliseconds (0 disables the stall timeout)',
   },
   openTimeoutMs: { min: 1, max: undefined, allowed: 'a positive integer number of milliseconds' },
+  resumeWindowMs: {
+    min: 0,
+    // setTimeout's limit (about 24.8 days).
+    max: 2_147_483_647,
+    allowed: 'a non-negative integer number of milliseconds up to 2147483647 (0 turns resume off)',
+  },
+  resumeBufferBytes: { min: 1, max: undefined, allowed: 'a positive integer number of bytes' },
 } as const;
 
 function integerOption(option: keyof typeof INTEGER_RULES, value: unknown, fallback: number): number {
@@ -65,6 +75,22 @@ function integerOption(option: keyof typeof INTEGER_RULES, value: unknown, fallb
     throw invalidOption(option, rule.allowed, value);
   }
   return value;
+}
+
+function booleanOption(option: string, value: unknown, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') throw invalidOption(option, 'true or false', value);
+  return value;
+}
+
+function functionOption<Fn extends (...args: never[]) => unknown>(
+  option: string,
+  value: unknown,
+): Fn | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'function')
+    throw invalidOption(option, 'a function', value, { shown: `a ${typeof value}` });
+  return value as Fn;
 }
 
 function choiceOption<Choice extends string>(
@@ -143,6 +169,9 @@ export interface ResolvedServeOptions {
   maxMessageBytes: number;
   pingIntervalMs: number;
   stallTimeoutMs: number;
+  /** 0: resume off. */
+  resumeWindowMs: number;
+  resumeBufferBytes: number;
   useUnstableProtocol: boolean;
   remoteCwd: string | undefined;
   logger: RemoteLogger;
@@ -204,6 +233,12 @@ export function resolveServeOptions(options: ServeOptions, defaultRemoteCwd?: st
     maxMessageBytes: integerOption('maxMessageBytes', options.maxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES),
     pingIntervalMs: integerOption('pingIntervalMs', options.pingIntervalMs, DEFAULT_PING_INTERVAL_MS),
     stallTimeoutMs: integerOption('stallTimeoutMs', options.stallTimeoutMs, DEFAULT_STALL_TIMEOUT_MS),
+    resumeWindowMs: integerOption('resumeWindowMs', options.resumeWindowMs, DEFAULT_RESUME_WINDOW_MS),
+    resumeBufferBytes: integerOption(
+      'resumeBufferBytes',
+      options.resumeBufferBytes,
+      DEFAULT_RESUME_BUFFER_BYTES,
+    ),
     useUnstableProtocol: options.useUnstableProtocol === true,
     remoteCwd: options.remoteCwd ?? defaultRemoteCwd,
     logger: options.logger ?? createStderrLogger(),
@@ -222,6 +257,10 @@ export interface ResolvedConnectOptions {
   /** Whether the requests carry credentials (a token or an `Authorization` header): tells "missing" from "wrong". */
   sendsCredentials: boolean;
   ca: string | Buffer | Array<string | Buffer> | undefined;
+  /** Offer the resume subprotocol. */
+  resume: boolean;
+  resumeBufferBytes: number;
+  onConnectionEvent: ((event: ConnectionEvent) => void) | undefined;
   logger: RemoteLogger;
 }
 
@@ -303,6 +342,13 @@ export function resolveConnectOptions(url: string, options: ConnectOptions): Res
     headers,
     sendsCredentials: Object.keys(headers).some((name) => name.toLowerCase() === 'authorization'),
     ca: resolveCa(options.ca),
+    resume: booleanOption('resume', options.resume, true),
+    resumeBufferBytes: integerOption(
+      'resumeBufferBytes',
+      options.resumeBufferBytes,
+      DEFAULT_RESUME_BUFFER_BYTES,
+    ),
+    onConnectionEvent: functionOption('onConnectionEvent', options.onConnectionEvent),
     logger: options.logger ?? createStderrLogger(),
   };
 }

@@ -50,9 +50,10 @@ export interface SecurityPolicy {
 /**
  * Why the server refused a request or connection: a stable string per refusal point, for logs (and counters).
  * `malformed` 400, `host`/`origin` 403, `path` 404, `method` 405, `auth` 401, `limit` 503 (or a closed socket),
- * `shutdown` 503, `timeout` 408.
+ * `shutdown` 503, `timeout` 408, `resume` 410 (or 400; the resume reason is in the `Acpkit-Resume-Refused` header).
  */
 export type RefusalReason =
+  | 'resume'
   | 'malformed'
   | 'host'
   | 'origin'

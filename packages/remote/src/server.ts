@@ -5,6 +5,7 @@ import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { CloseCode } from './constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from './errors.js';
+import { FrameLog } from './frame-log.js';
 import { startHeartbeat } from './heartbeat.js';
 import { HttpConnectionCap } from './http-connection-cap.js';
 import {
@@ -19,14 +20,22 @@ import { buildServerMetadata, type ServerMetadata } from './metadata.js';
 import type { ServerPaths } from './mount-path.js';
 import type { ResolvedServeOptions } from './options-validation.js';
 import {
+  REFUSAL_EXPLANATIONS,
+  RESUME_REFUSED_HEADER,
+  RESUME_SUBPROTOCOL,
+  type ResumeRefusalReason,
+  readResumeRequest,
+} from './resume-protocol.js';
+import { connectionIdentity, type ResumableSession, ResumeRegistry } from './resume-registry.js';
+import {
   checkBearer,
   checkHostAndOrigin,
   checkSingleSecurityHeaders,
   type Refusal,
   type RefusalReason,
-  type RequestDecision,
 } from './security.js';
 import { startSendStallGuard } from './send-stall-guard.js';
+import { WebSocketPort } from './websocket-port.js';
 
 /**
  * A running WebSocket server returned by {@link serveAcp} and {@link serveCommand}.
@@ -46,8 +55,13 @@ export interface RemoteServer {
   readonly paths: ServerPaths;
   /** The metadata document served at GET `<mount>`. */
   readonly metadata: ServerMetadata;
-  /** Number of open WebSocket connections. */
+  /**
+   * Number of connections: open WebSocket connections, plus sessions whose client dropped and that wait for a resume
+   * (they hold their agent, and count against `maxConnections`).
+   */
   readonly connectionCount: number;
+  /** Sessions whose client dropped and that wait for a resume (included in {@link connectionCount}). */
+  readonly detachedCount: number;
   /** Stops accepting, closes every socket (1001) and reaps every child. Idempotent. */
   close(): Promise<void>;
 }
@@ -64,9 +78,20 @@ export interface ConnectionContext {
   readonly maxMessageBytes: number;
   readonly logger: RemoteLogger;
   readonly connectionId: number;
+  /** Per-frame warnings of the connection (rate-limited, carrying its id). */
+  readonly log: FrameLog;
 }
 
-export type ConnectionHandler = (socket: WebSocket, context: ConnectionContext) => ConnectionSession;
+/**
+ * Serves one connection on its port. The port is the server's: it carries resume when the client negotiated it, so
+ * a handler sees one continuous connection whatever happens to the sockets under it.
+ */
+export type ConnectionHandler = (port: WebSocketPort, context: ConnectionContext) => ConnectionSession;
+
+/** The outcome of checking an upgrade: a refusal, a new connection, or a resume of `session`. */
+type UpgradeDecision =
+  | Refusal
+  | { readonly ok: true; readonly resume?: { session: ResumableSession; received: number } };
 
 function requestPath(request: IncomingMessage): string | undefined {
   const raw = request.url ?? '';
@@ -104,6 +129,23 @@ function respond(response: ServerResponse, refusal: Refusal): void {
     ...refusal.headers,
   });
   response.end(refusal.body);
+}
+
+/** The subprotocols a request offers (`Sec-WebSocket-Protocol`, comma-separated). */
+function offeredProtocols(request: IncomingMessage): string[] {
+  const header = request.headers['sec-websocket-protocol'];
+  return typeof header === 'string' ? header.split(',').map((protocol) => protocol.trim()) : [];
+}
+
+function refuseResume(reason: ResumeRefusalReason): Refusal {
+  return refuse(
+    reason === 'invalid' ? 400 : 410,
+    'resume',
+    `resume refused: ${reason}: ${REFUSAL_EXPLANATIONS[reason]}\n`,
+    {
+      [RESUME_REFUSED_HEADER]: reason,
+    },
+  );
 }
 
 function formatUrlHost(host: string): string {
@@ -156,6 +198,14 @@ export async function startRemoteServer(
   });
   const metadataBody = `${JSON.stringify(metadata)}\n`;
   const sessions = new Set<ConnectionSession>();
+  // Resume (`acpkit.resume.v1`) is offered unless the window is 0; tokens live in this registry only.
+  const resumes =
+    resolved.resumeWindowMs > 0
+      ? new ResumeRegistry(
+          { windowMs: resolved.resumeWindowMs, bufferBytes: resolved.resumeBufferBytes },
+          logger,
+        )
+      : undefined;
   let pendingUpgrades = 0;
   let nextConnectionId = 1;
   let closing: Promise<void> | undefined;
@@ -165,10 +215,41 @@ export async function startRemoteServer(
     clientTracking: false,
     perMessageDeflate: false,
     maxPayload: hardPayloadCap(resolved.maxMessageBytes),
+    // The resume subprotocol when resume is on; otherwise what `ws` always did (the first one offered), so a
+    // client offering other subprotocols sees the same handshake as before.
+    handleProtocols: (protocols: Set<string>) => {
+      if (resumes !== undefined && protocols.has(RESUME_SUBPROTOCOL)) return RESUME_SUBPROTOCOL;
+      for (const protocol of protocols) if (protocol !== RESUME_SUBPROTOCOL) return protocol;
+      return false;
+    },
   });
 
+  /**
+   * A resume request (its headers present): the session to attach, or why not. Skips the connection cap: the
+   * session already counts.
+   */
+  const decideResume = (request: IncomingMessage): UpgradeDecision | undefined => {
+    const resumeRequest = readResumeRequest(request.headers);
+    if (resumeRequest.kind === 'none') return undefined;
+    const refuseCounted = (reason: ResumeRefusalReason) => {
+      resumes?.countRefusal(reason);
+      return refuseResume(reason);
+    };
+    if (resumeRequest.kind === 'invalid' || !offeredProtocols(request).includes(RESUME_SUBPROTOCOL))
+      return refuseCounted('invalid');
+    // Resume off: this server keeps no session for anyone.
+    if (resumes === undefined) return refuseResume('unknown');
+    const verdict = resumes.check(
+      resumeRequest.token,
+      resumeRequest.received,
+      connectionIdentity(request.headers),
+    );
+    if (!verdict.ok) return refuseResume(verdict.reason);
+    return { ok: true, resume: { session: verdict.session, received: resumeRequest.received } };
+  };
+
   /** Every refusal point of the server, in order. */
-  const decide = (kind: 'upgrade' | 'http', request: IncomingMessage): RequestDecision => {
+  const decide = (kind: 'upgrade' | 'http', request: IncomingMessage): UpgradeDecision => {
     if (kind === 'upgrade' && closing !== undefined)
       return refuse(503, 'shutdown', 'server is shutting down\n');
     const single = checkSingleSecurityHeaders(request.rawHeaders);
@@ -180,6 +261,8 @@ export async function startRemoteServer(
       if (path !== paths.websocket && path !== paths.metadata) return refuse(404, 'path', 'not found\n');
       const bearer = checkBearer(request.headers, policy);
       if (!bearer.ok) return bearer;
+      const resume = decideResume(request);
+      if (resume !== undefined) return resume;
       if (sessions.size + pendingUpgrades >= resolved.maxConnections) {
         return refuse(503, 'limit', 'too many connections\n');
       }
@@ -200,6 +283,7 @@ export async function startRemoteServer(
       remoteAddress: request.socket.remoteAddress,
       path: loggedPath(request),
       ...(refusal.reason === 'limit' ? { maxConnections: resolved.maxConnections } : {}),
+      ...(refusal.reason === 'resume' ? { resume: refusal.headers?.[RESUME_REFUSED_HEADER] } : {}),
     });
   };
 
@@ -276,6 +360,84 @@ export async function startRemoteServer(
     );
   });
 
+  /**
+   * What every accepted socket gets, new or resumed: the size-limit close reason, an error listener, heartbeats and
+   * the send-stall guard (each stops when that socket closes).
+   */
+  const prepareSocket = (webSocket: WebSocket, connectionId: number): (() => void) => {
+    // ws closes a message over its payload cap itself, with code 1009 and no reason; give that close the same
+    // reason our own size check gives, so the peer learns the limit either way.
+    const closeSocket = webSocket.close.bind(webSocket);
+    webSocket.close = (code?: number, reason?: string | Buffer) =>
+      closeSocket(
+        code,
+        code === CloseCode.MessageTooBig && (reason === undefined || reason.length === 0)
+          ? `message exceeds the ${resolved.maxMessageBytes}-byte limit`
+          : reason,
+      );
+    // ws reports protocol violations (invalid UTF-8, oversize) as 'error' before closing with 1007/1009;
+    // without a listener they would crash the process.
+    webSocket.on('error', (error: Error & { code?: string }) => {
+      logger.warn('WebSocket error', { connection: connectionId, error: error.code ?? error.message });
+    });
+    const stopHeartbeat = startHeartbeat(webSocket, resolved.pingIntervalMs, () => {
+      logger.warn('connection terminated: missed pong', { connection: connectionId });
+    });
+    startSendStallGuard(webSocket, resolved.stallTimeoutMs, (stalledForMs) => {
+      logger.warn('connection closed: send stalled, the client stopped reading', {
+        connection: connectionId,
+        stalledForMs: Math.round(stalledForMs),
+        bufferedAmount: webSocket.bufferedAmount,
+      });
+    });
+    return stopHeartbeat;
+  };
+
+  const openConnection = (webSocket: WebSocket, request: IncomingMessage) => {
+    const connectionId = nextConnectionId++;
+    const stopHeartbeat = prepareSocket(webSocket, connectionId);
+    logger.info('connection opened', {
+      connection: connectionId,
+      remoteAddress: request.socket.remoteAddress,
+      ...(webSocket.protocol === RESUME_SUBPROTOCOL ? { resumable: true } : {}),
+    });
+    const log = new FrameLog(logger, { connection: connectionId });
+    const port = new WebSocketPort(webSocket, {
+      maxMessageBytes: resolved.maxMessageBytes,
+      log,
+      peer: 'client',
+      pauseWhenFull: true,
+      ...(resumes !== undefined && webSocket.protocol === RESUME_SUBPROTOCOL
+        ? { resume: resumes.open(connectionIdentity(request.headers), connectionId) }
+        : {}),
+    });
+    let session: ConnectionSession;
+    try {
+      session = handleConnection(port, {
+        maxMessageBytes: resolved.maxMessageBytes,
+        logger,
+        connectionId,
+        log,
+      });
+    } catch (error) {
+      stopHeartbeat();
+      logger.error('connection handler failed', { connection: connectionId, error: String(error) });
+      port.close(CloseCode.InternalError, 'connection setup failed');
+      port.terminate({ code: CloseCode.InternalError, reason: 'connection setup failed' });
+      return;
+    }
+    sessions.add(session);
+    void session.done
+      .catch((error: unknown) => {
+        logger.error('connection teardown failed', { connection: connectionId, error: String(error) });
+      })
+      .finally(() => {
+        stopHeartbeat();
+        sessions.delete(session);
+        logger.info('connection closed', { connection: connectionId });
+      });
+  };
+
   httpServer.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => {});
     httpConnections.upgraded(request.socket);
@@ -293,7 +455,6 @@ export async function startRemoteServer(
         pendingUpgrades -= 1;
       }
     });
-    const remoteAddress = request.socket.remoteAddress;
     webSocketServer.handleUpgrade(request, socket, head, (webSocket) => {
       upgraded = true;
       pendingUpgrades -= 1;
@@ -301,56 +462,13 @@ export async function startRemoteServer(
         webSocket.close(CloseCode.GoingAway, 'server is shutting down');
         return;
       }
-      const connectionId = nextConnectionId++;
-      // ws closes a message over its payload cap itself, with code 1009 and no reason; give that close the same
-      // reason our own size check gives, so the peer learns the limit either way.
-      const closeSocket = webSocket.close.bind(webSocket);
-      webSocket.close = (code?: number, reason?: string | Buffer) =>
-        closeSocket(
-          code,
-          code === CloseCode.MessageTooBig && (reason === undefined || reason.length === 0)
-            ? `message exceeds the ${resolved.maxMessageBytes}-byte limit`
-            : reason,
-        );
-      // ws reports protocol violations (invalid UTF-8, oversize) as 'error' before closing with 1007/1009;
-      // without a listener they would crash the process.
-      webSocket.on('error', (error: Error & { code?: string }) => {
-        logger.warn('WebSocket error', { connection: connectionId, error: error.code ?? error.message });
-      });
-      logger.info('connection opened', { connection: connectionId, remoteAddress });
-      const stopHeartbeat = startHeartbeat(webSocket, resolved.pingIntervalMs, () => {
-        logger.warn('connection terminated: missed pong', { connection: connectionId });
-      });
-      startSendStallGuard(webSocket, resolved.stallTimeoutMs, (stalledForMs) => {
-        logger.warn('connection closed: send stalled, the client stopped reading', {
-          connection: connectionId,
-          stalledForMs: Math.round(stalledForMs),
-          bufferedAmount: webSocket.bufferedAmount,
-        });
-      });
-      let session: ConnectionSession;
-      try {
-        session = handleConnection(webSocket, {
-          maxMessageBytes: resolved.maxMessageBytes,
-          logger,
-          connectionId,
-        });
-      } catch (error) {
-        stopHeartbeat();
-        logger.error('connection handler failed', { connection: connectionId, error: String(error) });
-        webSocket.close(CloseCode.InternalError, 'connection setup failed');
+      const resume = decision.resume;
+      if (resume === undefined) {
+        openConnection(webSocket, request);
         return;
       }
-      sessions.add(session);
-      void session.done
-        .catch((error: unknown) => {
-          logger.error('connection teardown failed', { connection: connectionId, error: String(error) });
-        })
-        .finally(() => {
-          stopHeartbeat();
-          sessions.delete(session);
-          logger.info('connection closed', { connection: connectionId });
-        });
+      prepareSocket(webSocket, resume.session.connectionId);
+      resumes?.attach(resume.session, webSocket, resume.received, request.socket.remoteAddress);
     });
   });
 
@@ -384,6 +502,9 @@ export async function startRemoteServer(
     metadata,
     get connectionCount() {
       return sessions.size;
+    },
+    get detachedCount() {
+      return resumes?.detachedCount ?? 0;
     },
     close() {
       closing ??= (async () => {
