@@ -4,6 +4,7 @@ import {
   collectRepeatable,
   parsePort,
   parsePositiveInteger,
+  parseSecondsOrZeroToMilliseconds,
   parseSecondsToMilliseconds,
 } from './flag-parsers.js';
 
@@ -42,6 +43,20 @@ describe('parseSecondsToMilliseconds', () => {
 
   it.each(['0', '-1', 'Infinity', 'NaN', '', '1s'])('rejects %j', (text) => {
     expect(() => parseSecondsToMilliseconds(text)).toThrow(InvalidArgumentError);
+  });
+});
+
+describe('parseSecondsOrZeroToMilliseconds', () => {
+  it.each([
+    ['0', 0],
+    ['60', 60_000],
+    ['0.5', 500],
+  ])('converts %s seconds', (text, milliseconds) => {
+    expect(parseSecondsOrZeroToMilliseconds(text)).toBe(milliseconds);
+  });
+
+  it.each(['-1', 'Infinity', '', '1m'])('rejects %j', (text) => {
+    expect(() => parseSecondsOrZeroToMilliseconds(text)).toThrow(InvalidArgumentError);
   });
 });
 

@@ -43,12 +43,34 @@ export function parsePositiveInteger(value: string): number {
  * ```
  */
 export function parseSecondsToMilliseconds(value: string): number {
-  const trimmed = value.trim();
-  const seconds = /^\d+(\.\d+)?$|^\.\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
-  if (!Number.isFinite(seconds) || seconds <= 0) {
+  const milliseconds = parseSeconds(value);
+  if (milliseconds === undefined || milliseconds <= 0) {
     throw new InvalidArgumentError('Expected a positive number of seconds.');
   }
-  return Math.round(seconds * 1000);
+  return milliseconds;
+}
+
+/**
+ * Commander argument parser for a duration in seconds where 0 means "off": a non-negative finite number (fractions
+ * allowed).
+ *
+ * @returns The duration in milliseconds.
+ * @throws InvalidArgumentError (commander reports it as a usage error, exit code 2).
+ * @example
+ * ```ts
+ * parseSecondsOrZeroToMilliseconds('0'); // 0
+ * ```
+ */
+export function parseSecondsOrZeroToMilliseconds(value: string): number {
+  const milliseconds = parseSeconds(value);
+  if (milliseconds === undefined) throw new InvalidArgumentError('Expected a number of seconds (0 or more).');
+  return milliseconds;
+}
+
+function parseSeconds(value: string): number | undefined {
+  const trimmed = value.trim();
+  const seconds = /^\d+(\.\d+)?$|^\.\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+  return Number.isFinite(seconds) ? Math.round(seconds * 1000) : undefined;
 }
 
 /**

@@ -23,6 +23,7 @@ export {
   collectRepeatable,
   parsePort,
   parsePositiveInteger,
+  parseSecondsOrZeroToMilliseconds,
   parseSecondsToMilliseconds,
 } from './flag-parsers.js';
 export type { ServeErrorContext } from './remote-error-messages.js';
@@ -40,6 +41,7 @@ export {
   addConnectFlags,
   addServeFlags,
   addTokenFlags,
+  RESUME_FLAG_HELP,
   resolveConnectFlags,
   resolveServeFlags,
   SERVE_DEFAULTS,

@@ -1,8 +1,13 @@
 import { readFileSync } from 'node:fs';
 import type { ConnectOptions, ServeOptions } from '@acpkit/remote';
-import { type Command, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { CliError, CliErrorCode } from './errors.js';
-import { collectRepeatable, parsePort, parsePositiveInteger } from './flag-parsers.js';
+import {
+  collectRepeatable,
+  parsePort,
+  parsePositiveInteger,
+  parseSecondsOrZeroToMilliseconds,
+} from './flag-parsers.js';
 import { type ResolvedToken, resolveBearerToken, STDIN_TOKEN_FILES } from './token.js';
 
 /** Defaults shown in `--help` and used when a flag is absent. */
@@ -19,6 +24,10 @@ export interface TokenFlagValues {
 export interface ConnectFlagValues extends TokenFlagValues {
   /** `--ca FILE`: extra trusted CA certificates (PEM) for `wss://`. */
   ca?: string;
+  /** False with `--no-resume`. */
+  resume?: boolean;
+  /** `--resume-buffer-bytes`. */
+  resumeBufferBytes?: number;
 }
 
 /** The flags `serve` and `expose` share, after commander parsed them. */
@@ -31,6 +40,9 @@ export interface ServeFlagValues extends TokenFlagValues {
   maxMessageBytes?: number;
   maxConnections?: number;
   maxHttpConnections?: number;
+  /** `--resume-window` converted to milliseconds (0: resume off). */
+  resumeWindow?: number;
+  resumeBufferBytes?: number;
   dangerouslyAllowUnauthenticated?: boolean;
 }
 
@@ -63,8 +75,16 @@ export function addTokenFlags(command: Command): Command {
     );
 }
 
+/** Help of the client's resume flags (`acpremote mirror`, and `acpkit run` with its "With --addr:" prefix). */
+export const RESUME_FLAG_HELP = {
+  noResume:
+    "Don't offer resume: a dropped connection ends the mirror (exit 1) instead of being reconnected and resumed.",
+  bufferBytes:
+    'Most bytes of sent messages kept until the server acknowledges them (default 16 MiB); stdin waits when full.',
+} as const;
+
 /**
- * Adds the flags of a client connection: the token flags and `--ca FILE`.
+ * Adds the flags of a client connection: the token flags, `--ca FILE`, `--no-resume` and `--resume-buffer-bytes`.
  *
  * @example
  * ```ts
@@ -72,17 +92,24 @@ export function addTokenFlags(command: Command): Command {
  * ```
  */
 export function addConnectFlags(command: Command): Command {
-  return addTokenFlags(command).addOption(
-    new Option(
-      '--ca <file>',
-      'Trust the CA certificate(s) in this PEM file for wss:// (a private CA); NODE_EXTRA_CA_CERTS works too.',
-    ),
-  );
+  return addTokenFlags(command)
+    .addOption(
+      new Option(
+        '--ca <file>',
+        'Trust the CA certificate(s) in this PEM file for wss:// (a private CA); NODE_EXTRA_CA_CERTS works too.',
+      ),
+    )
+    .addOption(new Option('--no-resume', RESUME_FLAG_HELP.noResume))
+    .addOption(
+      new Option('--resume-buffer-bytes <bytes>', RESUME_FLAG_HELP.bufferBytes).argParser(
+        parsePositiveInteger,
+      ),
+    );
 }
 
 /** What {@link resolveConnectFlags} produces. */
 export interface ResolvedConnectFlags {
-  readonly connectOptions: Pick<ConnectOptions, 'bearerToken' | 'ca'>;
+  readonly connectOptions: Pick<ConnectOptions, 'bearerToken' | 'ca' | 'resume' | 'resumeBufferBytes'>;
   readonly token: ResolvedToken | undefined;
 }
 
@@ -127,15 +154,20 @@ export function resolveConnectFlags(
     }
   }
   return {
-    connectOptions: { ...(token ? { bearerToken: token.token } : {}), ...(ca ? { ca } : {}) },
+    connectOptions: {
+      ...(token ? { bearerToken: token.token } : {}),
+      ...(ca ? { ca } : {}),
+      ...(flags.resume === false ? { resume: false } : {}),
+      ...(flags.resumeBufferBytes !== undefined ? { resumeBufferBytes: flags.resumeBufferBytes } : {}),
+    },
     token,
   };
 }
 
 /**
  * Adds the flags `serve` and `expose` share: `--host`, `--port`, `--mount-path`, the token flags,
- * `--allowed-origin`, `--allowed-host`, `--max-message-bytes`, `--max-connections`, `--max-http-connections` and
- * `--dangerously-allow-unauthenticated`.
+ * `--allowed-origin`, `--allowed-host`, `--max-message-bytes`, `--max-connections`, `--max-http-connections`,
+ * `--resume-window`, `--resume-buffer-bytes` and `--dangerously-allow-unauthenticated`.
  *
  * @example
  * ```ts
@@ -194,10 +226,35 @@ export function addServeFlags(command: Command): Command {
     )
     .addOption(
       new Option(
+        '--resume-window <seconds>',
+        'Keep a session whose client dropped without a close frame this long, agent included, for the client to resume it; 0 turns resume off (default 60).',
+      ).argParser(parseResumeWindow),
+    )
+    .addOption(
+      new Option(
+        '--resume-buffer-bytes <bytes>',
+        'Most bytes of sent messages a session keeps until its client acknowledges them (default 16 MiB); the agent is not read while it is full.',
+      ).argParser(parsePositiveInteger),
+    )
+    .addOption(
+      new Option(
         '--dangerously-allow-unauthenticated',
         'Allow binding a non-loopback host without a bearer token.',
       ),
     );
+}
+
+/** The longest resume window a timer can wait (2^31 - 1 ms, about 24.8 days), in whole seconds. */
+const MAX_RESUME_WINDOW_SECONDS = 2_147_483;
+
+function parseResumeWindow(value: string): number {
+  const milliseconds = parseSecondsOrZeroToMilliseconds(value);
+  if (milliseconds > MAX_RESUME_WINDOW_SECONDS * 1000) {
+    throw new InvalidArgumentError(
+      `Expected at most ${MAX_RESUME_WINDOW_SECONDS} seconds (0 turns resume off).`,
+    );
+  }
+  return milliseconds;
 }
 
 /** What {@link resolveServeFlags} produces. */
@@ -231,6 +288,8 @@ export function resolveServeFlags(
     ...(flags.maxMessageBytes !== undefined ? { maxMessageBytes: flags.maxMessageBytes } : {}),
     ...(flags.maxConnections !== undefined ? { maxConnections: flags.maxConnections } : {}),
     ...(flags.maxHttpConnections !== undefined ? { maxHttpConnections: flags.maxHttpConnections } : {}),
+    ...(flags.resumeWindow !== undefined ? { resumeWindowMs: flags.resumeWindow } : {}),
+    ...(flags.resumeBufferBytes !== undefined ? { resumeBufferBytes: flags.resumeBufferBytes } : {}),
   };
   return { serveOptions, token };
 }
