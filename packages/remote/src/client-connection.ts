@@ -42,8 +42,8 @@ function watchSocket(socket: WebSocket, resolved: ResolvedConnectOptions): void 
 /**
  * Opens a client connection (`connectAcp`, `runMirror`): metadata, the socket, and a port with resume when the
  * server selected it. After an unclean drop the port waits while a reconnect loop runs (attempts with exponential
- * backoff and jitter until the server's resume window has passed, one more at its end); the port ends when a resume
- * is refused or impossible. `peer` names the server in log lines.
+ * backoff and jitter until the server's resume window and 1.5 ping intervals have passed, one more at the end); the
+ * port ends when a resume is refused or impossible. `peer` names the server in log lines.
  *
  * @throws {@link AcpRemoteError} as `openClientSocket` does, for the first connection only.
  */
@@ -101,29 +101,16 @@ class Reconnection {
 
   async run(dropped: PortClose): Promise<void> {
     const { logger } = this.resolved;
-    const deadline = this.started + this.windowMs;
+    // The server starts its window when it notices the drop, which may be up to 1.5 ping intervals after this side
+    // did: keep trying that much longer, so a late attempt hears the server's own verdict (`expired`).
+    const deadline = this.started + this.windowMs + Math.round(1.5 * this.resolved.pingIntervalMs);
     logger.warn('connection interrupted; resuming', { code: dropped.code, windowMs: this.windowMs });
     this.notify({ type: 'interrupted', code: dropped.code, reason: dropped.reason, windowMs: this.windowMs });
     for (;;) {
       if (!this.port.isOpen) return;
       this.attempts += 1;
       const result = await this.attempt(deadline);
-      if (result.kind === 'ended') return;
-      if (result.kind === 'resumed') {
-        const downtimeMs = Math.round(performance.now() - this.started);
-        logger.info('connection resumed', {
-          attempts: this.attempts,
-          downtimeMs,
-          replayedFrames: result.replayedFrames,
-        });
-        this.notify({
-          type: 'resumed',
-          attempts: this.attempts,
-          downtimeMs,
-          replayedFrames: result.replayedFrames,
-        });
-        return;
-      }
+      if (result.kind === 'ended' || result.kind === 'resumed') return;
       if (result.kind === 'failed') {
         this.fail(dropped, result.reason, result.message);
         return;
@@ -134,7 +121,7 @@ class Reconnection {
         this.fail(
           dropped,
           'unreachable',
-          `no connection to the server within its resume window (${this.windowMs} ms): ${result.error}`,
+          `no connection to the server within its resume window (${this.windowMs} ms) and 1.5 ping intervals: ${result.error}`,
         );
         return;
       }
@@ -195,7 +182,7 @@ class Reconnection {
       };
     }
     watchSocket(socket, resolved);
-    const welcomed = link.resumeAsClient();
+    const welcomed = link.resumeAsClient((replayedFrames) => this.resumed(replayedFrames));
     port.attach(socket);
     // A server that accepts the socket but never welcomes it: give the attempt up (the socket dropping retries).
     const timer = setTimeout(() => socket.terminate(), timeoutMs);
@@ -220,6 +207,12 @@ class Reconnection {
           message: `the client's replay buffer (${resolved.resumeBufferBytes} bytes) no longer holds messages the server missed`,
         };
     }
+  }
+
+  private resumed(replayedFrames: number): void {
+    const downtimeMs = Math.round(performance.now() - this.started);
+    this.resolved.logger.info('connection resumed', { attempts: this.attempts, downtimeMs, replayedFrames });
+    this.notify({ type: 'resumed', attempts: this.attempts, downtimeMs, replayedFrames });
   }
 
   private fail(dropped: PortClose, reason: ResumeFailureReason, message: string): void {

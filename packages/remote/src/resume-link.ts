@@ -144,13 +144,17 @@ export class ResumeLink {
   }
 
   /**
-   * Client: a new socket is attached to the port; resolves once the server's `welcome` came and the replay is
-   * written, or when the attempt failed.
+   * Client: a new socket is about to be attached to the port; resolves once the server's `welcome` came and the replay
+   * is written, or when the attempt failed. `resumed` is called at the welcome itself, before any frame that follows
+   * it is handed on (so whoever is told sees the resume before the messages it brings).
    */
-  resumeAsClient(): Promise<ResumeAttemptOutcome> {
+  resumeAsClient(resumed: (replayedFrames: number) => void): Promise<ResumeAttemptOutcome> {
     this.phase = 'resuming';
     return new Promise((resolve) => {
-      this.attempt = resolve;
+      this.attempt = (outcome) => {
+        if (outcome.kind === 'resumed') resumed(outcome.replayedFrames);
+        resolve(outcome);
+      };
     });
   }
 
@@ -231,8 +235,8 @@ export class ResumeLink {
     this.replay.acknowledge(frame.received);
     this.phase = 'live';
     const frames = this.replay.framesAfter(frame.received);
-    port.writeReplay(frames);
     attempt({ kind: 'resumed', replayedFrames: frames.length });
+    port.writeReplay(frames);
   }
 
   private sendWelcome(resumed: boolean): void {
