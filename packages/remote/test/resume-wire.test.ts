@@ -1,4 +1,4 @@
-// The resume wire (`acpkit.resume.v1`, docs/remote-transport.md "Resume") spoken by hand against `serveAcp`: what
+// The resume wire (`acpkit.resume.v1`, docs/remote-transport.md "Resume") spoken by hand against our servers: what
 // another implementation of the client side sees and must do. Real sockets; drops are `terminate()` (no close frame).
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,8 +9,9 @@ import {
   type RemoteServer,
   type ServeOptions,
   serveAcp,
+  serveCommand,
 } from '../src/index.js';
-import { Cleanup, rawRequest, recordingLogger } from './support/helpers.js';
+import { Cleanup, ECHO_AGENT, processExists, rawRequest, recordingLogger } from './support/helpers.js';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -97,11 +98,14 @@ class WireClient {
     return JSON.parse(frame.text);
   }
 
-  /** The next frame, which must be a data frame: its JSON-RPC message. */
+  /** The next data frame (acks before it skipped: they come whenever 100 ms passed): its JSON-RPC message. */
   async data(): Promise<{ id?: number; method?: string; params?: unknown; result?: unknown }> {
-    const frame = await this.next();
-    expect(frame.binary).toBe(false);
-    return JSON.parse(frame.text);
+    for (;;) {
+      const frame = await this.next();
+      if (frame.binary && JSON.parse(frame.text).type === 'ack') continue;
+      expect(frame.binary).toBe(false);
+      return JSON.parse(frame.text);
+    }
   }
 
   request(id: number, method = '_test/echo', params: unknown = { id }): void {
@@ -353,6 +357,58 @@ describe('resume wire: refusals', () => {
     expect(upgrade.headers['sec-websocket-protocol']).toBeUndefined();
     const resume = await resumeRequest(server, resumeHeaders('x'.repeat(43), 0));
     expect([resume.status, resume.headers['acpkit-resume-refused']]).toEqual([410, 'unknown']);
+  });
+});
+
+describe('resume wire: a command agent behind a detached session', () => {
+  async function startCommandServer(options: ServeOptions = {}) {
+    const recorder = recordingLogger();
+    const server = await serveCommand([process.execPath, ECHO_AGENT], {
+      port: 0,
+      logger: recorder.logger,
+      terminateTimeoutMs: 1_000,
+      ...options,
+    });
+    cleanup.add(() => server.close());
+    return { server, recorder };
+  }
+
+  async function agentPid(client: WireClient): Promise<number> {
+    client.request(1, '_vendor/pid', {});
+    return ((await client.data()).result as { pid: number }).pid;
+  }
+
+  it('keeps the agent while its client is away, and delivers its exit after the resume', async () => {
+    const { server } = await startCommandServer();
+    const client = await WireClient.open(server.url);
+    const welcome = await client.control();
+    const pid = await agentPid(client);
+    client.socket.terminate();
+    await until(() => server.detachedCount === 1);
+    expect(processExists(pid)).toBe(true);
+    // The agent ends while nobody is connected: its close waits for the client, which learns it after the resume.
+    process.kill(pid, 'SIGTERM');
+    await until(() => !processExists(pid));
+    const resumed = await WireClient.open(server.url, { headers: resumeHeaders(welcome.token, 1) });
+    expect(await resumed.control()).toMatchObject({ resumed: true, received: 1 });
+    expect(await resumed.closed).toEqual({
+      code: CloseCode.AgentExited,
+      reason: 'agent process killed by signal SIGTERM',
+    });
+    await until(() => server.connectionCount === 0);
+  });
+
+  it('ends detached sessions and reaps their agents at close()', async () => {
+    const { server } = await startCommandServer();
+    const client = await WireClient.open(server.url);
+    await client.control();
+    const pid = await agentPid(client);
+    client.socket.terminate();
+    await until(() => server.detachedCount === 1);
+    await server.close();
+    expect(server.detachedCount).toBe(0);
+    expect(server.connectionCount).toBe(0);
+    expect(processExists(pid)).toBe(false);
   });
 });
 
