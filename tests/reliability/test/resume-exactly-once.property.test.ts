@@ -52,10 +52,35 @@ function expectedDownstream(count: number, ticks: number): unknown[] {
 
 const sequence = (count: number) => Array.from({ length: count }, (_, index) => index + 1);
 
+/**
+ * Runs the exactly-once property `runs` times: `runCase(cuts, count, ticks)` sends `count` requests, each answered
+ * after `ticks` notifications, through a proxy cutting by `cuts`, checks both directions, and returns how many cuts
+ * happened. Most cases must really cut (a plan past the last byte cuts nothing).
+ */
+async function assertExactlyOnce(
+  runs: number,
+  maxCount: number,
+  runCase: (cuts: Array<CutPlan | undefined>, count: number, ticks: number) => Promise<number>,
+): Promise<void> {
+  let cutRuns = 0;
+  await fc.assert(
+    fc.asyncProperty(
+      plans,
+      fc.integer({ min: 40, max: maxCount }),
+      fc.integer({ min: 0, max: 3 }),
+      async (cuts, count, ticks) => {
+        if ((await runCase(cuts, count, ticks)) > 0) cutRuns += 1;
+      },
+    ),
+    { numRuns: runs },
+  );
+  expect(cutRuns).toBeGreaterThan(runs / 2);
+}
+
 describe('resume through a fault proxy: acpremote mirror → acpremote expose', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startAcpremote(['expose', '--', process.execPath, fixturePath('sequence-agent.mjs')]);
+    server = await startAcpremote(['expose', '--', process.execPath, fixturePath('hold-agent.mjs')]);
   });
   afterAll(async () => {
     await server.stop();
@@ -63,51 +88,40 @@ describe('resume through a fault proxy: acpremote mirror → acpremote expose', 
   });
 
   it('delivers every message exactly once and in order, both ways, wherever the connections are cut', async () => {
-    let cutRuns = 0;
-    await fc.assert(
-      fc.asyncProperty(
-        plans,
-        fc.integer({ min: 40, max: 120 }),
-        fc.integer({ min: 0, max: 3 }),
-        async (cuts, count, ticks) => {
-          const proxy = await startFaultProxy(server.port, cuts);
-          try {
-            const editor = spawnStdioPeer(process.execPath, [
-              ACPREMOTE_CLI,
-              'mirror',
-              `ws://127.0.0.1:${proxy.port}/acp/ws`,
-            ]);
-            const initialize = await editor.request(
-              'initialize',
-              { protocolVersion: 1, clientCapabilities: {} },
-              0,
-            );
-            expect(initialize.result).toBeDefined();
-            const answers = sequence(count).map((seq) => editor.request('_test/echo', { seq, ticks }, seq));
-            await Promise.all(answers);
-            const log = await editor.request('_test/received', {}, 'log');
-            // Editor → agent: each request reached the agent once, in order.
-            expect(log.result).toEqual({ received: sequence(count) });
-            // Agent → editor: every notification and answer once, in order (the log's answer last).
-            const downstream = editor.lines.slice(1, -1).map((line) => JSON.parse(line));
-            expect(downstream).toEqual(expectedDownstream(count, ticks));
-            expect(editor.nonJsonRpcLines).toEqual([]);
-            editor.child.stdin.end();
-            expect(await editor.exited).toBe(0);
-            if (proxy.cuts > 0) cutRuns += 1;
-          } finally {
-            await proxy.close();
-          }
-        },
-      ),
-      { numRuns: PROCESS_RUNS },
-    );
-    // The traffic is large enough that most cases really cut (a plan past the last byte cuts nothing).
-    expect(cutRuns).toBeGreaterThan(PROCESS_RUNS / 2);
+    await assertExactlyOnce(PROCESS_RUNS, 120, async (cuts, count, ticks) => {
+      const proxy = await startFaultProxy(server.port, cuts);
+      try {
+        const editor = spawnStdioPeer(process.execPath, [
+          ACPREMOTE_CLI,
+          'mirror',
+          `ws://127.0.0.1:${proxy.port}/acp/ws`,
+        ]);
+        const initialize = await editor.request(
+          'initialize',
+          { protocolVersion: 1, clientCapabilities: {} },
+          0,
+        );
+        expect(initialize.result).toBeDefined();
+        await Promise.all(sequence(count).map((seq) => editor.request('_test/echo', { seq, ticks }, seq)));
+        const log = await editor.request('_test/received', {}, 'log');
+        // Editor → agent: each request reached the agent once, in order.
+        expect(log.result).toEqual({ received: sequence(count) });
+        // Agent → editor: every notification and answer once, in order (the log's answer last).
+        expect(editor.lines.slice(1, -1).map((line) => JSON.parse(line))).toEqual(
+          expectedDownstream(count, ticks),
+        );
+        expect(editor.nonJsonRpcLines).toEqual([]);
+        editor.child.stdin.end();
+        expect(await editor.exited).toBe(0);
+        return proxy.cuts;
+      } finally {
+        await proxy.close();
+      }
+    });
   });
 });
 
-/** An in-process agent with the sequence agent's behaviour, on the SDK `Stream` `serveAcp` gives it. */
+/** An in-process agent with the hold agent's sequence behaviour, on the SDK `Stream` `serveAcp` gives it. */
 function sequenceApp() {
   return {
     connect(stream: Stream) {
@@ -145,66 +159,54 @@ function sequenceApp() {
 describe('resume through a fault proxy: connectAcp → serveAcp', () => {
   it('delivers every message exactly once and in order, both ways, and tells each drop and resume', async () => {
     const server = await serveAcp(sequenceApp, { port: 0, logger: silentLogger });
-    let cutRuns = 0;
     try {
-      await fc.assert(
-        fc.asyncProperty(
-          plans,
-          fc.integer({ min: 40, max: 150 }),
-          fc.integer({ min: 0, max: 3 }),
-          async (cuts, count, ticks) => {
-            const proxy = await startFaultProxy(server.port, cuts);
-            const events: string[] = [];
-            const remote = await connectAcp(`ws://127.0.0.1:${proxy.port}/acp/ws`, {
-              logger: silentLogger,
-              onConnectionEvent: (event) => events.push(event.type),
-            });
-            try {
-              const writer = remote.stream.writable.getWriter();
-              const reader = remote.stream.readable.getReader();
-              for (let seq = 1; seq <= count; seq += 1) {
-                await writer.write({
-                  jsonrpc: '2.0',
-                  id: seq,
-                  method: '_test/echo',
-                  params: { seq, ticks },
-                } as AnyMessage);
-              }
-              await writer.write({
-                jsonrpc: '2.0',
-                id: 'log',
-                method: '_test/received',
-                params: {},
-              } as AnyMessage);
-              const downstream: unknown[] = [];
-              for (;;) {
-                const { value, done } = await reader.read();
-                if (done) throw new Error(`the stream ended: ${JSON.stringify(await remote.closed)}`);
-                if ((value as { id?: unknown }).id === 'log') {
-                  expect((value as { result: unknown }).result).toEqual({ received: sequence(count) });
-                  break;
-                }
-                downstream.push(value);
-              }
-              expect(downstream).toEqual(expectedDownstream(count, ticks));
-              // Every drop of a live connection was followed by a resume, never a failure (a cut during a reconnect's
-              // handshake is one more attempt of the same resume).
-              const interrupted = events.filter((type) => type === 'interrupted').length;
-              expect(events).not.toContain('resume-failed');
-              expect(events.filter((type) => type === 'resumed')).toHaveLength(interrupted);
-              if (proxy.cuts > 0) {
-                expect(interrupted).toBeGreaterThan(0);
-                cutRuns += 1;
-              }
-            } finally {
-              await remote.close();
-              await proxy.close();
+      await assertExactlyOnce(LIBRARY_RUNS, 150, async (cuts, count, ticks) => {
+        const proxy = await startFaultProxy(server.port, cuts);
+        const events: string[] = [];
+        const remote = await connectAcp(`ws://127.0.0.1:${proxy.port}/acp/ws`, {
+          logger: silentLogger,
+          onConnectionEvent: (event) => events.push(event.type),
+        });
+        try {
+          const writer = remote.stream.writable.getWriter();
+          const reader = remote.stream.readable.getReader();
+          for (let seq = 1; seq <= count; seq += 1) {
+            await writer.write({
+              jsonrpc: '2.0',
+              id: seq,
+              method: '_test/echo',
+              params: { seq, ticks },
+            } as AnyMessage);
+          }
+          await writer.write({
+            jsonrpc: '2.0',
+            id: 'log',
+            method: '_test/received',
+            params: {},
+          } as AnyMessage);
+          const downstream: unknown[] = [];
+          for (;;) {
+            const { value, done } = await reader.read();
+            if (done) throw new Error(`the stream ended: ${JSON.stringify(await remote.closed)}`);
+            if ((value as { id?: unknown }).id === 'log') {
+              expect((value as { result: unknown }).result).toEqual({ received: sequence(count) });
+              break;
             }
-          },
-        ),
-        { numRuns: LIBRARY_RUNS },
-      );
-      expect(cutRuns).toBeGreaterThan(LIBRARY_RUNS / 2);
+            downstream.push(value);
+          }
+          expect(downstream).toEqual(expectedDownstream(count, ticks));
+          // Every drop of a live connection was followed by a resume, never a failure (a cut during a reconnect's
+          // handshake is one more attempt of the same resume).
+          const interrupted = events.filter((type) => type === 'interrupted').length;
+          expect(events).not.toContain('resume-failed');
+          expect(events.filter((type) => type === 'resumed')).toHaveLength(interrupted);
+          if (proxy.cuts > 0) expect(interrupted).toBeGreaterThan(0);
+          return proxy.cuts;
+        } finally {
+          await remote.close();
+          await proxy.close();
+        }
+      });
     } finally {
       await server.close();
     }
