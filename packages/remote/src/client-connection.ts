@@ -74,7 +74,8 @@ export async function openClientConnection(
     metadata,
     log,
     get resumable() {
-      return opened.resume?.welcomed !== undefined;
+      // A link the server never welcomed (it echoed the subprotocol without speaking it) was dropped from the port.
+      return opened.resume !== undefined && link?.welcomed !== undefined;
     },
   };
 }

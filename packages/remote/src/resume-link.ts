@@ -7,7 +7,7 @@ import {
   encodeControlFrame,
   parseControlFrame,
 } from './resume-protocol.js';
-import type { PortClose, WebSocketPort } from './websocket-port.js';
+import type { PortClose, PortResume, WebSocketPort } from './websocket-port.js';
 
 /** What the client learnt from the server's `welcome`. */
 export interface WelcomeInfo {
@@ -53,7 +53,7 @@ type Phase =
  * Sequence numbers are implicit: both sides count data frames, so the JSON-RPC messages travel exactly as on the
  * plain wire.
  */
-export class ResumeLink {
+export class ResumeLink implements PortResume {
   readonly replay: ReplayBuffer;
   /** Data frames received on the session so far. */
   received = 0;

@@ -4,7 +4,6 @@ import { CloseCode } from './constants.js';
 import { HIGH_WATER_BYTES, PauseReason, ReadGate } from './flow-control.js';
 import type { FrameLog } from './frame-log.js';
 import { closeReason, inspectOversize, rawDataToBuffer } from './inbound.js';
-import type { ResumeLink } from './resume-link.js';
 import { tickCorker, underlyingSocket } from './write-batching.js';
 
 const TEXT_FRAME = { binary: false } as const;
@@ -28,6 +27,29 @@ export interface PortClose {
   readonly reason: string;
 }
 
+/**
+ * What the port calls of a resume layer (`ResumeLink`, resume-link.ts), at its frame entry and exit points and when
+ * its socket closes: the one seam between the relay core and resume.
+ */
+export interface PortResume {
+  /** The data frames sent and not yet acknowledged; reading what feeds the port pauses while it is full. */
+  readonly replay: { readonly isFull: boolean; record(payload: Buffer | string): void };
+  /** Data frames go on the wire now (otherwise they only wait in the replay buffer). */
+  readonly live: boolean;
+  /** Whether an unclean drop detaches the socket (the session can be resumed) rather than ends the port. */
+  readonly canDetach: boolean;
+  /** The port was made on its first socket. */
+  start(port: WebSocketPort): void;
+  /** A data frame of `bytes` arrived; false when it must not be handled (a protocol violation). */
+  dataReceived(bytes: number): boolean;
+  /** A binary (control) frame arrived. */
+  control(bytes: Buffer): void;
+  /** The socket dropped uncleanly and was detached. */
+  detached(close: PortClose): void;
+  /** The port ended. */
+  ended(close: PortClose): void;
+}
+
 /** Options of {@link WebSocketPort}. */
 export interface WebSocketPortOptions {
   readonly maxMessageBytes: number;
@@ -45,7 +67,7 @@ export interface WebSocketPortOptions {
    * The connection negotiated resume (`acpkit.resume.v1`): data frames are counted and kept until acknowledged,
    * binary frames are its control frames, and an unclean drop detaches the socket instead of ending the port.
    */
-  readonly resume?: ResumeLink;
+  readonly resume?: PortResume;
 }
 
 /**
@@ -73,7 +95,7 @@ export class WebSocketPort {
   /** Settles once, when the connection has ended (with resume: when the session has, not at a drop). */
   readonly closed: Promise<PortClose>;
   /** The resume state; undefined on the plain wire (and after a client found its server does not speak it). */
-  resume: ResumeLink | undefined;
+  resume: PortResume | undefined;
   private current: WebSocket;
   private state: 'attached' | 'detached' | 'ended' = 'attached';
   private tcp: Writable | undefined;
