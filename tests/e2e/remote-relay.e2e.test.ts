@@ -116,7 +116,9 @@ describe.each(mirrors)('through %s', (mirrorCli) => {
 
   it('fails the in-flight request and exits 1 when the remote is killed mid-request', async () => {
     const server = await startExpose(probeAgent);
-    const { mirror, peer } = spawnMirrorPeer(mirrorCli, server.url);
+    // Without resume the loss is final at once (with it, the mirror would first try to resume for the window;
+    // tests/reliability/test/resume-refusals.test.ts shows that ends the same way).
+    const { mirror, peer } = spawnMirrorPeer(mirrorCli, server.url, ['--no-resume']);
     const sessionId = await initializeAndOpenSession(peer);
     trackDescendantGroups(server.process.pid);
 

@@ -6,10 +6,13 @@ import {
   type MainOptions,
   mirror,
   packageVersion,
+  parsePositiveInteger,
+  RESUME_FLAG_HELP,
   runMain,
   runTargetOverStdio,
   TARGET_ARGUMENT_HELP,
 } from '@acpkit/cli-support';
+import { Option } from 'commander';
 import { registerClientCommand } from './client/index.js';
 
 export type { MainOptions };
@@ -20,6 +23,14 @@ interface RunFlags {
   tokenFile?: string;
   ca?: string;
   unstableProtocol?: boolean;
+  /** False with `--no-resume`. */
+  resume: boolean;
+  resumeBufferBytes?: number;
+}
+
+/** The help of a mirror flag as `run` shows it: it applies only with `--addr`. */
+function withAddr(help: string): string {
+  return `With --addr: ${help.charAt(0).toLowerCase()}${help.slice(1)}`;
 }
 
 /**
@@ -52,6 +63,8 @@ async function runAction(target: string | undefined, flags: RunFlags, run: CliRu
         ...(flags.tokenFile !== undefined ? { tokenFile: flags.tokenFile } : {}),
         ...(flags.ca !== undefined ? { ca: flags.ca } : {}),
         ...(flags.unstableProtocol ? { unstableProtocol: true } : {}),
+        ...(flags.resume === false ? { resume: false } : {}),
+        ...(flags.resumeBufferBytes !== undefined ? { resumeBufferBytes: flags.resumeBufferBytes } : {}),
       },
       run.io,
     );
@@ -60,11 +73,13 @@ async function runAction(target: string | undefined, flags: RunFlags, run: CliRu
     flags.tokenEnv !== undefined ||
     flags.tokenFile !== undefined ||
     flags.ca !== undefined ||
-    flags.unstableProtocol
+    flags.unstableProtocol ||
+    flags.resume === false ||
+    flags.resumeBufferBytes !== undefined
   ) {
     throw new CliError(
       CliErrorCode.Usage,
-      '--token-env, --token-file, --ca and --unstable-protocol apply only with --addr.',
+      '--token-env, --token-file, --ca, --unstable-protocol, --no-resume and --resume-buffer-bytes apply only with --addr.',
     );
   }
   return runTargetOverStdio(target as string, run.io);
@@ -97,6 +112,12 @@ function buildProgram(run: CliRun) {
     .option(
       '--unstable-protocol',
       'With --addr: relay methods the SDK defines only in its /unstable entrypoint (session/fork, ...).',
+    )
+    .option('--no-resume', withAddr(RESUME_FLAG_HELP.noResume))
+    .addOption(
+      new Option('--resume-buffer-bytes <bytes>', withAddr(RESUME_FLAG_HELP.bufferBytes)).argParser(
+        parsePositiveInteger,
+      ),
     )
     .action(run.action((target: string | undefined, flags: RunFlags) => runAction(target, flags, run)));
 

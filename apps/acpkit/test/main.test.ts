@@ -72,6 +72,28 @@ describe('acpkit run --addr', () => {
     expect(await exitCode).toBe(0);
   });
 
+  it('offers resume to the server by default, and not with --no-resume', async () => {
+    const opened: Array<Record<string, unknown> | undefined> = [];
+    const server = await serveAcp(() => createEchoAgent(), {
+      port: 0,
+      logger: {
+        ...silentLogger,
+        info: (message, fields) => {
+          if (message === 'connection opened') opened.push(fields);
+        },
+      },
+    });
+    cleanups.push(() => server.close());
+    for (const flags of [[], ['--no-resume']]) {
+      const io = createTestIo({ collectStdout: false });
+      const exitCode = start(['run', '--addr', server.url, ...flags], io);
+      expect(await promptOnce(editorStream(io), 'remote')).toBe('none: remote');
+      io.stdin.end();
+      expect(await exitCode).toBe(0);
+    }
+    expect(opened.map((fields) => fields?.resumable === true)).toEqual([true, false]);
+  });
+
   it('exits 1 with the reason when the remote refuses the token', async () => {
     const server = await serveAcp(() => createEchoAgent(), {
       port: 0,
@@ -87,6 +109,15 @@ describe('acpkit run --addr', () => {
 });
 
 describe('acpkit run argument rules', () => {
+  it.each([[['--no-resume']], [['--resume-buffer-bytes', '4096']]])(
+    'exits 2 for the mirror flag %j without --addr',
+    async (flags) => {
+      const io = createTestIo();
+      expect(await main(['run', echoAgent, ...flags], io)).toBe(2);
+      expect(io.stderrText()).toMatch(/--no-resume and --resume-buffer-bytes apply only with --addr/);
+    },
+  );
+
   it.each([[['run']], [['run', echoAgent, '--addr', 'ws://127.0.0.1:1/acp/ws']]])(
     'exits 2 with "Provide exactly one of TARGET or --addr." for %j',
     async (argv) => {

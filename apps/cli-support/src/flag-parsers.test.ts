@@ -55,7 +55,7 @@ describe('parseNonNegativeSecondsToMilliseconds', () => {
     expect(parseNonNegativeSecondsToMilliseconds(text)).toBe(milliseconds);
   });
 
-  it.each(['-1', 'Infinity', '', '1e3', '30s'])('rejects %j', (text) => {
+  it.each(['-1', 'Infinity', '', '1e3', '30s', '1m'])('rejects %j', (text) => {
     expect(() => parseNonNegativeSecondsToMilliseconds(text)).toThrow(InvalidArgumentError);
   });
 });

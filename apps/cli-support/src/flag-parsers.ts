@@ -43,16 +43,16 @@ export function parsePositiveInteger(value: string): number {
  * ```
  */
 export function parseSecondsToMilliseconds(value: string): number {
-  const seconds = parseSeconds(value);
-  if (!Number.isFinite(seconds) || seconds <= 0) {
+  const milliseconds = parseSeconds(value);
+  if (milliseconds === undefined || milliseconds <= 0) {
     throw new InvalidArgumentError('Expected a positive number of seconds.');
   }
-  return Math.round(seconds * 1000);
+  return milliseconds;
 }
 
 /**
- * Commander argument parser for a duration in seconds that may be 0: a non-negative finite number (fractions
- * allowed).
+ * Commander argument parser for a duration in seconds that may be 0 (often "off" or "at once"): a non-negative
+ * finite number (fractions allowed).
  *
  * @returns The duration in milliseconds.
  * @throws InvalidArgumentError (commander reports it as a usage error, exit code 2).
@@ -62,15 +62,16 @@ export function parseSecondsToMilliseconds(value: string): number {
  * ```
  */
 export function parseNonNegativeSecondsToMilliseconds(value: string): number {
-  const seconds = parseSeconds(value);
-  if (!Number.isFinite(seconds)) throw new InvalidArgumentError('Expected a number of seconds (0 or more).');
-  return Math.round(seconds * 1000);
+  const milliseconds = parseSeconds(value);
+  if (milliseconds === undefined) throw new InvalidArgumentError('Expected a number of seconds (0 or more).');
+  return milliseconds;
 }
 
-/** Plain decimal seconds (`2`, `2.5`, `.5`); NaN for anything else (`1e3`, `-1`, `''`). */
-function parseSeconds(value: string): number {
+/** Plain decimal seconds (`2`, `2.5`, `.5`) in milliseconds; undefined for anything else (`1e3`, `-1`, `''`). */
+function parseSeconds(value: string): number | undefined {
   const trimmed = value.trim();
-  return /^\d+(\.\d+)?$|^\.\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+  const seconds = /^\d+(\.\d+)?$|^\.\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+  return Number.isFinite(seconds) ? Math.round(seconds * 1000) : undefined;
 }
 
 /**

@@ -41,6 +41,7 @@ export {
   addConnectFlags,
   addServeFlags,
   addTokenFlags,
+  RESUME_FLAG_HELP,
   resolveConnectFlags,
   resolveServeFlags,
   SERVE_DEFAULTS,

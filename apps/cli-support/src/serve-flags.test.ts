@@ -38,6 +38,8 @@ describe('resolveServeFlags', () => {
         maxMessageBytes: 1024,
         maxConnections: 3,
         maxHttpConnections: 16,
+        resumeWindow: 0,
+        resumeBufferBytes: 65_536,
         dangerouslyAllowUnauthenticated: true,
       },
       { TOKEN_VARIABLE: 'secret' },
@@ -53,6 +55,8 @@ describe('resolveServeFlags', () => {
       maxMessageBytes: 1024,
       maxConnections: 3,
       maxHttpConnections: 16,
+      resumeWindowMs: 0,
+      resumeBufferBytes: 65_536,
     });
     expect(token).toEqual({ token: 'secret', source: 'environment', variable: 'TOKEN_VARIABLE' });
   });
@@ -73,6 +77,14 @@ describe('resolveConnectFlags', () => {
       token: { token: 'secret', source: 'environment', variable: 'T' },
     });
     expect(resolveConnectFlags({}, {})).toEqual({ connectOptions: {}, token: undefined });
+  });
+
+  it('passes --no-resume and --resume-buffer-bytes, and nothing for the default (resume on)', () => {
+    expect(resolveConnectFlags({ resume: false, resumeBufferBytes: 4096 }, {}).connectOptions).toEqual({
+      resume: false,
+      resumeBufferBytes: 4096,
+    });
+    expect(resolveConnectFlags({ resume: true }, {}).connectOptions).toEqual({});
   });
 
   it('refuses a --ca that cannot be read or holds no certificate', () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type ConnectOptions, DEFAULT_DRAIN_GRACE_MS, type ServeOptions } from '@acpkit/remote';
-import { type Command, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { CliError, CliErrorCode } from './errors.js';
 import {
   collectRepeatable,
@@ -30,6 +30,10 @@ export interface TokenFlagValues {
 export interface ConnectFlagValues extends TokenFlagValues {
   /** `--ca FILE`: extra trusted CA certificates (PEM) for `wss://`. */
   ca?: string;
+  /** False with `--no-resume`. */
+  resume?: boolean;
+  /** `--resume-buffer-bytes`. */
+  resumeBufferBytes?: number;
 }
 
 /** The flags `serve` and `expose` share, after commander parsed them. */
@@ -42,6 +46,9 @@ export interface ServeFlagValues extends TokenFlagValues {
   maxMessageBytes?: number;
   maxConnections?: number;
   maxHttpConnections?: number;
+  /** `--resume-window` converted to milliseconds (0: resume off). */
+  resumeWindow?: number;
+  resumeBufferBytes?: number;
   dangerouslyAllowUnauthenticated?: boolean;
   /** `--drain-timeout` converted to milliseconds (default 30 s). */
   drainTimeout?: number;
@@ -78,8 +85,16 @@ export function addTokenFlags(command: Command): Command {
     );
 }
 
+/** Help of the client's resume flags (`acpremote mirror`, and `acpkit run` with its "With --addr:" prefix). */
+export const RESUME_FLAG_HELP = {
+  noResume:
+    "Don't offer resume: a dropped connection ends the mirror (exit 1) instead of being reconnected and resumed.",
+  bufferBytes:
+    'Most bytes of sent messages kept until the server acknowledges them (default 16 MiB); stdin waits when full.',
+} as const;
+
 /**
- * Adds the flags of a client connection: the token flags and `--ca FILE`.
+ * Adds the flags of a client connection: the token flags, `--ca FILE`, `--no-resume` and `--resume-buffer-bytes`.
  *
  * @example
  * ```ts
@@ -87,17 +102,24 @@ export function addTokenFlags(command: Command): Command {
  * ```
  */
 export function addConnectFlags(command: Command): Command {
-  return addTokenFlags(command).addOption(
-    new Option(
-      '--ca <file>',
-      'Trust the CA certificate(s) in this PEM file for wss:// (a private CA); NODE_EXTRA_CA_CERTS works too.',
-    ),
-  );
+  return addTokenFlags(command)
+    .addOption(
+      new Option(
+        '--ca <file>',
+        'Trust the CA certificate(s) in this PEM file for wss:// (a private CA); NODE_EXTRA_CA_CERTS works too.',
+      ),
+    )
+    .addOption(new Option('--no-resume', RESUME_FLAG_HELP.noResume))
+    .addOption(
+      new Option('--resume-buffer-bytes <bytes>', RESUME_FLAG_HELP.bufferBytes).argParser(
+        parsePositiveInteger,
+      ),
+    );
 }
 
 /** What {@link resolveConnectFlags} produces. */
 export interface ResolvedConnectFlags {
-  readonly connectOptions: Pick<ConnectOptions, 'bearerToken' | 'ca'>;
+  readonly connectOptions: Pick<ConnectOptions, 'bearerToken' | 'ca' | 'resume' | 'resumeBufferBytes'>;
   readonly token: ResolvedToken | undefined;
 }
 
@@ -142,7 +164,12 @@ export function resolveConnectFlags(
     }
   }
   return {
-    connectOptions: { ...(token ? { bearerToken: token.token } : {}), ...(ca ? { ca } : {}) },
+    connectOptions: {
+      ...(token ? { bearerToken: token.token } : {}),
+      ...(ca ? { ca } : {}),
+      ...(flags.resume === false ? { resume: false } : {}),
+      ...(flags.resumeBufferBytes !== undefined ? { resumeBufferBytes: flags.resumeBufferBytes } : {}),
+    },
     token,
   };
 }
@@ -150,7 +177,7 @@ export function resolveConnectFlags(
 /**
  * Adds the flags `serve` and `expose` share: `--host`, `--port`, `--mount-path`, the token flags,
  * `--allowed-origin`, `--allowed-host`, `--max-message-bytes`, `--max-connections`, `--max-http-connections`,
- * `--drain-timeout`, `--metrics` and `--dangerously-allow-unauthenticated`.
+ * `--drain-timeout`, `--metrics`, `--resume-window`, `--resume-buffer-bytes` and `--dangerously-allow-unauthenticated`.
  *
  * @example
  * ```ts
@@ -212,7 +239,7 @@ export function addServeFlags(command: Command): Command {
         '--drain-timeout <seconds>',
         'On SIGTERM, refuse new connections and let open ones finish for up to this long before closing them (0 closes at once).',
       )
-        .argParser(parseNonNegativeSecondsToMilliseconds)
+        .argParser(timerSeconds('closes open connections at once'))
         .default(SERVE_DEFAULTS.drainTimeout, String(SERVE_DEFAULTS.drainTimeout / 1000)),
     )
     .addOption(
@@ -223,10 +250,36 @@ export function addServeFlags(command: Command): Command {
     )
     .addOption(
       new Option(
+        '--resume-window <seconds>',
+        'Keep a session whose client dropped without a close frame this long, agent included, for the client to resume it; 0 turns resume off (default 60).',
+      ).argParser(timerSeconds('turns resume off')),
+    )
+    .addOption(
+      new Option(
+        '--resume-buffer-bytes <bytes>',
+        'Most bytes of sent messages a session keeps until its client acknowledges them (default 16 MiB); the agent is not read while it is full.',
+      ).argParser(parsePositiveInteger),
+    )
+    .addOption(
+      new Option(
         '--dangerously-allow-unauthenticated',
         'Allow binding a non-loopback host without a bearer token.',
       ),
     );
+}
+
+/** The longest a timer can wait (2^31 - 1 ms, about 24.8 days), in whole seconds. */
+const MAX_TIMER_SECONDS = 2_147_483;
+
+/** A `<seconds>` flag a timer waits for, where 0 means `zeroMeans`. */
+function timerSeconds(zeroMeans: string): (value: string) => number {
+  return (value) => {
+    const milliseconds = parseNonNegativeSecondsToMilliseconds(value);
+    if (milliseconds > MAX_TIMER_SECONDS * 1000) {
+      throw new InvalidArgumentError(`Expected at most ${MAX_TIMER_SECONDS} seconds (0 ${zeroMeans}).`);
+    }
+    return milliseconds;
+  };
 }
 
 /** What {@link resolveServeFlags} produces. */
@@ -263,6 +316,8 @@ export function resolveServeFlags(
     ...(flags.maxConnections !== undefined ? { maxConnections: flags.maxConnections } : {}),
     ...(flags.maxHttpConnections !== undefined ? { maxHttpConnections: flags.maxHttpConnections } : {}),
     ...(flags.metrics ? { metrics: true } : {}),
+    ...(flags.resumeWindow !== undefined ? { resumeWindowMs: flags.resumeWindow } : {}),
+    ...(flags.resumeBufferBytes !== undefined ? { resumeBufferBytes: flags.resumeBufferBytes } : {}),
   };
   return {
     serveOptions,

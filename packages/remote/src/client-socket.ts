@@ -6,6 +6,7 @@ import { hardPayloadCap } from './limits.js';
 import { redactUrls } from './logger.js';
 import { fetchServerMetadata, type ServerMetadata } from './metadata.js';
 import type { ResolvedConnectOptions } from './options-validation.js';
+import { RESUME_REFUSED_HEADER, RESUME_SUBPROTOCOL } from './resume-protocol.js';
 import { isLoopbackHost } from './security.js';
 
 /** Whether a `ws://` URL points at a non-loopback host (traffic and token travel in clear text). */
@@ -17,6 +18,8 @@ export function isInsecureRemoteUrl(url: URL): boolean {
 export interface OpenedSocket {
   socket: WebSocket;
   metadata: ServerMetadata | undefined;
+  /** Whether the server selected the resume subprotocol (it was offered: `resolved.resume`). */
+  resumeSelected: boolean;
 }
 
 /**
@@ -45,9 +48,21 @@ const UNTRUSTED_CERTIFICATE = /SELF_SIGNED|UNABLE_TO_GET_ISSUER|UNABLE_TO_VERIFY
 const PRIVATE_CA_HINT =
   "if the server's certificate comes from a private CA, trust that CA with the ca option or NODE_EXTRA_CA_CERTS";
 
-type OpenOutcome =
-  | { kind: 'open' }
-  | { kind: 'refused'; status: number; body: string }
+/** The subprotocol header of a request or response (`ws` sends and reads it under this name). */
+const PROTOCOL_HEADER = 'sec-websocket-protocol';
+
+/** What {@link openWebSocket} sends beyond the connection options. */
+export interface OpenRequest {
+  /** Offer the resume subprotocol. */
+  readonly offerResume: boolean;
+  /** Extra headers (a resume's token and count). */
+  readonly headers?: Record<string, string>;
+}
+
+export type OpenOutcome =
+  | { kind: 'open'; protocol: string }
+  /** `resumeRefusal`: the `Acpkit-Resume-Refused` header of a refused resume. */
+  | { kind: 'refused'; status: number; body: string; resumeRefusal?: string }
   | { kind: 'failed'; error: Error }
   | { kind: 'timeout' };
 
@@ -60,13 +75,24 @@ function refusalText(body: Buffer): string {
     .slice(0, 100);
 }
 
-function openWebSocket(
+/**
+ * Opens one WebSocket within `timeoutMs`. The resume subprotocol is offered as a plain header and the answer read
+ * and removed from the response before `ws` checks it: `ws` fails a connection whose server selects none of the
+ * offered subprotocols, and the servers without resume (Python `acpremote`, an older one) select none. Any other
+ * subprotocol in the answer fails the connection, as `ws` would.
+ */
+export function openWebSocket(
   url: string,
   resolved: ResolvedConnectOptions,
   timeoutMs: number,
+  request: OpenRequest,
 ): { socket: WebSocket; outcome: Promise<OpenOutcome> } {
   const socket = new WebSocket(url, {
-    headers: resolved.headers,
+    headers: {
+      ...resolved.headers,
+      ...request.headers,
+      ...(request.offerResume ? { [PROTOCOL_HEADER]: RESUME_SUBPROTOCOL } : {}),
+    },
     maxPayload: hardPayloadCap(resolved.maxMessageBytes),
     perMessageDeflate: false,
     followRedirects: false,
@@ -79,6 +105,7 @@ function openWebSocket(
       settled = true;
       clearTimeout(timer);
       socket.off('open', onOpen);
+      socket.off('upgrade', onUpgrade);
       socket.off('unexpected-response', onUnexpected);
       if (result.kind !== 'open') {
         // Whatever ws reports after this (the terminate below) is expected.
@@ -88,12 +115,41 @@ function openWebSocket(
       resolve(result);
     };
     const timer = setTimeout(() => settle({ kind: 'timeout' }), timeoutMs);
-    const onOpen = () => settle({ kind: 'open' });
-    const onUnexpected = (_request: unknown, response: NodeJS.ReadableStream & { statusCode?: number }) => {
+    let protocol = '';
+    const onUpgrade = (response: { headers: Record<string, string | string[] | undefined> }) => {
+      const selected = response.headers[PROTOCOL_HEADER];
+      delete response.headers[PROTOCOL_HEADER];
+      if (selected === undefined) return;
+      if (request.offerResume && selected === RESUME_SUBPROTOCOL) {
+        protocol = selected;
+        return;
+      }
+      settle({
+        kind: 'failed',
+        error: new Error(`the server selected a subprotocol that was not offered: ${String(selected)}`),
+      });
+    };
+    const onOpen = () => {
+      // Frames may arrive with the handshake (a resume server's `welcome` does) and would be emitted before
+      // whoever awaits this has listened: reading waits until the port that takes the socket starts it.
+      socket.pause();
+      settle({ kind: 'open', protocol });
+    };
+    const onUnexpected = (
+      _request: unknown,
+      response: NodeJS.ReadableStream & { statusCode?: number; headers?: Record<string, unknown> },
+    ) => {
       const status = response.statusCode ?? 0;
+      const resumeRefusal = response.headers?.[RESUME_REFUSED_HEADER];
       const chunks: Buffer[] = [];
       let bytes = 0;
-      const done = () => settle({ kind: 'refused', status, body: refusalText(Buffer.concat(chunks)) });
+      const done = () =>
+        settle({
+          kind: 'refused',
+          status,
+          body: refusalText(Buffer.concat(chunks)),
+          ...(typeof resumeRefusal === 'string' ? { resumeRefusal } : {}),
+        });
       response.on('data', (chunk: Buffer) => {
         if (bytes < MAX_REFUSAL_BODY_BYTES) chunks.push(chunk);
         bytes += chunk.length;
@@ -103,6 +159,7 @@ function openWebSocket(
       response.on('error', done);
     };
     socket.once('open', onOpen);
+    socket.once('upgrade', onUpgrade);
     socket.once('error', (error: Error) => settle({ kind: 'failed', error }));
     socket.on('unexpected-response', onUnexpected);
   });
@@ -206,11 +263,11 @@ export async function openClientSocket(resolved: ResolvedConnectOptions): Promis
     ca: resolved.ca,
   });
   if (timeLeft() === 0) throw timedOut();
-  const { socket, outcome } = openWebSocket(url, resolved, timeLeft());
+  const { socket, outcome } = openWebSocket(url, resolved, timeLeft(), { offerResume: resolved.resume });
   const result = await outcome;
   switch (result.kind) {
     case 'open':
-      return { socket, metadata };
+      return { socket, metadata, resumeSelected: result.protocol === RESUME_SUBPROTOCOL };
     case 'timeout':
       throw timedOut();
     case 'failed': {

@@ -1,7 +1,8 @@
 import type { Stream } from '@agentclientprotocol/sdk';
-import { isInsecureRemoteUrl, openClientSocket } from './client-socket.js';
+import { openClientConnection } from './client-connection.js';
+import { isInsecureRemoteUrl } from './client-socket.js';
+import { CloseCode } from './constants.js';
 import { RemoteDeprecationCode, warnDeprecatedOnce } from './deprecation.js';
-import { startHeartbeat } from './heartbeat.js';
 import type { ServerMetadata } from './metadata.js';
 import type { ConnectOptions } from './options.js';
 import { resolveConnectOptions } from './options-validation.js';
@@ -35,15 +36,27 @@ export interface RemoteConnection {
   readonly stream: Stream;
   /** Server metadata fetched before connecting, when the server offered it. */
   readonly metadata: ServerMetadata | undefined;
-  /** Resolves with the close code and reason once the socket has closed. */
+  /**
+   * Whether the connection survives a drop: the server agreed to resume and welcomed this client (true a moment
+   * after the open, once its first frame arrived). Drops and resumes are told to `onConnectionEvent`.
+   */
+  readonly resumable: boolean;
+  /**
+   * Resolves with the close code and reason once the connection has ended: closed by either side, or dropped and
+   * not resumed (the reason then starts with `resume failed`). A drop that is resumed does not settle it.
+   */
   readonly closed: Promise<{ code: number; reason: string }>;
-  /** Closes the socket (1000) and waits for it. Idempotent. */
+  /** Closes the connection (1000) and waits for it. Idempotent. */
   close(): Promise<void>;
 }
 
 /**
  * Opens a WebSocket to a remote ACP endpoint and returns it as an SDK `Stream` of JSON-RPC objects (for
- * programmatic clients). No typed parsing happens here; the stream carries the messages as sent.
+ * programmatic clients). No typed parsing happens here; the stream carries the messages as sent. When the server
+ * supports resume (ours does by default), the stream survives a network drop: the client reconnects within the
+ * server's resume window and both sides replay what the other missed, so every message arrives exactly once and in
+ * order; pending requests simply take longer. `onConnectionEvent` tells when that happens, and `closed` settles only
+ * when the connection is over.
  *
  * @param url - `ws://` or `wss://` URL, e.g. `ws://127.0.0.1:8080/acp/ws`.
  * @param options - Connection options (token, headers, CA, limits, one open deadline, logger).
@@ -51,7 +64,10 @@ export interface RemoteConnection {
  * @example
  * ```ts
  * import { client, methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
- * const remote = await connectAcp('ws://127.0.0.1:8080/acp/ws', { bearerToken: process.env.ACP_TOKEN });
+ * const remote = await connectAcp('ws://127.0.0.1:8080/acp/ws', {
+ *   bearerToken: process.env.ACP_TOKEN,
+ *   onConnectionEvent: (event) => console.error(`acp connection ${event.type}`),
+ * });
  * const connection = client({ name: 'my-client' }).connect(remote.stream);
  * await connection.agent.request(methods.agent.initialize, { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
  * await remote.close();
@@ -66,22 +82,27 @@ export async function connectAcp(url: string, options: ConnectOptions = {}): Pro
       host: resolved.url.hostname,
     });
   }
-  const { socket, metadata } = await openClientSocket(resolved);
-  startHeartbeat(socket, resolved.pingIntervalMs, () => logger.warn('connection terminated: missed pong'));
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => {
-    socket.once('close', (code, reason) => resolve({ code, reason: reason.toString('utf8') }));
-  });
-  socket.on('error', (error) => logger.warn('WebSocket error', { error: error.message }));
-  const stream = webSocketMessageStream(socket, { maxMessageBytes: resolved.maxMessageBytes, logger });
+  const connection = await openClientConnection(resolved, 'peer');
+  const { port, metadata } = connection;
+  const closed = port.closed.then(({ code, reason }) => ({ code, reason }));
+  const stream = webSocketMessageStream(port, connection.log);
   return {
     stream,
     metadata,
+    get resumable() {
+      return connection.resumable;
+    },
     closed,
     async close() {
-      if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) {
-        socket.close(1000);
+      if (port.isOpen) {
+        // A close asked for while reconnecting would wait for the resume, which nobody wants now.
+        if (port.isLive) port.close(CloseCode.Normal);
+        else port.terminate({ code: CloseCode.Normal, reason: '' });
         // Don't wait ws's 30 s close timeout for a server that never answers the close frame.
-        const timer = setTimeout(() => socket.terminate(), CLOSE_HANDSHAKE_TIMEOUT_MS);
+        const timer = setTimeout(
+          () => port.terminate({ code: CloseCode.Normal, reason: '' }),
+          CLOSE_HANDSHAKE_TIMEOUT_MS,
+        );
         timer.unref();
         await closed;
         clearTimeout(timer);

@@ -30,6 +30,28 @@ export const DEFAULT_PING_INTERVAL_MS = 25_000;
 export const DEFAULT_STALL_TIMEOUT_MS = 60_000;
 
 /**
+ * Default resume window (60 s): how long a server keeps a session whose client dropped uncleanly, agent included,
+ * for the client to resume it.
+ *
+ * @example
+ * ```ts
+ * await serveCommand(argv, { resumeWindowMs: DEFAULT_RESUME_WINDOW_MS * 5 });
+ * ```
+ */
+export const DEFAULT_RESUME_WINDOW_MS = 60_000;
+
+/**
+ * Default replay buffer bound per side of a resumable session (16 MiB): the bytes of sent messages kept until the
+ * peer acknowledges them.
+ *
+ * @example
+ * ```ts
+ * await connectAcp(url, { resumeBufferBytes: DEFAULT_RESUME_BUFFER_BYTES / 4 });
+ * ```
+ */
+export const DEFAULT_RESUME_BUFFER_BYTES = 16 * 1024 * 1024;
+
+/**
  * Default deadline for opening a client connection: the metadata fetch and the WebSocket open together.
  *
  * @example
@@ -167,6 +189,8 @@ export const TRANSPORT_LATENCY_META_KEY = 'acpkit.dev/transport-latency';
 export const CloseCode = {
   Normal: 1000,
   GoingAway: 1001,
+  /** A violation of the resume protocol (a malformed control frame, an ack for frames never sent). */
+  ProtocolError: 1002,
   UnsupportedData: 1003,
   InvalidPayload: 1007,
   PolicyViolation: 1008,
@@ -176,6 +200,11 @@ export const CloseCode = {
   AgentExited: 4000,
   /** The agent process could not be started; the reason names the error. */
   AgentSpawnFailed: 4001,
+  /**
+   * A client ends a resumed connection it cannot continue: the server no longer holds frames the client missed, or
+   * the client no longer holds frames the server missed (reason `overflow: ...`).
+   */
+  ResumeFailed: 4002,
 } as const;
 
 /** Union of the numeric values of {@link CloseCode}. */

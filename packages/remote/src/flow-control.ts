@@ -1,5 +1,4 @@
 import type { Readable, Writable } from 'node:stream';
-import type { WebSocket } from 'ws';
 
 /**
  * The relays' one pair of water marks, for every outbound queue (a socket's send buffer, a child's stdin, the
@@ -62,16 +61,6 @@ export class ReadGate {
   clear(): void {
     this.reasons = 0;
   }
-}
-
-/** A read gate over a `ws` socket (`pause()`/`resume()` stop and restart reading its TCP socket). */
-export function webSocketReadGate(socket: WebSocket): ReadGate {
-  return new ReadGate(
-    () => socket.pause(),
-    () => {
-      if (socket.readyState === socket.OPEN) socket.resume();
-    },
-  );
 }
 
 /** A read gate over a byte stream in flowing mode. */

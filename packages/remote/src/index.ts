@@ -12,6 +12,7 @@ export type {
 export { spawnProcessGroup } from './child-process.js';
 export type { RemoteConnection } from './connect.js';
 export { connectAcp } from './connect.js';
+export type { ConnectionEvent, ResumeFailureReason } from './connection-events.js';
 export {
   CloseCode,
   DEFAULT_DRAIN_GRACE_MS,
@@ -22,6 +23,8 @@ export {
   DEFAULT_OPEN_TIMEOUT_MS,
   DEFAULT_PING_INTERVAL_MS,
   DEFAULT_PORT,
+  DEFAULT_RESUME_BUFFER_BYTES,
+  DEFAULT_RESUME_WINDOW_MS,
   DEFAULT_STALL_TIMEOUT_MS,
   DEFAULT_TERMINATE_TIMEOUT_MS,
   DRAIN_RETRY_AFTER_SECONDS,
@@ -54,6 +57,7 @@ export type {
   ServeOptions,
   TransportOptions,
 } from './options.js';
+export { RESUME_SUBPROTOCOL } from './resume-protocol.js';
 export { isLoopbackHost } from './security.js';
 export type { AgentAppSource, ConnectableAgentApp } from './serve-acp.js';
 export { serveAcp } from './serve-acp.js';

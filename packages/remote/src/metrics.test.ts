@@ -63,7 +63,12 @@ describe('NO_METRICS', () => {
 describe('createMetricsEndpoint', () => {
   it('renders every event in valid Prometheus text, hot counters read at scrape time', async () => {
     let open = 2;
-    const endpoint = await createMetricsEndpoint({ openConnections: () => open, draining: () => true });
+    const endpoint = await createMetricsEndpoint({
+      openConnections: () => open,
+      draining: () => true,
+      detachedSessions: () => 0,
+      resumeCounters: undefined,
+    });
     const { metrics } = endpoint;
     metrics.connectionAccepted();
     metrics.connectionAccepted();
@@ -116,8 +121,18 @@ describe('createMetricsEndpoint', () => {
   });
 
   it('gives each server its own registry and never touches prom-client’s global one', async () => {
-    const first = await createMetricsEndpoint({ openConnections: () => 1, draining: () => false });
-    const second = await createMetricsEndpoint({ openConnections: () => 7, draining: () => false });
+    const first = await createMetricsEndpoint({
+      openConnections: () => 1,
+      draining: () => false,
+      detachedSessions: () => 0,
+      resumeCounters: undefined,
+    });
+    const second = await createMetricsEndpoint({
+      openConnections: () => 7,
+      draining: () => false,
+      detachedSessions: () => 0,
+      resumeCounters: undefined,
+    });
     first.metrics.received.count('abc');
     expect(
       sampleValue(parseMetrics(await first.render()), 'acpremote_messages_total', { direction: 'received' }),

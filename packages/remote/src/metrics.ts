@@ -7,6 +7,8 @@
 // prom-client is loaded only when a server turns metrics on, and every server gets its own Registry (never the
 // library's global one), so two servers in one process never share or collide.
 import type { Counter, Gauge, Metric, Registry } from 'prom-client';
+import type { ResumeRefusalReason } from './resume-protocol.js';
+import type { ResumeCounters } from './resume-registry.js';
 import type { RefusalReason } from './security.js';
 
 /** Upper bounds (bytes) of the message-size histogram buckets: powers of 4 from 64 B to 16 MiB (the default limit). */
@@ -74,7 +76,7 @@ export interface RelayMetrics {
 
 /**
  * Everything a server counts. A server with metrics off hands out {@link NO_METRICS}; handlers call these methods
- * unconditionally. Resume events (issue 12's resume part) belong here too, as named methods next to the others.
+ * unconditionally. Resume events are counted by the server's resume registry and read at scrape time.
  */
 export interface ServerMetrics extends RelayMetrics {
   /** A WebSocket upgrade accepted. */
@@ -113,6 +115,10 @@ export interface ServerState {
   readonly openConnections: () => number;
   /** Whether the server is draining or closing. */
   readonly draining: () => boolean;
+  /** Sessions whose client dropped and that wait for a resume (included in `openConnections`). */
+  readonly detachedSessions: () => number;
+  /** The resume registry's counters; undefined when the server offers no resume (the resume series stay 0). */
+  readonly resumeCounters: Readonly<ResumeCounters> | undefined;
 }
 
 /** A server's metrics with their registry: `render()` is the `/metrics` body. */
@@ -123,7 +129,25 @@ export interface MetricsEndpoint {
 }
 
 /** Outcomes every `acpremote_connections_total` series starts at 0 with, so rates work from the first scrape. */
-const CONNECTION_OUTCOMES = ['accepted', 'auth', 'origin', 'host', 'path', 'limit', 'draining'] as const;
+const CONNECTION_OUTCOMES = [
+  'accepted',
+  'auth',
+  'origin',
+  'host',
+  'path',
+  'limit',
+  'draining',
+  'resume',
+] as const;
+/** Outcomes of a resume request: accepted, or the reason it was refused (`Acpkit-Resume-Refused`). */
+const RESUME_OUTCOMES: readonly ('accepted' | ResumeRefusalReason)[] = [
+  'accepted',
+  'unknown',
+  'expired',
+  'ended',
+  'overflow',
+  'invalid',
+];
 /** The refusals each sender can cause (an agent writes lines: never a binary frame). */
 const FRAME_REASONS: Readonly<Record<string, readonly FrameRefusalReason[]>> = {
   client: ['binary', 'oversize', 'invalid_utf8', 'not_json_rpc'],
@@ -177,6 +201,15 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
       this.set(state.draining() ? 1 : 0);
     },
   });
+  new promClient.Gauge({
+    name: 'acpremote_sessions_detached',
+    help: 'Sessions whose client dropped and that wait for a resume (counted in acpremote_connections_open).',
+    registers,
+    collect(this: Gauge) {
+      this.set(state.detachedSessions());
+    },
+  });
+  readResumeCounters(promClient.Counter, registers, state.resumeCounters);
   const connections = counter(
     'acpremote_connections_total',
     'WebSocket upgrade requests by outcome: accepted, or the reason they were refused.',
@@ -259,6 +292,56 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
     heartbeatTimedOut: () => heartbeatTimeouts.inc(),
   };
   return { metrics, contentType: registry.contentType, render: () => registry.metrics() };
+}
+
+/**
+ * The resume series, copied from the registry's plain counters when scraped (the registry counts without knowing
+ * about Prometheus; with resume off every series stays 0).
+ */
+function readResumeCounters(
+  CounterClass: typeof Counter,
+  registers: Registry[],
+  counters: Readonly<ResumeCounters> | undefined,
+): void {
+  const plain = (name: string, help: string, read: (counters: Readonly<ResumeCounters>) => number) =>
+    new CounterClass({
+      name,
+      help,
+      registers,
+      collect(this: Counter) {
+        this.reset();
+        this.inc(counters === undefined ? 0 : read(counters));
+      },
+    });
+  plain(
+    'acpremote_resumable_sessions_total',
+    'Connections that negotiated resume (acpkit.resume.v1).',
+    (counters) => counters.sessions,
+  );
+  plain(
+    'acpremote_session_drops_total',
+    'Unclean drops that detached a resumable session (it waited for its client).',
+    (counters) => counters.detached,
+  );
+  plain(
+    'acpremote_resume_windows_expired_total',
+    'Detached sessions ended because their client did not come back within the resume window.',
+    (counters) => counters.expired,
+  );
+  new CounterClass({
+    name: 'acpremote_resumes_total',
+    help: 'Resume requests by outcome: accepted, or the reason they were refused (unknown, expired, ended, overflow, invalid).',
+    labelNames: ['outcome'],
+    registers,
+    collect(this: Counter<'outcome'>) {
+      this.reset();
+      for (const outcome of RESUME_OUTCOMES) {
+        const value =
+          counters === undefined ? 0 : outcome === 'accepted' ? counters.accepted : counters.refused[outcome];
+        this.inc({ outcome }, value);
+      }
+    },
+  });
 }
 
 /** A counter by direction whose values are copied from the plain message counters when scraped. */

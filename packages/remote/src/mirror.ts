@@ -1,11 +1,10 @@
 import { RequestError } from '@agentclientprotocol/sdk';
-import { isInsecureRemoteUrl, openClientSocket } from './client-socket.js';
+import { openClientConnection } from './client-connection.js';
+import { isInsecureRemoteUrl } from './client-socket.js';
 import { CloseCode, TRANSPORT_LOST_ERROR_CODE } from './constants.js';
-import { FrameLog } from './frame-log.js';
-import { startHeartbeat } from './heartbeat.js';
 import { inspectOversize } from './inbound.js';
 import { errorResponseText } from './json-rpc.js';
-import { createStderrLogger, redactUrls } from './logger.js';
+import { redactUrls } from './logger.js';
 import { MirrorPolicy } from './mirror-policy.js';
 import type { HostOwnership, MirrorOptions } from './options.js';
 import { resolveMirrorOptions } from './options-validation.js';
@@ -73,9 +72,12 @@ export function rewriteSessionCwd(
  * requests (to the server's `remote_cwd`); everything else passes byte-for-byte in order. Without
  * `useUnstableProtocol` it answers `-32601` itself for requests whose method exists only in the SDK's `/unstable`
  * entrypoint (both directions) and drops such notifications with a stderr note; `_`-prefixed methods always pass.
+ * When the server agrees to resume (the default on both sides), a dropped connection is reconnected and resumed
+ * without the editor noticing: requests stay pending, and what the editor sends meanwhile is delivered after.
  *
  * @returns 0 after local stdin EOF (the socket is closed, so the server reaps the remote agent); 1 when the upstream
- *   connection is lost (every in-flight request from the editor first gets a JSON-RPC error naming the loss).
+ *   connection is lost and cannot be resumed (every in-flight request from the editor first gets a JSON-RPC error
+ *   naming the loss).
  * @throws {@link AcpRemoteError} `INVALID_OPTION`, `AUTHENTICATION_FAILED` or `CONNECTION_FAILED` when the
  *   connection cannot be opened (nothing has been written to `output` then).
  * @example
@@ -86,7 +88,7 @@ export function rewriteSessionCwd(
  */
 export async function runMirror(url: string, options: MirrorOptions = {}): Promise<number> {
   const resolved = resolveMirrorOptions(url, options);
-  const logger = options.logger ?? createStderrLogger();
+  const logger = resolved.logger;
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   if (isInsecureRemoteUrl(resolved.url)) {
@@ -94,15 +96,14 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
       host: resolved.url.hostname,
     });
   }
-  const { socket, metadata } = await openClientSocket(resolved);
+  const { port, metadata, log } = await openClientConnection(resolved, 'remote');
   const remoteCwd = metadata?.remote_cwd ?? undefined;
-  const stopHeartbeat = startHeartbeat(socket, resolved.pingIntervalMs, () =>
-    logger.warn('connection terminated: missed pong'),
-  );
-  logger.info('mirror connected', { url: redactUrls(resolved.url.toString()), remoteCwd });
-  socket.on('error', (error) => logger.warn('WebSocket error', { error: error.message }));
+  logger.info('mirror connected', {
+    url: redactUrls(resolved.url.toString()),
+    remoteCwd,
+    ...(port.resume !== undefined ? { resumable: true } : {}),
+  });
 
-  const log = new FrameLog(logger);
   const policy = new MirrorPolicy({
     hostOwnership: resolved.hostOwnership,
     useUnstableProtocol: resolved.useUnstableProtocol,
@@ -118,12 +119,15 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
   const closeUpstream = () => {
     clearTimeout(drainTimer);
     // Reads may be paused for output backpressure; the server's close frame must still get through.
-    if (socket.isPaused) socket.resume();
-    if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) {
-      socket.close(CloseCode.Normal, 'client input ended');
-      // Don't wait ws's 30 s close timeout for a server that never answers the close frame.
-      setTimeout(() => socket.terminate(), CLOSE_HANDSHAKE_TIMEOUT_MS).unref();
-    }
+    const socket = port.socket;
+    if (port.isAttached && socket.isPaused) socket.resume();
+    if (!port.isOpen) return;
+    // While a resume is under way the close follows the replay; either way, don't wait longer than this for it.
+    port.close(CloseCode.Normal, 'client input ended');
+    setTimeout(
+      () => port.terminate({ code: CloseCode.Normal, reason: 'client input ended' }),
+      CLOSE_HANDSHAKE_TIMEOUT_MS,
+    ).unref();
   };
   policy.onAnswered = () => {
     if (localEnded && inFlight.size === 0) queueMicrotask(closeUpstream);
@@ -147,18 +151,17 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
   };
 
   const relay: Relay = new Relay({
-    socket,
+    port,
     input,
     output,
     maxMessageBytes: resolved.maxMessageBytes,
     log,
-    pauseFullPeer: false,
     lineNames: { input: 'stdin', output: 'stdout' },
     fromWebSocket: { rules: policy.remoteRules, policy: policy.fromRemote(), sender: 'remote' },
     fromLines: {
       rules: policy.editorRules,
       policy: policy.fromEditor(
-        () => socket.readyState === socket.OPEN,
+        () => port.isOpen,
         () => transportLost(CloseCode.GoingAway, 'not connected'),
       ),
       sender: 'editor',
@@ -191,7 +194,6 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
 
   const closeInfo = await relay.closed;
   options.signal?.removeEventListener('abort', stop);
-  stopHeartbeat();
   clearTimeout(drainTimer);
   if (localEnded) {
     if (!outputFailed && inFlight.size > 0) {

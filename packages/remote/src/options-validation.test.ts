@@ -72,6 +72,16 @@ describe('one rule per option, one error', () => {
       { allowedOrigins: ['nope'] },
       'allowedOrigins entry must be an origin such as "https://editor.example", got "nope"',
     ],
+    [
+      'resumeWindowMs',
+      { resumeWindowMs: 2_147_483_648 },
+      'resumeWindowMs must be a non-negative integer number of milliseconds up to 2147483647 (0 turns resume off), got 2147483648',
+    ],
+    [
+      'resumeBufferBytes',
+      { resumeBufferBytes: 0 },
+      'resumeBufferBytes must be a positive integer number of bytes, got 0',
+    ],
   ])('serve option %s', (_name, options, message) => {
     const error = errorOf(() => resolveServeOptions({ logger: silentLogger, ...(options as object) }));
     expect(error.code).toBe(AcpRemoteErrorCode.InvalidOption);
@@ -163,6 +173,21 @@ describe('resolveConnectOptions', () => {
     expect(errorOf(() => resolveConnectOptions(URL_OK, { ca: 42 as never })).message).toBe(
       'ca must be PEM text, a Buffer, or a non-empty array of them, got a number',
     );
+  });
+
+  it('checks the resume options of a client and defaults resume on', () => {
+    expect(errorOf(() => resolveConnectOptions(URL_OK, { resume: 'yes' as never })).message).toBe(
+      'resume must be true or false, got "yes"',
+    );
+    expect(errorOf(() => resolveConnectOptions(URL_OK, { onConnectionEvent: 1 as never })).message).toBe(
+      'onConnectionEvent must be a function, got a number',
+    );
+    expect(errorOf(() => resolveConnectOptions(URL_OK, { resumeBufferBytes: -1 })).message).toBe(
+      'resumeBufferBytes must be a positive integer number of bytes, got -1',
+    );
+    const resolved = resolveConnectOptions(URL_OK, {});
+    expect([resolved.resume, resolved.resumeBufferBytes]).toEqual([true, 16 * 1024 * 1024]);
+    expect(resolveServeOptions({ resumeWindowMs: 0, logger: silentLogger }).resumeWindowMs).toBe(0);
   });
 
   it('keeps the mirror policy apart: hostOwnership is a mirror option', () => {

@@ -4,7 +4,9 @@
 import { statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve as resolvePath } from 'node:path';
+import type { ConnectionEvent } from './connection-events.js';
 import {
+  DEFAULT_DRAIN_GRACE_MS,
   DEFAULT_HOST,
   DEFAULT_MAX_HTTP_CONNECTIONS,
   DEFAULT_MAX_MESSAGE_BYTES,
@@ -12,6 +14,8 @@ import {
   DEFAULT_OPEN_TIMEOUT_MS,
   DEFAULT_PING_INTERVAL_MS,
   DEFAULT_PORT,
+  DEFAULT_RESUME_BUFFER_BYTES,
+  DEFAULT_RESUME_WINDOW_MS,
   DEFAULT_STALL_TIMEOUT_MS,
   DEFAULT_TERMINATE_TIMEOUT_MS,
   METRICS_PATH,
@@ -52,6 +56,19 @@ const INTEGER_RULES = {
     allowed: 'a non-negative integer number of milliseconds (0 disables the stall timeout)',
   },
   openTimeoutMs: { min: 1, max: undefined, allowed: 'a positive integer number of milliseconds' },
+  resumeWindowMs: {
+    min: 0,
+    // setTimeout's limit (about 24.8 days).
+    max: 2_147_483_647,
+    allowed: 'a non-negative integer number of milliseconds up to 2147483647 (0 turns resume off)',
+  },
+  resumeBufferBytes: { min: 1, max: undefined, allowed: 'a positive integer number of bytes' },
+  graceMs: {
+    min: 0,
+    max: 2_147_483_647,
+    allowed:
+      'a non-negative integer number of milliseconds up to 2147483647 (0 closes open connections at once)',
+  },
 } as const;
 
 function integerOption(option: keyof typeof INTEGER_RULES, value: unknown, fallback: number): number {
@@ -66,6 +83,35 @@ function integerOption(option: keyof typeof INTEGER_RULES, value: unknown, fallb
     throw invalidOption(option, rule.allowed, value);
   }
   return value;
+}
+
+/**
+ * Checks the `graceMs` of `RemoteServer.drain` / `close`.
+ *
+ * @throws {@link AcpRemoteError} `INVALID_OPTION` when it is not a non-negative integer a timer can wait.
+ * @example
+ * ```ts
+ * resolveGraceMs(undefined); // 30000
+ * ```
+ */
+export function resolveGraceMs(value: unknown): number {
+  return integerOption('graceMs', value, DEFAULT_DRAIN_GRACE_MS);
+}
+
+function booleanOption(option: string, value: unknown, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') throw invalidOption(option, 'true or false', value);
+  return value;
+}
+
+function functionOption<Fn extends (...args: never[]) => unknown>(
+  option: string,
+  value: unknown,
+): Fn | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'function')
+    throw invalidOption(option, 'a function', value, { shown: `a ${typeof value}` });
+  return value as Fn;
 }
 
 function choiceOption<Choice extends string>(
@@ -144,6 +190,9 @@ export interface ResolvedServeOptions {
   maxMessageBytes: number;
   pingIntervalMs: number;
   stallTimeoutMs: number;
+  /** 0: resume off. */
+  resumeWindowMs: number;
+  resumeBufferBytes: number;
   useUnstableProtocol: boolean;
   remoteCwd: string | undefined;
   logger: RemoteLogger;
@@ -215,6 +264,12 @@ export function resolveServeOptions(options: ServeOptions, defaultRemoteCwd?: st
     maxMessageBytes: integerOption('maxMessageBytes', options.maxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES),
     pingIntervalMs: integerOption('pingIntervalMs', options.pingIntervalMs, DEFAULT_PING_INTERVAL_MS),
     stallTimeoutMs: integerOption('stallTimeoutMs', options.stallTimeoutMs, DEFAULT_STALL_TIMEOUT_MS),
+    resumeWindowMs: integerOption('resumeWindowMs', options.resumeWindowMs, DEFAULT_RESUME_WINDOW_MS),
+    resumeBufferBytes: integerOption(
+      'resumeBufferBytes',
+      options.resumeBufferBytes,
+      DEFAULT_RESUME_BUFFER_BYTES,
+    ),
     useUnstableProtocol: options.useUnstableProtocol === true,
     remoteCwd: options.remoteCwd ?? defaultRemoteCwd,
     logger: options.logger ?? createStderrLogger(),
@@ -234,6 +289,10 @@ export interface ResolvedConnectOptions {
   /** Whether the requests carry credentials (a token or an `Authorization` header): tells "missing" from "wrong". */
   sendsCredentials: boolean;
   ca: string | Buffer | Array<string | Buffer> | undefined;
+  /** Offer the resume subprotocol. */
+  resume: boolean;
+  resumeBufferBytes: number;
+  onConnectionEvent: ((event: ConnectionEvent) => void) | undefined;
   logger: RemoteLogger;
 }
 
@@ -315,6 +374,13 @@ export function resolveConnectOptions(url: string, options: ConnectOptions): Res
     headers,
     sendsCredentials: Object.keys(headers).some((name) => name.toLowerCase() === 'authorization'),
     ca: resolveCa(options.ca),
+    resume: booleanOption('resume', options.resume, true),
+    resumeBufferBytes: integerOption(
+      'resumeBufferBytes',
+      options.resumeBufferBytes,
+      DEFAULT_RESUME_BUFFER_BYTES,
+    ),
+    onConnectionEvent: functionOption('onConnectionEvent', options.onConnectionEvent),
     logger: options.logger ?? createStderrLogger(),
   };
 }

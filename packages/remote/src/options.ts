@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import type { ConnectionEvent } from './connection-events.js';
 import type { RemoteLogger } from './logger.js';
 
 /**
@@ -37,6 +38,19 @@ export interface ConnectOptions {
   bearerToken?: string;
   /** Extra trusted CA certificates (PEM) for `wss://`, e.g. a private CA or a self-signed server certificate. */
   ca?: string | Buffer | Array<string | Buffer>;
+  /**
+   * Offer resume (the `acpkit.resume.v1` subprotocol, default true): when the server agrees, a connection that
+   * drops uncleanly is reconnected with backoff within the server's resume window and both sides replay what the
+   * other missed, so the stream goes on as if nothing happened. Servers without it see a plain connection.
+   */
+  resume?: boolean;
+  /**
+   * Most bytes of sent messages kept until the server acknowledges them (default 16 MiB): reading what feeds the
+   * connection pauses when it is full, and a resume needing more than it holds fails.
+   */
+  resumeBufferBytes?: number;
+  /** Told when the connection drops, is resumed, or cannot be resumed (see {@link ConnectionEvent}). */
+  onConnectionEvent?: (event: ConnectionEvent) => void;
   /** Diagnostics (default: one line per event on stderr). */
   logger?: RemoteLogger;
 }
@@ -78,7 +92,10 @@ export interface MirrorOptions extends ConnectOptions {
  * const options: ConnectOptions = { bearerToken: process.env.ACP_TOKEN };
  * ```
  */
-export type TransportOptions = Omit<MirrorOptions, 'input' | 'output' | 'logger' | 'signal'>;
+export type TransportOptions = Omit<
+  MirrorOptions,
+  'input' | 'output' | 'logger' | 'signal' | 'resume' | 'resumeBufferBytes' | 'onConnectionEvent'
+>;
 
 /**
  * Options of {@link serveAcp} and {@link serveCommand}.
@@ -123,6 +140,17 @@ export interface ServeOptions {
    * that says so, and a warning on the logger (default 60 000; `0` disables).
    */
   stallTimeoutMs?: number;
+  /**
+   * How long a session whose client dropped uncleanly (no close frame) is kept, agent included, for the client to
+   * resume it (default 60 000; `0` turns resume off: the server then never selects the `acpkit.resume.v1`
+   * subprotocol). Detached sessions count against `maxConnections`.
+   */
+  resumeWindowMs?: number;
+  /**
+   * Most bytes of sent messages a session keeps until the client acknowledges them (default 16 MiB): reading the
+   * agent pauses when it is full, so a detached session holds at most about this much.
+   */
+  resumeBufferBytes?: number;
   /** Reported in metadata as `unstable_protocol` (the server relays frames; policy is the client's). */
   useUnstableProtocol?: boolean;
   /** Reported in metadata as `remote_cwd` (serveCommand defaults it to the command's cwd). */

@@ -1,13 +1,11 @@
 import type { Readable, Writable } from 'node:stream';
-import type { WebSocket } from 'ws';
-import { CloseCode } from './constants.js';
 import { PauseReason } from './flow-control.js';
 import type { FrameLog } from './frame-log.js';
 import type { FrameScanner } from './frame-scan.js';
 import { FrameChecks, type FrameRules, type Refusal, refusalReply } from './inbound.js';
 import { LinePort } from './line-port.js';
-import { type FrameRefusalReason, NO_METRICS, type RelayMetrics } from './metrics.js';
-import { WebSocketPort, type WebSocketPortOptions } from './websocket-port.js';
+import type { FrameRefusalReason } from './metrics.js';
+import type { PortClose, WebSocketPort } from './websocket-port.js';
 
 /** What a policy sees of the direction a frame travels in. */
 export interface RelayDirection {
@@ -41,7 +39,11 @@ export interface DirectionOptions {
 
 /** Options of {@link Relay}. */
 export interface RelayOptions {
-  readonly socket: WebSocket;
+  /**
+   * The WebSocket side, made by whoever owns the connection (the server, or the client's connection): it carries the
+   * socket-level rules (`pauseWhenFull`) and, when negotiated, resume, which the relay never sees.
+   */
+  readonly port: WebSocketPort;
   /** Where lines come from and go to: a child's stdout and stdin, or the mirror's stdin and stdout. */
   readonly input: Readable;
   readonly output: Writable;
@@ -51,19 +53,12 @@ export interface RelayOptions {
   readonly fromWebSocket: DirectionOptions;
   /** Frames read from the line input; `oversize` gets the first bytes of a line over the limit. */
   readonly fromLines: DirectionOptions & { readonly oversize: (head: Buffer) => void };
-  /**
-   * Server side: stop reading a client whose outbound queue is over the high-water mark (see
-   * {@link WebSocketPortOptions.pauseWhenFull}).
-   */
-  readonly pauseFullPeer: boolean;
   /** How flow-control debug lines name the line side, e.g. `{ input: 'agent stdout', output: 'agent stdin' }`. */
   readonly lineNames: { readonly input: string; readonly output: string };
   /** The line input ended (EOF), after its last line was handled. */
   readonly linesEnded?: () => void;
   /** The line input or output failed (e.g. EPIPE when the reader went away). */
   readonly linesFailed?: (error: Error, side: 'input' | 'output') => void;
-  /** What a server counts: messages and bytes at the WebSocket port, refused frames in both directions. */
-  readonly metrics?: RelayMetrics;
 }
 
 const REFUSAL_METRIC: Readonly<Record<Refusal['reason'], FrameRefusalReason>> = {
@@ -78,16 +73,16 @@ const REFUSAL_METRIC: Readonly<Record<Refusal['reason'], FrameRefusalReason>> = 
  * UTF-8, one JSON object, no raw line break towards a line) and only as deeply as the direction's policy watches,
  * then handed to the policy or forwarded as the bytes received. Writes are corked per event-loop turn; every
  * outbound queue has the same water marks (`HIGH_WATER_BYTES`, flow-control.ts): a full queue pauses whatever feeds it, and
- * with {@link RelayOptions.pauseFullPeer} a peer that does not read is not read either. A frame the relay answers
- * itself goes through the same queues (and a peer that floods such frames without reading is closed).
- * {@link closed} settles when the socket has closed; the line input is then no longer read. What the users add (a
- * child process, in-flight tracking) they do around it. Metrics count at the two ports' frame entry and exit points
- * (`WebSocketPort.receive`/`send`, integer adds, a no-op object without metrics); a resume layer would wrap the same
- * points.
+ * with the port's `pauseWhenFull` a peer that does not read is not read either. A frame the relay answers itself
+ * goes through the same queues (and a peer that floods such frames without reading is closed). {@link closed}
+ * settles when the port has ended (with resume, a dropped socket is not an end: the port swaps the socket under the
+ * relay); the line input is then no longer read. What the users add (a child process, in-flight tracking) they do
+ * around it. Metrics and resume attach at the port's frame entry and exit points (`WebSocketPort.receive`/`send`),
+ * where an absent policy costs nothing per frame.
  *
  * @example
  * ```ts
- * const relay = new Relay({ socket, input: child.stdout, output: child.stdin, maxMessageBytes, log, pauseFullPeer: true,
+ * const relay = new Relay({ port, input: child.stdout, output: child.stdin, maxMessageBytes, log,
  *   fromWebSocket: { rules: { utf8: 'trusted', singleLine: true }, sender: 'client' },
  *   fromLines: { rules: { utf8: 'refuse', singleLine: false }, sender: 'agent', oversize: () => relay.webSocket.close(1009) } });
  * relay.start();
@@ -96,25 +91,17 @@ const REFUSAL_METRIC: Readonly<Record<Refusal['reason'], FrameRefusalReason>> = 
 export class Relay {
   readonly webSocket: WebSocketPort;
   readonly lines: LinePort;
-  /** Settles with the close code and reason once the socket has closed. */
-  readonly closed: Promise<{ code: number; reason: string }>;
+  /** Settles with the close code and reason once the port has ended. */
+  readonly closed: Promise<PortClose>;
   private readonly webSocketChecks: FrameChecks;
   private readonly lineChecks: FrameChecks;
   private readonly fromWebSocket: RelayDirection;
   private readonly fromLines: RelayDirection;
   private stopReceiving: () => void = () => {};
   private finished = false;
-  private readonly metrics: RelayMetrics;
 
   constructor(private readonly options: RelayOptions) {
-    this.metrics = options.metrics ?? NO_METRICS;
-    this.webSocket = new WebSocketPort(options.socket, {
-      maxMessageBytes: options.maxMessageBytes,
-      log: options.log,
-      peer: options.fromWebSocket.sender,
-      pauseWhenFull: options.pauseFullPeer,
-      metrics: this.metrics,
-    });
+    this.webSocket = options.port;
     // Relayed lines wait while the socket's queue is full.
     this.webSocket.onFull(() => {
       this.lines.reading.pause(PauseReason.TargetFull);
@@ -127,7 +114,7 @@ export class Relay {
       {
         onLine: (line) => this.onLine(line),
         onOversize: (head) => {
-          this.metrics.frameRefused(options.fromLines.sender, 'oversize');
+          this.webSocket.metrics.frameRefused(options.fromLines.sender, 'oversize');
           options.fromLines.oversize(head);
         },
       },
@@ -146,14 +133,9 @@ export class Relay {
       forward: (payload) => this.toWebSocket(payload),
       reply: (text) => this.toLines(text),
     };
-    const { socket } = options;
-    this.closed = new Promise((resolve) => {
-      const onClose = (code: number, reason: Buffer) => {
-        this.finish();
-        resolve({ code, reason: reason.toString('utf8') });
-      };
-      if (socket.readyState === socket.CLOSED) onClose(CloseCode.Normal, Buffer.alloc(0));
-      else socket.once('close', onClose);
+    this.closed = options.port.closed.then((close) => {
+      this.finish();
+      return close;
     });
   }
 
@@ -222,7 +204,7 @@ export class Relay {
   }
 
   private refused(direction: DirectionOptions, refusal: Refusal, answer: (text: string) => void): void {
-    this.metrics.frameRefused(direction.sender, REFUSAL_METRIC[refusal.reason]);
+    this.webSocket.metrics.frameRefused(direction.sender, REFUSAL_METRIC[refusal.reason]);
     if (direction.refused) {
       direction.refused(refusal);
       return;
@@ -236,7 +218,7 @@ export class Relay {
     const { log, lineNames } = this.options;
     const debug = log.logger.debug?.bind(log.logger);
     if (debug === undefined) return;
-    const { socket } = this.options;
+    const port = this.webSocket;
     this.webSocket.reading.onChange = (paused, reason) => {
       if (!paused) debug('resumed reading the WebSocket', log.fields);
       else {
@@ -244,7 +226,7 @@ export class Relay {
           reason === PauseReason.TargetFull ? `${lineNames.output} is full` : 'its send buffer is full';
         debug(`paused reading the WebSocket: ${why}`, {
           ...log.fields,
-          bufferedAmount: socket.bufferedAmount,
+          bufferedAmount: port.bufferedAmount,
         });
       }
     };
@@ -253,7 +235,7 @@ export class Relay {
       else {
         debug(`paused reading ${lineNames.input}: the WebSocket send buffer is full`, {
           ...log.fields,
-          bufferedAmount: socket.bufferedAmount,
+          bufferedAmount: port.bufferedAmount,
         });
       }
     };

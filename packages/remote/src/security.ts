@@ -50,10 +50,12 @@ export interface SecurityPolicy {
 /**
  * Why the server refused a request or connection: a stable string per refusal point, for logs (and counters).
  * `malformed` 400, `host`/`origin` 403, `path` 404, `method` 405, `auth` 401, `limit` 503 (or a closed socket),
- * `draining` 503 with `Retry-After` (the server drains before it stops), `shutdown` 503, `timeout` 408. The same
- * strings label `acpremote_connections_total` and `acpremote_http_requests_refused_total`.
+ * `draining` 503 with `Retry-After` (the server drains before it stops), `shutdown` 503, `timeout` 408, `resume` 410
+ * (or 400; the resume reason is in the `Acpkit-Resume-Refused` header). The same strings label
+ * `acpremote_connections_total` and `acpremote_http_requests_refused_total`.
  */
 export type RefusalReason =
+  | 'resume'
   | 'malformed'
   | 'host'
   | 'origin'

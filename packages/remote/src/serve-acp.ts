@@ -1,5 +1,4 @@
 import type { Stream } from '@agentclientprotocol/sdk';
-import type { WebSocket } from 'ws';
 import { CloseCode } from './constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from './errors.js';
 import type { ServeOptions } from './options.js';
@@ -10,6 +9,7 @@ import {
   type RemoteServer,
   startRemoteServer,
 } from './server.js';
+import type { WebSocketPort } from './websocket-port.js';
 import { webSocketMessageStream } from './websocket-stream.js';
 
 /**
@@ -37,27 +37,16 @@ export type AgentAppSource = ConnectableAgentApp | (() => ConnectableAgentApp | 
 const AGENT_CLOSE_GRACE_MS = 2_000;
 
 function serveAgentConnection(
-  socket: WebSocket,
+  port: WebSocketPort,
   source: AgentAppSource,
   context: ConnectionContext,
 ): ConnectionSession {
-  const { logger, connectionId, maxMessageBytes, metrics } = context;
-  const socketClosed = new Promise<void>((resolve) => {
-    if (socket.readyState === socket.CLOSED) resolve();
-    else socket.once('close', () => resolve());
-  });
+  const { logger, connectionId } = context;
   let connection: { readonly closed: Promise<void>; close(error?: unknown): void } | undefined;
   let shuttingDown = false;
-  // Wrap the socket before awaiting the factory: frames that arrive meanwhile queue in the stream (and pause the
+  // Wrap the port before awaiting the factory: frames that arrive meanwhile queue in the stream (and pause the
   // socket at its high-water mark) instead of being emitted with no listener and lost.
-  const stream = webSocketMessageStream(socket, {
-    maxMessageBytes,
-    logger,
-    fields: { connection: connectionId },
-    pauseWhenFull: true,
-    peer: 'client',
-    metrics,
-  });
+  const stream = webSocketMessageStream(port, context.log);
   const started = (async () => {
     const app = typeof source === 'function' ? await source() : source;
     if (!app || typeof app.connect !== 'function') {
@@ -66,19 +55,16 @@ function serveAgentConnection(
         'the agent factory did not return an agent app',
       );
     }
-    if (socket.readyState !== socket.OPEN) return;
+    if (!port.isOpen) return;
     connection = app.connect(stream);
-    // The SDK does not propagate close: end the socket when the agent connection ends, and vice versa.
-    void connection.closed.then(() => {
-      if (socket.readyState === socket.OPEN)
-        socket.close(shuttingDown ? CloseCode.GoingAway : CloseCode.Normal);
-    });
+    // The SDK does not propagate close: end the connection when the agent connection ends, and vice versa.
+    void connection.closed.then(() => port.close(shuttingDown ? CloseCode.GoingAway : CloseCode.Normal));
   })().catch((error: unknown) => {
     logger.error('agent connection failed', { connection: connectionId, error: String(error) });
-    if (socket.readyState === socket.OPEN) socket.close(CloseCode.InternalError, 'agent connection failed');
+    port.close(CloseCode.InternalError, 'agent connection failed');
   });
   const done = (async () => {
-    await socketClosed;
+    await port.closed;
     await started;
     connection?.close();
     // A misbehaving app whose `closed` never settles must not hold up server shutdown.
@@ -91,12 +77,13 @@ function serveAgentConnection(
     done,
     shutdown(reason) {
       shuttingDown = true;
-      if (socket.readyState === socket.OPEN) socket.close(CloseCode.GoingAway, reason);
+      const close = { code: CloseCode.GoingAway, reason };
+      // A resumable session waiting for its client ends now; an attached one gets a close frame first.
+      if (port.isLive) port.close(close.code, close.reason);
+      else port.terminate(close);
       connection?.close();
       // The peer may never answer the close frame; don't keep the server waiting for ws's 30 s timeout.
-      setTimeout(() => {
-        if (socket.readyState !== socket.CLOSED) socket.terminate();
-      }, 1000).unref();
+      setTimeout(() => port.terminate(close), 1000).unref();
     },
   };
 }
@@ -133,7 +120,5 @@ export async function serveAcp(
     );
   }
   const resolved = resolveServeOptions(options);
-  return startRemoteServer(resolved, (socket, context) =>
-    serveAgentConnection(socket, agentOrFactory, context),
-  );
+  return startRemoteServer(resolved, (port, context) => serveAgentConnection(port, agentOrFactory, context));
 }

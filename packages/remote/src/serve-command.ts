@@ -1,8 +1,6 @@
-import type { WebSocket } from 'ws';
 import { type ProcessGroupChild, spawnProcessGroup } from './child-process.js';
 import { CloseCode } from './constants.js';
-import { FrameLog } from './frame-log.js';
-import { closeReason, type FrameRules } from './inbound.js';
+import type { FrameRules } from './inbound.js';
 import type { CommandOptions, ServeOptions } from './options.js';
 import { type ResolvedCommand, resolveCommandOptions, resolveServeOptions } from './options-validation.js';
 import { Relay } from './relay.js';
@@ -12,6 +10,7 @@ import {
   type RemoteServer,
   startRemoteServer,
 } from './server.js';
+import type { WebSocketPort } from './websocket-port.js';
 
 const PREVIEW_CHARS = 200;
 
@@ -22,15 +21,24 @@ function exitReason(result: { code: number | null; signal: NodeJS.Signals | null
   return `agent process exited with code ${result.code}`;
 }
 
-function closeSocketWith(socket: WebSocket, code: number, reason: string): void {
-  if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) {
-    socket.close(code, closeReason(reason));
+/**
+ * Ends a connection because the server shuts down: a close frame when a socket is attached (torn down after the
+ * child, which may never let the peer answer), at once when a resumable session waits for its client.
+ */
+function shutDown(port: WebSocketPort, reason: string, afterChild: Promise<unknown>): void {
+  const close = { code: CloseCode.GoingAway, reason };
+  if (!port.isLive) {
+    port.terminate(close);
+    return;
   }
+  port.close(close.code, close.reason);
+  // The peer may never answer the close frame; don't keep the server waiting for ws's 30 s timeout.
+  void afterChild.then(() => port.terminate(close));
 }
 
 /** A connection whose agent never started: closed with 4001 and the reason, nothing relayed. */
 function refuseUnstartedChild(
-  socket: WebSocket,
+  port: WebSocketPort,
   child: ProcessGroupChild,
   { logger, connectionId, metrics }: ConnectionContext,
 ): ConnectionSession {
@@ -38,12 +46,12 @@ function refuseUnstartedChild(
     metrics.childExited(result);
     const reason = exitReason(result);
     logger.info(reason, { connection: connectionId });
-    closeSocketWith(socket, CloseCode.AgentSpawnFailed, reason);
+    port.close(CloseCode.AgentSpawnFailed, reason);
   });
   return {
     done,
     shutdown(reason) {
-      closeSocketWith(socket, CloseCode.GoingAway, reason);
+      shutDown(port, reason, child.exited);
     },
   };
 }
@@ -58,11 +66,11 @@ const AGENT_RULES: FrameRules = { utf8: 'refuse', stripByteOrderMark: true, sing
 
 /** Relays one WebSocket connection to one fresh child process. */
 function relayToChild(
-  socket: WebSocket,
+  port: WebSocketPort,
   command: ResolvedCommand,
   context: ConnectionContext,
 ): ConnectionSession {
-  const { logger, maxMessageBytes, connectionId, metrics } = context;
+  const { logger, maxMessageBytes, connectionId, log, metrics } = context;
   const child = spawnProcessGroup(command.argv, {
     cwd: command.cwd,
     env: command.env,
@@ -71,18 +79,14 @@ function relayToChild(
   });
   const { stdin, stdout } = child.process;
   // No pid: the spawn failed (ENOENT, EACCES, or EMFILE, where Node creates no stdio at all) and `exited` reports why.
-  if (child.process.pid === undefined || !stdin || !stdout)
-    return refuseUnstartedChild(socket, child, context);
+  if (child.process.pid === undefined || !stdin || !stdout) return refuseUnstartedChild(port, child, context);
   metrics.childStarted();
-  const log = new FrameLog(logger, { connection: connectionId });
   const relay: Relay = new Relay({
-    socket,
+    port,
     input: stdout,
     output: stdin,
     maxMessageBytes,
     log,
-    pauseFullPeer: true,
-    metrics,
     lineNames: { input: 'agent stdout', output: 'agent stdin' },
     fromWebSocket: { rules: CLIENT_RULES, sender: 'client' },
     fromLines: {
@@ -140,11 +144,7 @@ function relayToChild(
   return {
     done,
     shutdown(reason) {
-      relay.webSocket.close(CloseCode.GoingAway, reason);
-      void child.terminate().then(() => {
-        // The peer may never answer the close frame; don't keep the server waiting for ws's 30 s timeout.
-        if (socket.readyState !== socket.CLOSED) socket.terminate();
-      });
+      shutDown(port, reason, child.terminate());
     },
   };
 }
@@ -175,5 +175,5 @@ export async function serveCommand(
 ): Promise<RemoteServer> {
   const command = resolveCommandOptions(argv, options);
   const resolved = resolveServeOptions(options, command.cwd ?? process.cwd());
-  return startRemoteServer(resolved, (socket, context) => relayToChild(socket, command, context));
+  return startRemoteServer(resolved, (port, context) => relayToChild(port, command, context));
 }

@@ -3,8 +3,9 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { CloseCode, DEFAULT_DRAIN_GRACE_MS, DRAIN_RETRY_AFTER_SECONDS, METRICS_PATH } from './constants.js';
+import { CloseCode, DRAIN_RETRY_AFTER_SECONDS, METRICS_PATH } from './constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from './errors.js';
+import { FrameLog } from './frame-log.js';
 import { startHeartbeat } from './heartbeat.js';
 import { HttpConnectionCap } from './http-connection-cap.js';
 import {
@@ -18,17 +19,24 @@ import { type RemoteLogger, rateLimitLogger } from './logger.js';
 import { buildServerMetadata, type ServerMetadata } from './metadata.js';
 import { createMetricsEndpoint, type FrameRefusalReason, NO_METRICS, type ServerMetrics } from './metrics.js';
 import type { ServerPaths } from './mount-path.js';
-import { invalidOption } from './option-error.js';
-import type { ResolvedServeOptions } from './options-validation.js';
+import { type ResolvedServeOptions, resolveGraceMs } from './options-validation.js';
+import {
+  REFUSAL_EXPLANATIONS,
+  RESUME_REFUSED_HEADER,
+  RESUME_SUBPROTOCOL,
+  type ResumeRefusalReason,
+  readResumeRequest,
+} from './resume-protocol.js';
+import { connectionIdentity, type ResumableSession, ResumeRegistry } from './resume-registry.js';
 import {
   checkBearer,
   checkHostAndOrigin,
   checkSingleSecurityHeaders,
   type Refusal,
   type RefusalReason,
-  type RequestDecision,
 } from './security.js';
 import { startSendStallGuard } from './send-stall-guard.js';
+import { WebSocketPort } from './websocket-port.js';
 
 /**
  * A running WebSocket server returned by {@link serveAcp} and {@link serveCommand}.
@@ -48,8 +56,13 @@ export interface RemoteServer {
   readonly paths: ServerPaths;
   /** The metadata document served at GET `<mount>`. */
   readonly metadata: ServerMetadata;
-  /** Number of open WebSocket connections. */
+  /**
+   * Number of connections: open WebSocket connections, plus sessions whose client dropped and that wait for a resume
+   * (they hold their agent, and count against `maxConnections`).
+   */
   readonly connectionCount: number;
+  /** Sessions whose client dropped and that wait for a resume (included in {@link connectionCount}). */
+  readonly detachedCount: number;
   /**
    * True once {@link drain} or {@link close} began: new WebSocket upgrades are refused with 503 and `/readyz`
    * answers 503 (`/healthz` stays 200).
@@ -58,7 +71,9 @@ export interface RemoteServer {
   /**
    * Drains the server: new WebSocket upgrades get 503 with `Retry-After` (refusal reason `draining`), `/readyz`
    * answers 503, and open connections go on until they end by themselves or `graceMs` (default 30 s) passes; then
-   * the rest are closed with 1001 and their children reaped. HTTP routes keep answering until {@link close}, so a
+   * the rest are closed with 1001 and their children reaped. A session whose client dropped may still be resumed
+   * during the drain (it is this instance's to finish); one whose client does not come back ends when its resume
+   * window or the grace period runs out, whichever is first. HTTP routes keep answering until {@link close}, so a
    * final `/metrics` scrape still works. Idempotent: later calls return the first drain's promise.
    */
   drain(options?: DrainOptions): Promise<DrainResult>;
@@ -119,14 +134,11 @@ export interface DrainResult {
  */
 export interface ConnectionSession {
   readonly done: Promise<void>;
-  /** Ends the connection (1001 with `reason`) because the server is shutting down or the drain grace ran out. */
-  shutdown(reason: string): void;
   /**
-   * Optional: told once when the server starts draining (no new connections come; this one may finish its work).
-   * The hook for sessions that must act on a drain, e.g. a detached resumable session that can no longer be
-   * resumed here.
+   * Ends the connection because the server is shutting down or the drain grace ran out: 1001 with `reason` when a
+   * socket is attached, at once when a resumable session waits for its client.
    */
-  drainStarted?(): void;
+  shutdown(reason: string): void;
 }
 
 /** Per-connection values handed to a connection handler. */
@@ -134,8 +146,10 @@ export interface ConnectionContext {
   readonly maxMessageBytes: number;
   readonly logger: RemoteLogger;
   readonly connectionId: number;
-  /** The server's metrics ({@link NO_METRICS} when off): hand it to the relay core and count events on it. */
+  /** The server's metrics ({@link NO_METRICS} when off; the connection's port counts its frames on it already). */
   readonly metrics: ServerMetrics;
+  /** Per-frame warnings of the connection (rate-limited, carrying its id). */
+  readonly log: FrameLog;
 }
 
 /** Close reason when the server stops (close() without a grace). */
@@ -149,15 +163,16 @@ const WS_ERROR_REASONS: Readonly<Record<string, FrameRefusalReason>> = {
   WS_ERR_UNSUPPORTED_MESSAGE_LENGTH: 'oversize',
 };
 
-function resolveGraceMs(value: unknown): number {
-  if (value === undefined) return DEFAULT_DRAIN_GRACE_MS;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw invalidOption('graceMs', 'a non-negative integer number of milliseconds', value);
-  }
-  return value;
-}
+/**
+ * Serves one connection on its port. The port is the server's: it carries resume when the client negotiated it, so
+ * a handler sees one continuous connection whatever happens to the sockets under it.
+ */
+export type ConnectionHandler = (port: WebSocketPort, context: ConnectionContext) => ConnectionSession;
 
-export type ConnectionHandler = (socket: WebSocket, context: ConnectionContext) => ConnectionSession;
+/** The outcome of checking an upgrade: a refusal, a new connection, or a resume of `session`. */
+type UpgradeDecision =
+  | Refusal
+  | { readonly ok: true; readonly resume?: { session: ResumableSession; received: number } };
 
 function requestPath(request: IncomingMessage): string | undefined {
   const raw = request.url ?? '';
@@ -213,6 +228,21 @@ function respond(response: ServerResponse, refusal: Refusal): void {
   response.end(refusal.body);
 }
 
+/** The subprotocols a request offers (`Sec-WebSocket-Protocol`, comma-separated). */
+function offeredProtocols(request: IncomingMessage): string[] {
+  const header = request.headers['sec-websocket-protocol'];
+  return typeof header === 'string' ? header.split(',').map((protocol) => protocol.trim()) : [];
+}
+
+function refuseResume(reason: ResumeRefusalReason): Refusal {
+  return refuse(
+    reason === 'invalid' ? 400 : 410,
+    'resume',
+    `resume refused: ${reason}: ${REFUSAL_EXPLANATIONS[reason]}\n`,
+    { [RESUME_REFUSED_HEADER]: reason },
+  );
+}
+
 function formatUrlHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
@@ -264,6 +294,14 @@ export async function startRemoteServer(
   });
   const metadataBody = `${JSON.stringify(metadata)}\n`;
   const sessions = new Set<ConnectionSession>();
+  // Resume (`acpkit.resume.v1`) is offered unless the window is 0; tokens live in this registry only.
+  const resumes =
+    resolved.resumeWindowMs > 0
+      ? new ResumeRegistry(
+          { windowMs: resolved.resumeWindowMs, bufferBytes: resolved.resumeBufferBytes },
+          logger,
+        )
+      : undefined;
   let pendingUpgrades = 0;
   let nextConnectionId = 1;
   let draining: Promise<DrainResult> | undefined;
@@ -283,7 +321,12 @@ export async function startRemoteServer(
   };
 
   const metricsEndpoint = resolved.metrics
-    ? await createMetricsEndpoint({ openConnections: () => sessions.size, draining: isDraining })
+    ? await createMetricsEndpoint({
+        openConnections: () => sessions.size,
+        draining: isDraining,
+        detachedSessions: () => resumes?.detachedCount ?? 0,
+        resumeCounters: resumes?.counters,
+      })
     : undefined;
   const metrics = metricsEndpoint?.metrics ?? NO_METRICS;
 
@@ -292,10 +335,41 @@ export async function startRemoteServer(
     clientTracking: false,
     perMessageDeflate: false,
     maxPayload: hardPayloadCap(resolved.maxMessageBytes),
+    // The resume subprotocol when resume is on; otherwise what `ws` always did (the first one offered), so a
+    // client offering other subprotocols sees the same handshake as before.
+    handleProtocols: (protocols: Set<string>) => {
+      if (resumes !== undefined && protocols.has(RESUME_SUBPROTOCOL)) return RESUME_SUBPROTOCOL;
+      for (const protocol of protocols) if (protocol !== RESUME_SUBPROTOCOL) return protocol;
+      return false;
+    },
   });
 
+  /**
+   * A resume request (its headers present): the session to attach, or why not. Skips the connection cap (the
+   * session already counts) and the drain (the session is this instance's to finish).
+   */
+  const decideResume = (request: IncomingMessage): UpgradeDecision | undefined => {
+    const resumeRequest = readResumeRequest(request.headers);
+    if (resumeRequest.kind === 'none') return undefined;
+    const refuseCounted = (reason: ResumeRefusalReason) => {
+      resumes?.countRefusal(reason);
+      return refuseResume(reason);
+    };
+    if (resumeRequest.kind === 'invalid' || !offeredProtocols(request).includes(RESUME_SUBPROTOCOL))
+      return refuseCounted('invalid');
+    // Resume off: this server keeps no session for anyone.
+    if (resumes === undefined) return refuseResume('unknown');
+    const verdict = resumes.check(
+      resumeRequest.token,
+      resumeRequest.received,
+      connectionIdentity(request.headers),
+    );
+    if (!verdict.ok) return refuseResume(verdict.reason);
+    return { ok: true, resume: { session: verdict.session, received: resumeRequest.received } };
+  };
+
   /** Every refusal point of the server, in order. */
-  const decide = (kind: 'upgrade' | 'http', request: IncomingMessage): RequestDecision => {
+  const decide = (kind: 'upgrade' | 'http', request: IncomingMessage): UpgradeDecision => {
     if (kind === 'upgrade' && closing !== undefined)
       return refuse(503, 'shutdown', 'server is shutting down\n');
     const single = checkSingleSecurityHeaders(request.rawHeaders);
@@ -307,8 +381,9 @@ export async function startRemoteServer(
       if (path !== paths.websocket && path !== paths.metadata) return refuse(404, 'path', 'not found\n');
       const bearer = checkBearer(request.headers, policy);
       if (!bearer.ok) return bearer;
-      // After the token: only a client that may connect learns that this instance drains. (A resume of a session
-      // this server still holds would be let through here.)
+      const resume = decideResume(request);
+      if (resume !== undefined) return resume;
+      // After the token: only a client that may connect learns that this instance drains.
       if (draining !== undefined) {
         return refuse(503, 'draining', 'server is draining; connect again to reach another instance\n', {
           'Retry-After': String(DRAIN_RETRY_AFTER_SECONDS),
@@ -340,6 +415,7 @@ export async function startRemoteServer(
       remoteAddress: request.socket.remoteAddress,
       path: loggedPath(request),
       ...(refusal.reason === 'limit' ? { maxConnections: resolved.maxConnections } : {}),
+      ...(refusal.reason === 'resume' ? { resume: refusal.headers?.[RESUME_REFUSED_HEADER] } : {}),
     });
   };
 
@@ -436,6 +512,92 @@ export async function startRemoteServer(
     );
   });
 
+  /**
+   * What every accepted socket gets, new or resumed: the size-limit close reason, an error listener, heartbeats and
+   * the send-stall guard (each stops when that socket closes).
+   */
+  const prepareSocket = (webSocket: WebSocket, connectionId: number): (() => void) => {
+    // ws closes a message over its payload cap itself, with code 1009 and no reason; give that close the same
+    // reason our own size check gives, so the peer learns the limit either way.
+    const closeSocket = webSocket.close.bind(webSocket);
+    webSocket.close = (code?: number, reason?: string | Buffer) =>
+      closeSocket(
+        code,
+        code === CloseCode.MessageTooBig && (reason === undefined || reason.length === 0)
+          ? `message exceeds the ${resolved.maxMessageBytes}-byte limit`
+          : reason,
+      );
+    // ws reports protocol violations (invalid UTF-8, oversize) as 'error' before closing with 1007/1009;
+    // without a listener they would crash the process.
+    webSocket.on('error', (error: Error & { code?: string }) => {
+      metrics.frameRefused('client', WS_ERROR_REASONS[error.code ?? ''] ?? 'protocol_error');
+      logger.warn('WebSocket error', { connection: connectionId, error: error.code ?? error.message });
+    });
+    const stopHeartbeat = startHeartbeat(webSocket, resolved.pingIntervalMs, () => {
+      metrics.heartbeatTimedOut();
+      logger.warn('connection terminated: missed pong', { connection: connectionId });
+    });
+    startSendStallGuard(webSocket, resolved.stallTimeoutMs, (stalledForMs) => {
+      metrics.sendStallClosed();
+      logger.warn('connection closed: send stalled, the client stopped reading', {
+        connection: connectionId,
+        stalledForMs: Math.round(stalledForMs),
+        bufferedAmount: webSocket.bufferedAmount,
+      });
+    });
+    return stopHeartbeat;
+  };
+
+  const openConnection = (webSocket: WebSocket, request: IncomingMessage) => {
+    metrics.connectionAccepted();
+    const connectionId = nextConnectionId++;
+    const stopHeartbeat = prepareSocket(webSocket, connectionId);
+    logger.info('connection opened', {
+      connection: connectionId,
+      remoteAddress: request.socket.remoteAddress,
+      ...(webSocket.protocol === RESUME_SUBPROTOCOL ? { resumable: true } : {}),
+    });
+    const log = new FrameLog(logger, { connection: connectionId });
+    const port = new WebSocketPort(webSocket, {
+      maxMessageBytes: resolved.maxMessageBytes,
+      log,
+      peer: 'client',
+      pauseWhenFull: true,
+      metrics,
+      ...(resumes !== undefined && webSocket.protocol === RESUME_SUBPROTOCOL
+        ? { resume: resumes.open(connectionIdentity(request.headers), connectionId) }
+        : {}),
+    });
+    let session: ConnectionSession;
+    try {
+      session = handleConnection(port, {
+        maxMessageBytes: resolved.maxMessageBytes,
+        logger,
+        connectionId,
+        metrics,
+        log,
+      });
+    } catch (error) {
+      stopHeartbeat();
+      logger.error('connection handler failed', { connection: connectionId, error: String(error) });
+      port.close(CloseCode.InternalError, 'connection setup failed');
+      port.terminate({ code: CloseCode.InternalError, reason: 'connection setup failed' });
+      connectionEnded();
+      return;
+    }
+    sessions.add(session);
+    void session.done
+      .catch((error: unknown) => {
+        logger.error('connection teardown failed', { connection: connectionId, error: String(error) });
+      })
+      .finally(() => {
+        stopHeartbeat();
+        sessions.delete(session);
+        logger.info('connection closed', { connection: connectionId });
+        connectionEnded();
+      });
+  };
+
   httpServer.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => {});
     httpConnections.upgraded(request.socket);
@@ -455,7 +617,6 @@ export async function startRemoteServer(
         connectionEnded();
       }
     });
-    const remoteAddress = request.socket.remoteAddress;
     webSocketServer.handleUpgrade(request, socket, head, (webSocket) => {
       upgraded = true;
       pendingUpgrades -= 1;
@@ -465,65 +626,14 @@ export async function startRemoteServer(
         connectionEnded();
         return;
       }
-      metrics.connectionAccepted();
-      const connectionId = nextConnectionId++;
-      // ws closes a message over its payload cap itself, with code 1009 and no reason; give that close the same
-      // reason our own size check gives, so the peer learns the limit either way.
-      const closeSocket = webSocket.close.bind(webSocket);
-      webSocket.close = (code?: number, reason?: string | Buffer) =>
-        closeSocket(
-          code,
-          code === CloseCode.MessageTooBig && (reason === undefined || reason.length === 0)
-            ? `message exceeds the ${resolved.maxMessageBytes}-byte limit`
-            : reason,
-        );
-      // ws reports protocol violations (invalid UTF-8, oversize) as 'error' before closing with 1007/1009;
-      // without a listener they would crash the process.
-      webSocket.on('error', (error: Error & { code?: string }) => {
-        metrics.frameRefused('client', WS_ERROR_REASONS[error.code ?? ''] ?? 'protocol_error');
-        logger.warn('WebSocket error', { connection: connectionId, error: error.code ?? error.message });
-      });
-      logger.info('connection opened', { connection: connectionId, remoteAddress });
-      const stopHeartbeat = startHeartbeat(webSocket, resolved.pingIntervalMs, () => {
-        metrics.heartbeatTimedOut();
-        logger.warn('connection terminated: missed pong', { connection: connectionId });
-      });
-      startSendStallGuard(webSocket, resolved.stallTimeoutMs, (stalledForMs) => {
-        metrics.sendStallClosed();
-        logger.warn('connection closed: send stalled, the client stopped reading', {
-          connection: connectionId,
-          stalledForMs: Math.round(stalledForMs),
-          bufferedAmount: webSocket.bufferedAmount,
-        });
-      });
-      let session: ConnectionSession;
-      try {
-        session = handleConnection(webSocket, {
-          maxMessageBytes: resolved.maxMessageBytes,
-          logger,
-          connectionId,
-          metrics,
-        });
-      } catch (error) {
-        stopHeartbeat();
-        logger.error('connection handler failed', { connection: connectionId, error: String(error) });
-        webSocket.close(CloseCode.InternalError, 'connection setup failed');
-        connectionEnded();
+      const resume = decision.resume;
+      if (resume === undefined) {
+        openConnection(webSocket, request);
         return;
       }
-      sessions.add(session);
-      // An upgrade accepted just before a drain began still learns of the drain.
-      if (draining !== undefined) session.drainStarted?.();
-      void session.done
-        .catch((error: unknown) => {
-          logger.error('connection teardown failed', { connection: connectionId, error: String(error) });
-        })
-        .finally(() => {
-          stopHeartbeat();
-          sessions.delete(session);
-          logger.info('connection closed', { connection: connectionId });
-          connectionEnded();
-        });
+      prepareSocket(webSocket, resume.session.connectionId);
+      resumes?.attach(resume.session, webSocket, resume.received, request.socket.remoteAddress);
+      connectionEnded();
     });
   });
 
@@ -560,7 +670,6 @@ export async function startRemoteServer(
   const runDrain = async (graceMs: number): Promise<DrainResult> => {
     const startedAt = performance.now();
     logger.info('drain started', { connections: sessions.size, graceMs });
-    for (const session of sessions) session.drainStarted?.();
     let timer: NodeJS.Timeout | undefined;
     const outcome = await Promise.race([
       new Promise<'idle'>((resolve) => {
@@ -619,6 +728,9 @@ export async function startRemoteServer(
     metadata,
     get connectionCount() {
       return sessions.size;
+    },
+    get detachedCount() {
+      return resumes?.detachedCount ?? 0;
     },
     get draining() {
       return isDraining();

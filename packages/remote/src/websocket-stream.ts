@@ -1,50 +1,23 @@
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
-import type { WebSocket } from 'ws';
 import { CloseCode } from './constants.js';
 import { PauseReason } from './flow-control.js';
-import { FrameLog } from './frame-log.js';
+import type { FrameLog } from './frame-log.js';
 import { refusalReply } from './inbound.js';
 import { errorResponseText, parseFrame } from './json-rpc.js';
-import type { RemoteLogger } from './logger.js';
-import { NO_METRICS, type RelayMetrics } from './metrics.js';
-import { WebSocketPort } from './websocket-port.js';
+import type { WebSocketPort } from './websocket-port.js';
 
 const READ_QUEUE_MESSAGES = 64;
 
-/** Options of {@link webSocketMessageStream}. */
-export interface WebSocketMessageStreamOptions {
-  maxMessageBytes: number;
-  logger: RemoteLogger;
-  fields?: Record<string, unknown>;
-  /** Server side: stop reading a client whose outbound queue is over the high-water mark. */
-  pauseWhenFull?: boolean;
-  /** Who is on the other end, for log lines and metric labels (default `peer`; servers say `client`). */
-  peer?: string;
-  /** What a server counts (messages, bytes, refused frames); default: nothing. */
-  metrics?: RelayMetrics;
-}
-
 /**
- * Wraps an open `ws` socket as an SDK `Stream` of JSON-RPC objects, on the relay core's WebSocket port: the same
- * inbound rules as the relays (binary → 1003, oversize → error answer or 1009, garbage → JSON-RPC error) and the
- * same backpressure both ways (the socket is paused while the readable's queue is full, writes wait while the
- * socket's queue is over the high-water mark). Closing the writable closes the socket (the SDK never propagates
- * close by itself). A message the SDK hands over that JSON cannot express (nested too deep for `JSON.stringify`)
- * becomes an error response when it is a response, so the peer gets an answer instead of a dead connection.
+ * Wraps a WebSocket port as an SDK `Stream` of JSON-RPC objects: the same inbound rules as the relays (binary →
+ * 1003, oversize → error answer or 1009, garbage → JSON-RPC error) and the same backpressure both ways (the socket is
+ * paused while the readable's queue is full, writes wait while the port is full). Closing the writable closes the
+ * port (the SDK never propagates close by itself); the readable ends when the port has ended (with resume, not at a
+ * drop). A message the SDK hands over that JSON cannot express (nested too deep for `JSON.stringify`) becomes an
+ * error response when it is a response, so the peer gets an answer instead of a dead connection.
  */
-export function webSocketMessageStream(socket: WebSocket, options: WebSocketMessageStreamOptions): Stream {
-  const { maxMessageBytes, logger, fields } = options;
-  const log = new FrameLog(logger, fields);
-  const peer = options.peer ?? 'peer';
-  const metrics = options.metrics ?? NO_METRICS;
-  const port = new WebSocketPort(socket, {
-    maxMessageBytes,
-    log,
-    peer,
-    pauseWhenFull: options.pauseWhenFull === true,
-    metrics,
-  });
+export function webSocketMessageStream(port: WebSocketPort, log: FrameLog): Stream {
   let readableController: ReadableStreamDefaultController<AnyMessage> | undefined;
   let finished = false;
   const readable = new ReadableStream<AnyMessage>(
@@ -68,7 +41,7 @@ export function webSocketMessageStream(socket: WebSocket, options: WebSocketMess
     // The SDK needs objects: parsing is the one look this direction takes at a frame.
     const parsed = parseFrame(frame.toString('utf8'));
     if (!parsed.ok) {
-      metrics.frameRefused(peer, 'not_json_rpc');
+      port.metrics.frameRefused(port.peer, 'not_json_rpc');
       const { text, note } = refusalReply(parsed);
       log.warn(note);
       port.reply(text);
@@ -77,7 +50,7 @@ export function webSocketMessageStream(socket: WebSocket, options: WebSocketMess
     readableController?.enqueue(parsed.message as AnyMessage);
     if ((readableController?.desiredSize ?? 1) <= 0) port.reading.pause(PauseReason.TargetFull);
   });
-  socket.once('close', () => {
+  void port.closed.then(() => {
     stopReceiving();
     if (finished) return;
     finished = true;

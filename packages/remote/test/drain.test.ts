@@ -2,7 +2,6 @@
 // (/healthz stays 200) while open connections keep working until they end or the grace runs out (then 1001).
 import { agent, methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
 import {
   AcpRemoteErrorCode,
   CloseCode,
@@ -11,8 +10,6 @@ import {
   serveAcp,
   serveCommand,
 } from '../src/index.js';
-import { resolveServeOptions } from '../src/options-validation.js';
-import { type ConnectionSession, startRemoteServer } from '../src/server.js';
 import {
   Cleanup,
   ECHO_AGENT,
@@ -113,7 +110,8 @@ describe('RemoteServer.drain', () => {
     const { server } = await startEcho();
     await expect(server.drain({ graceMs: -1 })).rejects.toMatchObject({
       code: AcpRemoteErrorCode.InvalidOption,
-      message: 'graceMs must be a non-negative integer number of milliseconds, got -1',
+      message:
+        'graceMs must be a non-negative integer number of milliseconds up to 2147483647 (0 closes open connections at once), got -1',
     });
     expect(server.draining).toBe(false);
     const [first, second] = await Promise.all([
@@ -177,28 +175,5 @@ describe('RemoteServer.drain', () => {
     expect((await raw.response(2)).result).toEqual({ stopReason: 'end_turn' });
     raw.close();
     expect(await drained).toEqual({ endedWithinGrace: true, closedConnections: 0 });
-  });
-
-  it('tells each open session that the server drains (the hook for sessions that outlive their socket)', async () => {
-    const told: number[] = [];
-    const server = await startRemoteServer(
-      resolveServeOptions({ port: 0, logger: recordingLogger().logger }),
-      (socket, { connectionId }): ConnectionSession => {
-        const done = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-        return {
-          done,
-          shutdown: (reason) => socket.close(CloseCode.GoingAway, reason),
-          drainStarted: () => told.push(connectionId),
-        };
-      },
-    );
-    cleanup.add(() => server.close());
-    const first = new WebSocket(server.url);
-    cleanup.add(() => first.terminate());
-    await new Promise((resolve) => first.once('open', resolve));
-    const drained = server.drain({ graceMs: 60_000 });
-    expect(told).toEqual([1]);
-    first.close();
-    expect((await drained).endedWithinGrace).toBe(true);
   });
 });

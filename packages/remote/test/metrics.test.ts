@@ -1,7 +1,8 @@
 // /metrics over real sockets: scraped and parsed after known traffic, the counts match what was sent.
 import { agent, methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type RemoteServer, serveAcp, serveCommand } from '../src/index.js';
+import { WebSocket } from 'ws';
+import { RESUME_SUBPROTOCOL, type RemoteServer, serveAcp, serveCommand } from '../src/index.js';
 import { Cleanup, ECHO_AGENT, RawClient, rawRequest, recordingLogger } from './support/helpers.js';
 import { type Family, parseMetrics, sampleValue } from './support/prometheus.js';
 
@@ -199,5 +200,57 @@ describe('/metrics', () => {
     const other = await scrape(second);
     expect(sampleValue(other, 'acpremote_messages_total', { direction: 'received' })).toBe(0);
     expect(sampleValue(other, 'acpremote_connections_total', { outcome: 'accepted' })).toBe(0);
+  });
+
+  it('counts resumable sessions, drops, accepted and refused resumes, and detached sessions', async () => {
+    const recorder = recordingLogger();
+    const server = await serveCommand([process.execPath, ECHO_AGENT], {
+      port: 0,
+      bearerToken: TOKEN,
+      metrics: true,
+      logger: recorder.logger,
+    });
+    cleanup.add(() => server.close());
+    /** Opens a resumable connection and resolves its welcome control frame. */
+    const openResumable = async (headers: Record<string, string> = {}) => {
+      const socket = new WebSocket(server.url, [RESUME_SUBPROTOCOL], { headers: { ...AUTH, ...headers } });
+      cleanup.add(() => socket.terminate());
+      socket.on('error', () => {});
+      const welcome = await new Promise<{ token: string }>((resolve) =>
+        socket.once('message', (data: Buffer) => resolve(JSON.parse(data.toString('utf8')))),
+      );
+      return { socket, welcome };
+    };
+    const first = await openResumable();
+    first.socket.terminate();
+    await recorder.waitFor(/session kept for resume/);
+    const detached = await scrape(server);
+    expect(sampleValue(detached, 'acpremote_sessions_detached')).toBe(1);
+    expect(sampleValue(detached, 'acpremote_session_drops_total')).toBe(1);
+    expect(sampleValue(detached, 'acpremote_resumable_sessions_total')).toBe(1);
+    expect(sampleValue(detached, 'acpremote_connections_open')).toBe(1);
+
+    const resumeHeaders = { 'Acpkit-Resume-Token': first.welcome.token, 'Acpkit-Resume-Received': '0' };
+    await openResumable(resumeHeaders);
+    const refused = await rawRequest(
+      server.port,
+      server.paths.websocket,
+      {
+        ...AUTH,
+        'Sec-WebSocket-Protocol': RESUME_SUBPROTOCOL,
+        'Acpkit-Resume-Token': 'x'.repeat(43),
+        'Acpkit-Resume-Received': '0',
+      },
+      { upgrade: true },
+    );
+    expect(refused.status).toBe(410);
+    const families = await scrape(server);
+    expect(sampleValue(families, 'acpremote_resumes_total', { outcome: 'accepted' })).toBe(1);
+    expect(sampleValue(families, 'acpremote_resumes_total', { outcome: 'unknown' })).toBe(1);
+    expect(sampleValue(families, 'acpremote_resumes_total', { outcome: 'expired' })).toBe(0);
+    expect(sampleValue(families, 'acpremote_connections_total', { outcome: 'resume' })).toBe(1);
+    expect(sampleValue(families, 'acpremote_connections_total', { outcome: 'accepted' })).toBe(1);
+    expect(sampleValue(families, 'acpremote_sessions_detached')).toBe(0);
+    expect(sampleValue(families, 'acpremote_resume_windows_expired_total')).toBe(0);
   });
 });

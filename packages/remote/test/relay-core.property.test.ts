@@ -13,6 +13,7 @@ import {
   EDITOR_RULES,
   memoryLogger,
   openSocketPair,
+  plainPort,
   WEBSOCKET_RULES,
 } from './support/relay-pair.js';
 
@@ -122,13 +123,13 @@ describe('the relay core against a straightforward reference (property)', () => 
           const output = new PassThrough();
           const lineRules = agentRules ? AGENT_RULES : EDITOR_RULES;
           const lineRefusals: string[] = [];
+          const log = new FrameLog(memoryLogger());
           const relay = new Relay({
-            socket: pair.server,
+            port: plainPort(pair.server, log),
             input,
             output,
             maxMessageBytes: 1024 * 1024,
-            log: new FrameLog(memoryLogger()),
-            pauseFullPeer: false,
+            log,
             lineNames: { input: 'input', output: 'output' },
             fromWebSocket: { rules: WEBSOCKET_RULES, sender: 'client' },
             fromLines: {

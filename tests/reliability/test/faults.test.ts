@@ -25,8 +25,12 @@ const initializeParams = (elicitation = false) => ({
   clientInfo: { name: 'reliability-suite', version: '0.0.0' },
 });
 
+/**
+ * The mirror without resume: these tests prove how a connection that is lost for good ends (with resume, a drop is
+ * reconnected first; resume-*.test.ts cover that and how a resume that fails ends, which is the same).
+ */
 function startMirror(url: string) {
-  return spawnStdioPeer(process.execPath, [ACPREMOTE_CLI, 'mirror', url]);
+  return spawnStdioPeer(process.execPath, [ACPREMOTE_CLI, 'mirror', url, '--no-resume']);
 }
 
 /** A TCP relay between the mirror and the server whose connections a test can drop (RST) at will. */

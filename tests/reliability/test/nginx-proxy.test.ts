@@ -32,10 +32,15 @@ describe('acpremote expose behind a real nginx terminating TLS', () => {
   });
 
   /** The stdio mirror over wss:// through nginx, trusting the test's self-signed certificate. */
-  function startMirror(pingIntervalMs: number): Mirror {
+  function startMirror(pingIntervalMs: number, flags: readonly string[] = []): Mirror {
     return spawnStdioPeer(
       process.execPath,
-      [fixturePath('ping-mirror.mjs'), `wss://127.0.0.1:${proxy.port}/acp/ws`, String(pingIntervalMs)],
+      [
+        fixturePath('ping-mirror.mjs'),
+        `wss://127.0.0.1:${proxy.port}/acp/ws`,
+        String(pingIntervalMs),
+        ...flags,
+      ],
       { env: { NODE_EXTRA_CA_CERTS: proxy.certificatePath } },
     );
   }
@@ -64,8 +69,9 @@ describe('acpremote expose behind a real nginx terminating TLS', () => {
 
   it('keeps an idle connection open past proxy_read_timeout thanks to pings, while a silent one is dropped', async () => {
     const pinging = startMirror(1_000);
-    // The control: pings far apart, so nginx's idle timeout is the only thing that can end it.
-    const silent = startMirror(60_000);
+    // The control: pings far apart, so nginx's idle timeout is the only thing that can end it (without resume, which
+    // would reconnect it).
+    const silent = startMirror(60_000, ['--no-resume']);
     await initialize(pinging);
     await initialize(silent);
     const idleSince = performance.now();

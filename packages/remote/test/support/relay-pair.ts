@@ -5,6 +5,7 @@ import { FrameLog } from '../../src/frame-log.js';
 import type { FrameRules } from '../../src/inbound.js';
 import type { RemoteLogger } from '../../src/logger.js';
 import { Relay, type RelayOptions } from '../../src/relay.js';
+import { WebSocketPort } from '../../src/websocket-port.js';
 
 /** A connected pair of real `ws` sockets on loopback: `server` is the side a relay runs on. */
 export async function openSocketPair(): Promise<{
@@ -47,23 +48,47 @@ export function memoryLogger(): RemoteLogger & { lines: string[] } {
   return { lines, info: push, warn: push, error: push, debug: push };
 }
 
-/** A relay over a real socket pair with in-memory line streams (`input` feeds lines, `output` receives them). */
-export async function startTestRelay(overrides: Partial<RelayOptions> = {}) {
+/** The port of a relay on `socket` (the server side of a pair), on the plain wire. */
+export function plainPort(
+  socket: WebSocket,
+  log: FrameLog,
+  options: { maxMessageBytes?: number; pauseWhenFull?: boolean } = {},
+): WebSocketPort {
+  return new WebSocketPort(socket, {
+    maxMessageBytes: options.maxMessageBytes ?? 1024 * 1024,
+    log,
+    peer: 'client',
+    pauseWhenFull: options.pauseWhenFull ?? false,
+  });
+}
+
+/**
+ * A relay over a real socket pair with in-memory line streams (`input` feeds lines, `output` receives them).
+ * `pauseFullPeer` is the port's `pauseWhenFull`.
+ */
+export async function startTestRelay(
+  overrides: Partial<Omit<RelayOptions, 'port'>> & { pauseFullPeer?: boolean } = {},
+) {
   const pair = await openSocketPair();
   const input = new PassThrough();
   const output = new PassThrough();
   const logger = memoryLogger();
+  const log = new FrameLog(logger);
+  const { pauseFullPeer, ...relayOverrides } = overrides;
+  const maxMessageBytes = overrides.maxMessageBytes ?? 1024 * 1024;
   const relay = new Relay({
-    socket: pair.server,
+    port: plainPort(pair.server, overrides.log ?? log, {
+      maxMessageBytes,
+      pauseWhenFull: pauseFullPeer === true,
+    }),
     input,
     output,
-    maxMessageBytes: 1024 * 1024,
-    log: new FrameLog(logger),
-    pauseFullPeer: false,
+    maxMessageBytes,
+    log,
     lineNames: { input: 'input', output: 'output' },
     fromWebSocket: { rules: WEBSOCKET_RULES, sender: 'client' },
     fromLines: { rules: EDITOR_RULES, sender: 'lines', oversize: () => {} },
-    ...overrides,
+    ...relayOverrides,
   });
   relay.start();
   return { ...pair, relay, input, output, logger };

@@ -13,6 +13,12 @@ export const ACPREMOTE_CLI = fileURLToPath(
   new URL('../../../../apps/acpremote/dist/cli.js', import.meta.url),
 );
 
+/** The built `acpkit` CLI (`acpkit run --addr` is the other mirror). */
+export const ACPKIT_CLI = fileURLToPath(new URL('../../../../apps/acpkit/dist/cli.js', import.meta.url));
+
+/** `examples/deploy-target` (run with `node <directory>`: its stdio agent). */
+export const DEPLOY_TARGET = fileURLToPath(new URL('../../../../examples/deploy-target', import.meta.url));
+
 /** Path of a fixture in `test/fixtures`. */
 export const fixturePath = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 

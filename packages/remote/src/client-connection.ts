@@ -1,0 +1,264 @@
+import { performance } from 'node:perf_hooks';
+import type { WebSocket } from 'ws';
+import { openClientSocket, openWebSocket } from './client-socket.js';
+import type { ConnectionEvent, ResumeFailureReason } from './connection-events.js';
+import { CloseCode } from './constants.js';
+import { FrameLog } from './frame-log.js';
+import { startHeartbeat } from './heartbeat.js';
+import type { ServerMetadata } from './metadata.js';
+import type { ResolvedConnectOptions } from './options-validation.js';
+import { ResumeLink } from './resume-link.js';
+import {
+  isResumeRefusalReason,
+  REFUSAL_EXPLANATIONS,
+  RESUME_SUBPROTOCOL,
+  resumeRequestHeaders,
+} from './resume-protocol.js';
+import { type PortClose, WebSocketPort } from './websocket-port.js';
+
+/** First reconnect attempt at once, then 250 ms, 500 ms, ... up to 5 s between attempts (each with jitter). */
+const BACKOFF_BASE_MS = 250;
+const BACKOFF_MAX_MS = 5_000;
+/** The least time an attempt gets to open and be welcomed, even at the end of the window. */
+const MIN_ATTEMPT_MS = 1_000;
+
+/** A client's connection to a server: the port its relay or stream runs on, and what it learnt on connecting. */
+export interface ClientConnection {
+  readonly port: WebSocketPort;
+  readonly metadata: ServerMetadata | undefined;
+  /** Per-frame warnings of the connection. */
+  readonly log: FrameLog;
+  /** Whether the session can be resumed after a drop (the server welcomed this client with a resume token). */
+  readonly resumable: boolean;
+}
+
+/** Heartbeats and error logging for one client socket (the first and every reconnected one). */
+function watchSocket(socket: WebSocket, resolved: ResolvedConnectOptions): void {
+  const { logger } = resolved;
+  startHeartbeat(socket, resolved.pingIntervalMs, () => logger.warn('connection terminated: missed pong'));
+  socket.on('error', (error) => logger.warn('WebSocket error', { error: error.message }));
+}
+
+/**
+ * Opens a client connection (`connectAcp`, `runMirror`): metadata, the socket, and a port with resume when the
+ * server selected it. After an unclean drop the port waits while a reconnect loop runs (attempts with exponential
+ * backoff and jitter until the server's resume window and 1.5 ping intervals have passed, one more at the end); the
+ * port ends when a resume is refused or impossible. `peer` names the server in log lines.
+ *
+ * @throws {@link AcpRemoteError} as `openClientSocket` does, for the first connection only.
+ */
+export async function openClientConnection(
+  resolved: ResolvedConnectOptions,
+  peer: string,
+): Promise<ClientConnection> {
+  const { socket, metadata, resumeSelected } = await openClientSocket(resolved);
+  watchSocket(socket, resolved);
+  const log = new FrameLog(resolved.logger);
+  let port: WebSocketPort | undefined;
+  const link = resumeSelected
+    ? ResumeLink.forClient(resolved.resumeBufferBytes, {
+        detached: (close) => void new Reconnection(port!, link!, resolved).run(close),
+        ended: () => {},
+      })
+    : undefined;
+  port = new WebSocketPort(socket, {
+    maxMessageBytes: resolved.maxMessageBytes,
+    log,
+    peer,
+    pauseWhenFull: false,
+    ...(link !== undefined ? { resume: link } : {}),
+  });
+  const opened = port;
+  return {
+    port: opened,
+    metadata,
+    log,
+    get resumable() {
+      // A link the server never welcomed (it echoed the subprotocol without speaking it) was dropped from the port.
+      return opened.resume !== undefined && link?.welcomed !== undefined;
+    },
+  };
+}
+
+type AttemptResult =
+  | { readonly kind: 'resumed'; readonly replayedFrames: number }
+  | { readonly kind: 'retry'; readonly error: string }
+  | { readonly kind: 'failed'; readonly reason: ResumeFailureReason; readonly message: string }
+  | { readonly kind: 'ended' };
+
+/** One drop of a resumable client connection: the reconnect attempts until it is resumed or given up. */
+class Reconnection {
+  private readonly started = performance.now();
+  private readonly windowMs: number;
+  private attempts = 0;
+
+  constructor(
+    private readonly port: WebSocketPort,
+    private readonly link: ResumeLink,
+    private readonly resolved: ResolvedConnectOptions,
+  ) {
+    this.windowMs = link.welcomed!.windowMs;
+  }
+
+  async run(dropped: PortClose): Promise<void> {
+    const { logger } = this.resolved;
+    // The server starts its window when it notices the drop, which may be up to 1.5 ping intervals after this side
+    // did: keep trying that much longer, so a late attempt hears the server's own verdict (`expired`).
+    const deadline = this.started + this.windowMs + Math.round(1.5 * this.resolved.pingIntervalMs);
+    logger.warn('connection interrupted; resuming', { code: dropped.code, windowMs: this.windowMs });
+    this.notify({ type: 'interrupted', code: dropped.code, reason: dropped.reason, windowMs: this.windowMs });
+    for (;;) {
+      if (!this.port.isOpen) return;
+      this.attempts += 1;
+      const result = await this.attempt(deadline);
+      if (result.kind === 'ended' || result.kind === 'resumed') return;
+      if (result.kind === 'failed') {
+        this.fail(dropped, result.reason, result.message);
+        return;
+      }
+      logger.debug?.('resume attempt failed', { attempt: this.attempts, error: result.error });
+      const now = performance.now();
+      if (now >= deadline) {
+        this.fail(
+          dropped,
+          'unreachable',
+          `no connection to the server within its resume window (${this.windowMs} ms) and 1.5 ping intervals: ${result.error}`,
+        );
+        return;
+      }
+      await this.sleep(Math.min(backoffMs(this.attempts), deadline - now));
+    }
+  }
+
+  /** Waits between attempts; cut short when the port ends meanwhile (nothing is left pending then). */
+  private sleep(milliseconds: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, milliseconds));
+      void this.port.closed.then(done);
+    });
+  }
+
+  private async attempt(deadline: number): Promise<AttemptResult> {
+    const { port, link, resolved } = this;
+    const timeoutMs = Math.min(
+      resolved.openTimeoutMs,
+      Math.max(MIN_ATTEMPT_MS, Math.ceil(deadline - performance.now())),
+    );
+    const { socket, outcome } = openWebSocket(resolved.url.toString(), resolved, timeoutMs, {
+      offerResume: true,
+      headers: resumeRequestHeaders(link.welcomed!.token, link.received),
+    });
+    // Ended locally while connecting: stop now rather than when the open times out.
+    let connecting = true;
+    void port.closed.then(() => {
+      if (connecting) socket.terminate();
+    });
+    const opened = await outcome;
+    connecting = false;
+    if (!port.isOpen) {
+      if (opened.kind === 'open') socket.close(CloseCode.Normal, 'the client ended meanwhile');
+      return { kind: 'ended' };
+    }
+    switch (opened.kind) {
+      case 'timeout':
+        return { kind: 'retry', error: `no connection within ${timeoutMs} ms` };
+      case 'failed':
+        return { kind: 'retry', error: opened.error.message };
+      case 'refused':
+        return refusedAttempt(opened.status, opened.body, opened.resumeRefusal);
+      case 'open':
+        break;
+    }
+    if (opened.protocol !== RESUME_SUBPROTOCOL) {
+      // A new, plain session on a server that no longer offers resume: not ours to keep.
+      socket.close(CloseCode.Normal, 'resume not available');
+      return {
+        kind: 'failed',
+        reason: 'unsupported',
+        message: 'the server accepted the connection without resume (it no longer offers it)',
+      };
+    }
+    watchSocket(socket, resolved);
+    const welcomed = link.resumeAsClient((replayedFrames) => this.resumed(replayedFrames));
+    port.attach(socket);
+    // A server that accepts the socket but never welcomes it: give the attempt up (the socket dropping retries).
+    const timer = setTimeout(() => socket.terminate(), timeoutMs);
+    const result = await welcomed;
+    clearTimeout(timer);
+    switch (result.kind) {
+      case 'resumed':
+        return result;
+      case 'dropped':
+        return { kind: 'retry', error: 'the connection dropped before the server welcomed the resume' };
+      case 'ended':
+        return { kind: 'ended' };
+      case 'overflow':
+        // Tell the server, so it ends the session instead of waiting out its window.
+        socket.close(
+          CloseCode.ResumeFailed,
+          'overflow: the client no longer holds messages the server missed',
+        );
+        return {
+          kind: 'failed',
+          reason: 'overflow',
+          message: `the client's replay buffer (${resolved.resumeBufferBytes} bytes) no longer holds messages the server missed`,
+        };
+    }
+  }
+
+  private resumed(replayedFrames: number): void {
+    const downtimeMs = Math.round(performance.now() - this.started);
+    this.resolved.logger.info('connection resumed', { attempts: this.attempts, downtimeMs, replayedFrames });
+    this.notify({ type: 'resumed', attempts: this.attempts, downtimeMs, replayedFrames });
+  }
+
+  private fail(dropped: PortClose, reason: ResumeFailureReason, message: string): void {
+    const downtimeMs = Math.round(performance.now() - this.started);
+    this.resolved.logger.error('resume failed', {
+      reason,
+      attempts: this.attempts,
+      downtimeMs,
+      error: message,
+    });
+    this.notify({ type: 'resume-failed', reason, message });
+    this.port.end({ code: dropped.code, reason: `resume failed (${reason}): ${message}` });
+  }
+
+  private notify(event: ConnectionEvent): void {
+    try {
+      this.resolved.onConnectionEvent?.(event);
+    } catch (error) {
+      this.resolved.logger.warn('onConnectionEvent threw', { error: String(error) });
+    }
+  }
+}
+
+/** What a refused reconnect means: the server's resume refusal, refused credentials, or a reason to try again. */
+function refusedAttempt(status: number, body: string, resumeRefusal: string | undefined): AttemptResult {
+  if (isResumeRefusalReason(resumeRefusal)) {
+    return {
+      kind: 'failed',
+      reason: resumeRefusal,
+      message: `the server refused the resume (HTTP ${status}): ${REFUSAL_EXPLANATIONS[resumeRefusal]}`,
+    };
+  }
+  if (status === 401 || status === 403) {
+    return {
+      kind: 'failed',
+      reason: 'auth',
+      message: `the server refused the credentials on the reconnect (HTTP ${status}${body ? `: ${body}` : ''})`,
+    };
+  }
+  // A proxy or a server that is restarting, draining or full (502, 503, ...): it may let us in before the window ends.
+  return { kind: 'retry', error: `HTTP ${status}${body ? `: ${body}` : ''}` };
+}
+
+/** Exponential backoff with jitter: attempt 1 waited nothing, attempt n waits up to 250 ms × 2^(n-2), at most 5 s. */
+function backoffMs(attempt: number): number {
+  const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempt - 1));
+  return ceiling * (0.5 + Math.random() / 2);
+}

@@ -1,0 +1,214 @@
+// Resume under traffic with the connection cut at random byte offsets, in both directions, through a fault-injecting
+// TCP proxy: every JSON-RPC message arrives exactly once and in order, both ways. Twice: the built `acpremote mirror`
+// in front of `acpremote expose` (real processes), and `connectAcp` in front of `serveAcp` (the library).
+import { connectAcp, serveAcp, silentLogger } from '@acpkit/remote';
+import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CutPlan, startFaultProxy } from './support/fault-proxy.js';
+import {
+  ACPREMOTE_CLI,
+  fixturePath,
+  killStartedProcesses,
+  type RunningServer,
+  spawnStdioPeer,
+  startAcpremote,
+} from './support/processes.js';
+import { NIGHTLY } from './support/property-runs.js';
+
+/** Cases per property: each process case spawns a mirror, so fewer than the suite's frame properties. */
+const PROCESS_RUNS = Number(process.env.ACPKIT_PROPERTY_RUNS ?? (NIGHTLY ? 300 : 12));
+const LIBRARY_RUNS = Number(process.env.ACPKIT_PROPERTY_RUNS ?? (NIGHTLY ? 2_000 : 100));
+
+/**
+ * Cut plans for successive WebSocket connections. The first connection is cut only past its handshake and the first
+ * exchange (the server's `welcome` comes before its first answer; before it, nothing can be resumed); reconnections
+ * anywhere, in their handshake too.
+ */
+const plans = fc
+  .tuple(cutPlan(1_000), fc.array(fc.option(cutPlan(0), { nil: undefined }), { maxLength: 3 }))
+  .map(([first, later]) => [first, ...later]);
+
+function cutPlan(minimum: number): fc.Arbitrary<CutPlan> {
+  return fc.record({
+    direction: fc.constantFrom('up' as const, 'down' as const),
+    offset: fc.integer({ min: minimum, max: 6_000 }),
+  });
+}
+
+/** What the agent side sends for requests 1..count with `ticks` notifications each: ticks first, then the answer. */
+function expectedDownstream(count: number, ticks: number): unknown[] {
+  const messages: unknown[] = [];
+  let tick = 0;
+  for (let seq = 1; seq <= count; seq += 1) {
+    for (let index = 0; index < ticks; index += 1) {
+      tick += 1;
+      messages.push({ jsonrpc: '2.0', method: '_test/tick', params: { n: tick } });
+    }
+    messages.push({ jsonrpc: '2.0', id: seq, result: { seq, ticks } });
+  }
+  return messages;
+}
+
+const sequence = (count: number) => Array.from({ length: count }, (_, index) => index + 1);
+
+/**
+ * Runs the exactly-once property `runs` times: `runCase(cuts, count, ticks)` sends `count` requests, each answered
+ * after `ticks` notifications, through a proxy cutting by `cuts`, checks both directions, and returns how many cuts
+ * happened. Most cases must really cut (a plan past the last byte cuts nothing).
+ */
+async function assertExactlyOnce(
+  runs: number,
+  maxCount: number,
+  runCase: (cuts: Array<CutPlan | undefined>, count: number, ticks: number) => Promise<number>,
+): Promise<void> {
+  let cutRuns = 0;
+  await fc.assert(
+    fc.asyncProperty(
+      plans,
+      fc.integer({ min: 40, max: maxCount }),
+      fc.integer({ min: 0, max: 3 }),
+      async (cuts, count, ticks) => {
+        if ((await runCase(cuts, count, ticks)) > 0) cutRuns += 1;
+      },
+    ),
+    { numRuns: runs },
+  );
+  expect(cutRuns).toBeGreaterThan(runs / 2);
+}
+
+describe('resume through a fault proxy: acpremote mirror → acpremote expose', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startAcpremote(['expose', '--', process.execPath, fixturePath('hold-agent.mjs')]);
+  });
+  afterAll(async () => {
+    await server.stop();
+    await killStartedProcesses();
+  });
+
+  it('delivers every message exactly once and in order, both ways, wherever the connections are cut', async () => {
+    await assertExactlyOnce(PROCESS_RUNS, 120, async (cuts, count, ticks) => {
+      const proxy = await startFaultProxy(server.port, cuts);
+      try {
+        const editor = spawnStdioPeer(process.execPath, [
+          ACPREMOTE_CLI,
+          'mirror',
+          `ws://127.0.0.1:${proxy.port}/acp/ws`,
+        ]);
+        const initialize = await editor.request(
+          'initialize',
+          { protocolVersion: 1, clientCapabilities: {} },
+          0,
+        );
+        expect(initialize.result).toBeDefined();
+        await Promise.all(sequence(count).map((seq) => editor.request('_test/echo', { seq, ticks }, seq)));
+        const log = await editor.request('_test/received', {}, 'log');
+        // Editor → agent: each request reached the agent once, in order.
+        expect(log.result).toEqual({ received: sequence(count) });
+        // Agent → editor: every notification and answer once, in order (the log's answer last).
+        expect(editor.lines.slice(1, -1).map((line) => JSON.parse(line))).toEqual(
+          expectedDownstream(count, ticks),
+        );
+        expect(editor.nonJsonRpcLines).toEqual([]);
+        editor.child.stdin.end();
+        expect(await editor.exited).toBe(0);
+        return proxy.cuts;
+      } finally {
+        await proxy.close();
+      }
+    });
+  });
+});
+
+/** An in-process agent with the hold agent's sequence behaviour, on the SDK `Stream` `serveAcp` gives it. */
+function sequenceApp() {
+  return {
+    connect(stream: Stream) {
+      const received: number[] = [];
+      let ticks = 0;
+      const reader = stream.readable.getReader();
+      const writer = stream.writable.getWriter();
+      const write = (message: object) => writer.write({ jsonrpc: '2.0', ...message } as AnyMessage);
+      const closed = (async () => {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) return;
+          const message = value as {
+            id: number | string;
+            method: string;
+            params: { seq: number; ticks: number };
+          };
+          if (message.method === '_test/received') {
+            await write({ id: message.id, result: { received } });
+            continue;
+          }
+          received.push(message.params.seq);
+          for (let index = 0; index < message.params.ticks; index += 1) {
+            ticks += 1;
+            await write({ method: '_test/tick', params: { n: ticks } });
+          }
+          await write({ id: message.id, result: message.params });
+        }
+      })();
+      return { closed, close: () => void reader.cancel().catch(() => {}) };
+    },
+  };
+}
+
+describe('resume through a fault proxy: connectAcp → serveAcp', () => {
+  it('delivers every message exactly once and in order, both ways, and tells each drop and resume', async () => {
+    const server = await serveAcp(sequenceApp, { port: 0, logger: silentLogger });
+    try {
+      await assertExactlyOnce(LIBRARY_RUNS, 150, async (cuts, count, ticks) => {
+        const proxy = await startFaultProxy(server.port, cuts);
+        const events: string[] = [];
+        const remote = await connectAcp(`ws://127.0.0.1:${proxy.port}/acp/ws`, {
+          logger: silentLogger,
+          onConnectionEvent: (event) => events.push(event.type),
+        });
+        try {
+          const writer = remote.stream.writable.getWriter();
+          const reader = remote.stream.readable.getReader();
+          for (let seq = 1; seq <= count; seq += 1) {
+            await writer.write({
+              jsonrpc: '2.0',
+              id: seq,
+              method: '_test/echo',
+              params: { seq, ticks },
+            } as AnyMessage);
+          }
+          await writer.write({
+            jsonrpc: '2.0',
+            id: 'log',
+            method: '_test/received',
+            params: {},
+          } as AnyMessage);
+          const downstream: unknown[] = [];
+          for (;;) {
+            const { value, done } = await reader.read();
+            if (done) throw new Error(`the stream ended: ${JSON.stringify(await remote.closed)}`);
+            if ((value as { id?: unknown }).id === 'log') {
+              expect((value as { result: unknown }).result).toEqual({ received: sequence(count) });
+              break;
+            }
+            downstream.push(value);
+          }
+          expect(downstream).toEqual(expectedDownstream(count, ticks));
+          // Every drop of a live connection was followed by a resume, never a failure (a cut during a reconnect's
+          // handshake is one more attempt of the same resume).
+          const interrupted = events.filter((type) => type === 'interrupted').length;
+          expect(events).not.toContain('resume-failed');
+          expect(events.filter((type) => type === 'resumed')).toHaveLength(interrupted);
+          if (proxy.cuts > 0) expect(interrupted).toBeGreaterThan(0);
+          return proxy.cuts;
+        } finally {
+          await remote.close();
+          await proxy.close();
+        }
+      });
+    } finally {
+      await server.close();
+    }
+  });
+});
