@@ -27,16 +27,22 @@ async function openCounting(server: RemoteServer) {
   return { raw, received };
 }
 
+/** A `serveCommand` echo server with metrics on and the test token. */
+async function startCommandServer() {
+  const recorder = recordingLogger();
+  const server = await serveCommand([process.execPath, ECHO_AGENT], {
+    port: 0,
+    bearerToken: TOKEN,
+    metrics: true,
+    logger: recorder.logger,
+  });
+  cleanup.add(() => server.close());
+  return { server, recorder };
+}
+
 describe('/metrics', () => {
   it('serveCommand: counts connections, messages, bytes, sizes, refusals and child exits exactly', async () => {
-    const recorder = recordingLogger();
-    const server = await serveCommand([process.execPath, ECHO_AGENT], {
-      port: 0,
-      bearerToken: TOKEN,
-      metrics: true,
-      logger: recorder.logger,
-    });
-    cleanup.add(() => server.close());
+    const { server, recorder } = await startCommandServer();
 
     const sentFrames: string[] = [];
     const { raw, received } = await openCounting(server);
@@ -203,14 +209,7 @@ describe('/metrics', () => {
   });
 
   it('counts resumable sessions, drops, accepted and refused resumes, and detached sessions', async () => {
-    const recorder = recordingLogger();
-    const server = await serveCommand([process.execPath, ECHO_AGENT], {
-      port: 0,
-      bearerToken: TOKEN,
-      metrics: true,
-      logger: recorder.logger,
-    });
-    cleanup.add(() => server.close());
+    const { server, recorder } = await startCommandServer();
     /** Opens a resumable connection and resolves its welcome control frame. */
     const openResumable = async (headers: Record<string, string> = {}) => {
       const socket = new WebSocket(server.url, [RESUME_SUBPROTOCOL], { headers: { ...AUTH, ...headers } });

@@ -171,6 +171,16 @@ async function agentPid(client: WireClient): Promise<number> {
   return ((await client.data()).result as { pid: number }).pid;
 }
 
+/** Opens a resumable session on a command server, drops it, and waits until it is detached: its agent's pid. */
+async function detachedAgent(server: RemoteServer): Promise<number> {
+  const client = await WireClient.open(server.url);
+  await client.control();
+  const pid = await agentPid(client);
+  client.socket.terminate();
+  await until(() => server.detachedCount === 1);
+  return pid;
+}
+
 describe('resume wire: handshake and acknowledgements', () => {
   it('selects the subprotocol and sends welcome first, then JSON-RPC as plain text frames', async () => {
     const { server } = await startServer({ resumeWindowMs: 30_000, resumeBufferBytes: 65_536 });
@@ -400,11 +410,7 @@ describe('resume wire: a command agent behind a detached session', () => {
 
   it('ends detached sessions and reaps their agents at close()', async () => {
     const { server } = await startCommandServer();
-    const client = await WireClient.open(server.url);
-    await client.control();
-    const pid = await agentPid(client);
-    client.socket.terminate();
-    await until(() => server.detachedCount === 1);
+    const pid = await detachedAgent(server);
     await server.close();
     expect(server.detachedCount).toBe(0);
     expect(server.connectionCount).toBe(0);
@@ -443,11 +449,7 @@ describe('resume wire: during a drain', () => {
 
   it('ends a detached session and reaps its agent when the grace runs out first', async () => {
     const { server } = await startCommandServer();
-    const client = await WireClient.open(server.url);
-    await client.control();
-    const pid = await agentPid(client);
-    client.socket.terminate();
-    await until(() => server.detachedCount === 1);
+    const pid = await detachedAgent(server);
     expect(await server.drain({ graceMs: 50 })).toEqual({ endedWithinGrace: false, closedConnections: 1 });
     expect(server.connectionCount).toBe(0);
     expect(processExists(pid)).toBe(false);
