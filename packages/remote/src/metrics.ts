@@ -8,7 +8,6 @@
 // library's global one), so two servers in one process never share or collide.
 import type { Counter, Gauge, Metric, Registry } from 'prom-client';
 import type { ResumeRefusalReason } from './resume-protocol.js';
-import type { ResumeCounters } from './resume-registry.js';
 import type { RefusalReason } from './security.js';
 
 /** Upper bounds (bytes) of the message-size histogram buckets: powers of 4 from 64 B to 16 MiB (the default limit). */
@@ -108,6 +107,23 @@ export const NO_METRICS: ServerMetrics = Object.freeze({
   sendStallClosed() {},
   heartbeatTimedOut() {},
 });
+
+/**
+ * Resume events of one server as plain counters, kept by the server's resume registry and read at scrape time (a
+ * frame never touches them). `refused` is keyed by {@link ResumeRefusalReason}.
+ */
+export interface ResumeCounters {
+  /** Sessions that negotiated resume. */
+  sessions: number;
+  /** Drops that detached a session (it waited for its client). */
+  detached: number;
+  /** Resumes accepted. */
+  accepted: number;
+  /** Resumes refused, by reason. */
+  readonly refused: Record<ResumeRefusalReason, number>;
+  /** Detached sessions ended because their window passed. */
+  expired: number;
+}
 
 /** What the server tells the metrics at scrape time. */
 export interface ServerState {

@@ -3,6 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { WebSocket } from 'ws';
 import { CloseCode } from './constants.js';
 import type { RemoteLogger } from './logger.js';
+import type { ResumeCounters } from './metrics.js';
 import { ResumeLink } from './resume-link.js';
 import { newResumeToken, type ResumeRefusalReason, resumeTokenKey } from './resume-protocol.js';
 import { normalizeOrigin } from './security.js';
@@ -17,23 +18,6 @@ export interface ResumeSettings {
   readonly windowMs: number;
   /** Replay buffer bound per session. */
   readonly bufferBytes: number;
-}
-
-/**
- * Resume events of one server as plain counters (read at scrape time by a metrics collector; a frame never touches
- * them). `refused` is keyed by {@link ResumeRefusalReason}.
- */
-export interface ResumeCounters {
-  /** Sessions that negotiated resume. */
-  sessions: number;
-  /** Drops that detached a session (it waited for its client). */
-  detached: number;
-  /** Resumes accepted. */
-  accepted: number;
-  /** Resumes refused, by reason. */
-  readonly refused: Record<ResumeRefusalReason, number>;
-  /** Detached sessions ended because their window passed. */
-  expired: number;
 }
 
 /** The verdict on a resume request. */
