@@ -120,6 +120,7 @@ describe('resume behind nginx with two acpremote expose instances', () => {
 
     // Answered after the reconnect: the answer reaches the agent, and its reply the editor.
     expect(await turn.answer('Production')).toBe('selected production');
+    expect(await metric(holder, 'acpremote_connections_total{outcome="accepted"}')).toBe(1);
     expect(await metric(holder, 'acpremote_session_drops_total')).toBe(1);
     expect(await metric(holder, 'acpremote_resumes_total{outcome="accepted"}')).toBe(1);
 
