@@ -13,11 +13,11 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { initializeChoiceSession, startChoiceTurn, startChoiceUpstreams } from './support/choice-session.js';
+import { finishDrain, startDrain } from './support/drain.js';
 import { type FaultProxy, startFaultProxy } from './support/fault-proxy.js';
 import { type NginxBalancing, type NginxProxy, startNginxTlsProxy } from './support/nginx.js';
 import {
   ACPREMOTE_CLI,
-  childPids,
   killStartedProcesses,
   type RunningServer,
   spawnStdioPeer,
@@ -188,25 +188,21 @@ describe('resume behind nginx with two acpremote expose instances', () => {
   async function drainWhileDetached() {
     const pending = await startPendingTurn();
     const { holder, otherName, mirrorLogs } = pending;
-    const agentsBefore = childPids(holder.child.pid!);
-    expect(agentsBefore).toHaveLength(1);
     await cutAndHold(mirrorLogs, holder);
-    const holderExited = new Promise<number | null>((resolve) =>
-      holder.child.once('exit', (code) => resolve(code)),
-    );
-    holder.child.kill('SIGTERM');
-    await logged(holder, /drain started connections=1 /);
+    const drain = await startDrain(holder);
+    expect(drain.agentsBefore).toHaveLength(1);
+    // The detached session is one of the connections the drain waits for.
+    expect(holder.stderr()).toMatch(/drain started connections=1 /);
 
     const arrival = startMirror(nginx!.port);
     expect(await initializeChoiceSession(arrival, () => nginx!.errorLog())).toBe(otherName);
     await logged(holder, /connection refused reason="draining" status=503/);
-    return { ...pending, arrival, agentsBefore, holderExited };
+    return { ...pending, arrival, drain };
   }
 
   it('rolling deploy (hash, max_fails=0): the draining instance takes the resume and finishes the turn, new sessions land on the other, exit 0', async () => {
     await startDeployment({ balancing: 'hash $remote_addr consistent', serverParameters: 'max_fails=0' });
-    const { mirror, holder, other, otherName, turn, mirrorLogs, arrival, agentsBefore, holderExited } =
-      await drainWhileDetached();
+    const { mirror, holder, other, otherName, turn, mirrorLogs, arrival, drain } = await drainWhileDetached();
 
     // The mirror comes back: hashing sends its resume to the draining instance, which still accepts it.
     faults!.refuseNew(false);
@@ -223,11 +219,7 @@ describe('resume behind nginx with two acpremote expose instances', () => {
     expect(await (await startChoiceTurn(late)).answer('Production')).toBe('selected production');
 
     // The resumed session's client leaves: the drained instance exits 0 with its agent reaped.
-    mirror.child.stdin.end();
-    expect(await mirror.exited).toBe(0);
-    expect(await holderExited).toBe(0);
-    expect(holder.stderr()).toMatch(/drain finished: every connection ended/);
-    expect(agentsBefore.filter((pid) => childPids(holder.child.pid!).includes(pid))).toEqual([]);
+    await finishDrain(holder, drain, mirror);
 
     // nginx's log: the new session's upgrade was answered 503 by the draining instance, then 101 by the other.
     for (const client of [arrival, late]) {
