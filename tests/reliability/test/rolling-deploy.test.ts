@@ -5,14 +5,13 @@
 // process exits 0.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initializeChoiceSession, startChoiceTurn, startChoiceUpstreams } from './support/choice-session.js';
+import { finishDrain, startDrain } from './support/drain.js';
 import { type NginxProxy, startNginxTlsProxy } from './support/nginx.js';
 import {
   ACPREMOTE_CLI,
-  childPids,
   killStartedProcesses,
   type RunningServer,
   spawnStdioPeer,
-  waitFor,
 } from './support/processes.js';
 
 /** Sessions that arrive while the instance drains; with least_conn, nginx tries the draining one for some. */
@@ -55,20 +54,11 @@ describe('rolling deploy: SIGTERM one of two acpremote expose instances behind n
     const drainingName = await initializeChoiceSession(running, () => proxy.errorLog());
     const draining = instances.get(drainingName)!;
     const [otherName] = [...instances.keys()].filter((name) => name !== drainingName);
-    const agentsBefore = childPids(draining.child.pid!);
-    expect(agentsBefore).toHaveLength(1);
     const turn = await startChoiceTurn(running);
 
     // The deploy starts: the instance holding the session gets SIGTERM while its turn waits on the answer.
-    const exited = new Promise<number | null>((resolve) =>
-      draining.child.once('exit', (code) => resolve(code)),
-    );
-    draining.child.kill('SIGTERM');
-    await waitFor(
-      () => /drain started/.test(draining.stderr()),
-      10_000,
-      () => draining.stderr(),
-    );
+    const drain = await startDrain(draining);
+    expect(drain.agentsBefore).toHaveLength(1);
 
     // New sessions arrive and stay open meanwhile: each one lands on the other instance and works end to end.
     const arrivals: Mirror[] = [];
@@ -87,11 +77,7 @@ describe('rolling deploy: SIGTERM one of two acpremote expose instances behind n
       expect(await (await startChoiceTurn(mirror)).answer('Preview')).toBe('selected preview');
 
     // Its client leaves: the drained instance exits 0, with its agent reaped.
-    running.child.stdin.end();
-    expect(await running.exited).toBe(0);
-    expect(await exited).toBe(0);
-    expect(draining.stderr()).toMatch(/drain finished: every connection ended/);
-    expect(agentsBefore.filter((pid) => childPids(draining.child.pid!).includes(pid))).toEqual([]);
+    await finishDrain(draining, drain, running);
 
     // After it is gone, new sessions still land on the remaining instance.
     const late = startMirror();

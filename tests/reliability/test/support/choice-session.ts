@@ -11,8 +11,14 @@ import {
 
 type Mirror = ReturnType<typeof spawnStdioPeer>;
 
-/** Starts one `acpremote expose` of the choice agent per name; each agent reports its name in `initialize`. */
-export async function startChoiceUpstreams(names: readonly string[]): Promise<Map<string, RunningServer>> {
+/**
+ * Starts one `acpremote expose` of the choice agent per name; each agent reports its name in `initialize`.
+ * `serverOptions` (e.g. `--metrics`) go before the agent's command line.
+ */
+export async function startChoiceUpstreams(
+  names: readonly string[],
+  serverOptions: readonly string[] = [],
+): Promise<Map<string, RunningServer>> {
   const upstreams = new Map<string, RunningServer>();
   for (const name of names) {
     upstreams.set(
@@ -21,6 +27,7 @@ export async function startChoiceUpstreams(names: readonly string[]): Promise<Ma
         'expose',
         '--env',
         `AGENT_NAME=${name}`,
+        ...serverOptions,
         '--',
         process.execPath,
         fixturePath('choice-agent.mjs'),
@@ -47,6 +54,8 @@ export async function initializeChoiceSession(
 /** A prompt turn waiting on its form: `answer(title)` picks the option and resolves with the agent's reply. */
 export interface PendingChoiceTurn {
   readonly elicitation: JsonRpcMessage;
+  /** The `session/prompt` response (or error), whenever it comes. */
+  readonly prompt: Promise<JsonRpcMessage>;
   answer(title: 'Preview' | 'Production'): Promise<string>;
 }
 
@@ -58,6 +67,7 @@ export async function startChoiceTurn(mirror: Mirror): Promise<PendingChoiceTurn
   const elicitation = await mirror.next((message) => message.method === 'elicitation/create');
   return {
     elicitation,
+    prompt,
     async answer(title) {
       const schema = (
         elicitation.params as {

@@ -1,5 +1,6 @@
 // A real nginx in front of acpremote: TLS with a self-signed certificate made at test time, WebSocket upgrade
-// headers, round-robin over the given upstreams and a short proxy_read_timeout, all in a temp directory.
+// headers, least_conn (or client-address hashing) over the given upstreams and a short proxy_read_timeout, all in a
+// temp directory.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,13 +17,36 @@ export interface NginxProxy {
   readonly directory: string;
   /** nginx's error log so far (for failure messages). */
   errorLog(): string;
+  /**
+   * nginx's access log so far, one line per finished request: `status=… upstreams="…" statuses="…"`, where
+   * `upstreams` lists every upstream tried for it in order (`127.0.0.1:8080, 127.0.0.1:8081` after a retry) and
+   * `statuses` their answers (`503, 101`). A WebSocket's line is written when it closes.
+   */
+  accessLog(): string;
   close(): Promise<void>;
 }
 
+/**
+ * How nginx picks the upstream of a new connection:
+ * - `least_conn`: the one with the fewest open connections (ties: round robin). Good for long-lived WebSockets, but a
+ *   reconnect (a resume) can land on another instance than the one holding its session.
+ * - `hash $remote_addr consistent`: every connection from one client address goes to the same upstream (a ketama
+ *   ring over the upstreams), so a resume reaches the instance holding its session. A retry
+ *   (`proxy_next_upstream`) moves on to the next upstream on the ring.
+ */
+export type NginxBalancing = 'least_conn' | 'hash $remote_addr consistent';
+
 /** Options of {@link startNginxTlsProxy}. */
 export interface NginxProxyOptions {
-  /** `host:port` of every upstream; nginx sends each new connection to the one with the fewest open (least_conn). */
+  /** `host:port` of every upstream. */
   upstreams: string[];
+  /** The upstream balancing method; `least_conn` when omitted. */
+  balancing?: NginxBalancing;
+  /**
+   * Parameters appended to every `server` line of the upstream, e.g. `max_fails=0` (never take an upstream out of
+   * rotation after a failed attempt; nginx's default is `max_fails=1 fail_timeout=10s`). None when omitted.
+   */
+  serverParameters?: string;
   /** nginx `proxy_read_timeout` / `proxy_send_timeout` in seconds. */
   readTimeoutSeconds: number;
   /**
@@ -35,11 +59,19 @@ export interface NginxProxyOptions {
 
 /**
  * Starts nginx in the foreground (`daemon off`) with a fresh self-signed certificate for `localhost` and
- * 127.0.0.1, proxying `/` (WebSocket upgrades included) to the upstreams with `least_conn`.
+ * 127.0.0.1, proxying `/` (WebSocket upgrades included) to the upstreams with `options.balancing` (`least_conn` by
+ * default).
  *
  * @example
  * ```ts
  * const proxy = await startNginxTlsProxy({ upstreams: ['127.0.0.1:8080'], readTimeoutSeconds: 3 });
+ * const sticky = await startNginxTlsProxy({
+ *   upstreams: ['127.0.0.1:8080', '127.0.0.1:8081'],
+ *   balancing: 'hash $remote_addr consistent',
+ *   serverParameters: 'max_fails=0',
+ *   readTimeoutSeconds: 60,
+ *   retryOn503: true,
+ * });
  * ```
  */
 export async function startNginxTlsProxy(options: NginxProxyOptions): Promise<NginxProxy> {
@@ -80,16 +112,16 @@ pid ${temp('nginx.pid')};
 error_log ${errorLogPath} info;
 events { worker_connections 512; }
 http {
-  access_log ${temp('access.log')};
+  log_format upstreams 'status=$status upstreams="$upstream_addr" statuses="$upstream_status"';
+  access_log ${temp('access.log')} upstreams;
   client_body_temp_path ${temp('client-body')};
   proxy_temp_path ${temp('proxy')};
   fastcgi_temp_path ${temp('fastcgi')};
   uwsgi_temp_path ${temp('uwsgi')};
   scgi_temp_path ${temp('scgi')};
   upstream acpremote {
-    # Long-lived WebSockets: send each new connection to the upstream with the fewest open ones.
-    least_conn;
-${options.upstreams.map((upstream) => `    server ${upstream};`).join('\n')}
+    ${options.balancing ?? 'least_conn'};
+${options.upstreams.map((upstream) => `    server ${[upstream, options.serverParameters].filter(Boolean).join(' ')};`).join('\n')}
   }
   map $http_upgrade $connection_upgrade { default upgrade; '' close; }
   server {
@@ -114,13 +146,15 @@ ${options.upstreams.map((upstream) => `    server ${upstream};`).join('\n')}
   const child: ChildProcess = spawn('nginx', ['-p', directory, '-e', errorLogPath, '-c', configurationPath], {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const errorLog = () => {
+  const readLog = (path: string) => {
     try {
-      return readFileSync(errorLogPath, 'utf8');
+      return readFileSync(path, 'utf8');
     } catch {
       return '';
     }
   };
+  const errorLog = () => readLog(errorLogPath);
+  const accessLog = () => readLog(temp('access.log'));
   const close = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       const exited = once(child, 'exit');
@@ -138,5 +172,5 @@ ${options.upstreams.map((upstream) => `    server ${upstream};`).join('\n')}
     await close();
     throw new Error(`nginx did not start: ${(error as Error).message}\n${log}`, { cause: error });
   }
-  return { port, certificatePath, directory, errorLog, close };
+  return { port, certificatePath, directory, errorLog, accessLog, close };
 }
