@@ -96,15 +96,25 @@ async function startAcpremote(extraFlags: readonly string[]): Promise<number> {
   throw new Error(`acpremote exited before its banner (code ${child.exitCode})`);
 }
 
-/** nginx in the foreground with the README's `map` and `server` blocks, plain HTTP on a free port. */
-async function startNginx(upstreamPort: number): Promise<number> {
-  const [documented] = extractFencedCode(readme, 'nginx');
+/**
+ * nginx in the foreground with the README's `map` and `server` blocks, plain HTTP on a free port. With
+ * `useUpstreamBlock`, the README's second block (the `upstream` for several instances) is added, its `server` lines
+ * pointed at the real port, and the `location` proxies to it.
+ */
+async function startNginx(upstreamPort: number, { useUpstreamBlock = false } = {}): Promise<number> {
+  const [documented, upstream] = extractFencedCode(readme, 'nginx');
   if (documented === undefined) throw new Error('README.md has no ```nginx block');
   const port = await reserveFreePort();
+  const upstreamBlock = useUpstreamBlock ? instancesUpstream(upstream, upstreamPort) : '';
   const serverBlock = documented
     .replace('listen 443 ssl;', `listen 127.0.0.1:${port};`)
     .replace(/^\s*ssl_certificate(_key)?\s.*$/gm, '')
-    .replace('proxy_pass http://127.0.0.1:8080;', `proxy_pass http://127.0.0.1:${upstreamPort};`);
+    .replace(
+      'proxy_pass http://127.0.0.1:8080;',
+      useUpstreamBlock
+        ? 'proxy_pass http://acpremote;\n    proxy_next_upstream error timeout http_503;'
+        : `proxy_pass http://127.0.0.1:${upstreamPort};`,
+    );
   const directory = mkdtempSync(join(tmpdir(), 'acpkit-docs-nginx-'));
   cleanups.push(() => rmSync(directory, { recursive: true, force: true }));
   for (const name of ['client-body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(directory, name));
@@ -121,6 +131,7 @@ http {
   fastcgi_temp_path ${join(directory, 'fastcgi')};
   uwsgi_temp_path ${join(directory, 'uwsgi')};
   scgi_temp_path ${join(directory, 'scgi')};
+${upstreamBlock}
 ${serverBlock}
 }
 `;
@@ -139,6 +150,12 @@ ${serverBlock}
   };
   await waitUntilListening(port, child, errorLog);
   return port;
+}
+
+/** The README's `upstream` block with each documented `server` address replaced by the real one (same parameters). */
+function instancesUpstream(documented: string | undefined, upstreamPort: number): string {
+  if (documented === undefined) throw new Error('README.md has no second ```nginx block (the upstream)');
+  return documented.replace(/server \S+:8080/g, `server 127.0.0.1:${upstreamPort}`);
 }
 
 async function connectThroughNginx(port: number, host: string): Promise<RemoteConnection> {
@@ -162,46 +179,58 @@ describe('README "Behind nginx"', () => {
     expect(documented).toContain('listen 443 ssl;');
     expect(documented).toContain('proxy_pass http://127.0.0.1:8080;');
     expect(readme).toContain(`--allowed-host ${PUBLIC_HOST}`);
+    const [, upstream = ''] = extractFencedCode(readme, 'nginx');
+    expect(upstream).toContain('hash $remote_addr consistent;');
+    const servers = upstream.match(/^\s*server .*$/gm) ?? [];
+    expect(servers.length).toBeGreaterThan(1);
+    for (const server of servers) expect(server).toContain('max_fails=0');
+    expect(readme).toContain('proxy_next_upstream error timeout http_503;');
   });
 
-  it('carries an elicitation round trip through nginx to acpremote expose with --allowed-host', async () => {
-    const upstreamPort = await startAcpremote(['--allowed-host', PUBLIC_HOST]);
-    const nginxPort = await startNginx(upstreamPort);
-    const remote = await connectThroughNginx(nginxPort, PUBLIC_HOST);
+  it.each([
+    ['the single-instance block', false],
+    ['the several-instances upstream block', true],
+  ])(
+    'carries an elicitation round trip through nginx (%s) to acpremote expose with --allowed-host',
+    async (_name, useUpstreamBlock) => {
+      const upstreamPort = await startAcpremote(['--allowed-host', PUBLIC_HOST]);
+      const nginxPort = await startNginx(upstreamPort, { useUpstreamBlock });
+      const remote = await connectThroughNginx(nginxPort, PUBLIC_HOST);
 
-    const texts: string[] = [];
-    const questions: string[] = [];
-    const connection = client({ name: 'docs-nginx-test' })
-      .onRequest(methods.client.elicitation.create, ({ params }) => {
-        questions.push(params.message);
-        return { action: 'accept', content: { choice: 'choice_1' } };
-      })
-      .onNotification(methods.client.session.update, ({ params }) => {
-        const { update } = params;
-        if (update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text') {
-          texts.push(update.content.text);
-        }
-      })
-      .connect(remote.stream);
-    cleanups.push(() => connection.close());
+      const texts: string[] = [];
+      const questions: string[] = [];
+      const connection = client({ name: 'docs-nginx-test' })
+        .onRequest(methods.client.elicitation.create, ({ params }) => {
+          questions.push(params.message);
+          return { action: 'accept', content: { choice: 'choice_1' } };
+        })
+        .onNotification(methods.client.session.update, ({ params }) => {
+          const { update } = params;
+          if (update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text') {
+            texts.push(update.content.text);
+          }
+        })
+        .connect(remote.stream);
+      cleanups.push(() => connection.close());
 
-    await connection.agent.request(methods.agent.initialize, {
-      protocolVersion: PROTOCOL_VERSION,
-      clientCapabilities: { elicitation: { form: {} } },
-    });
-    const { sessionId } = await connection.agent.request(methods.agent.session.new, {
-      cwd: repositoryRoot,
-      mcpServers: [],
-    });
-    const response = await connection.agent.request(methods.agent.session.prompt, {
-      sessionId,
-      prompt: [{ type: 'text', text: 'Deploy the app' }],
-    });
+      await connection.agent.request(methods.agent.initialize, {
+        protocolVersion: PROTOCOL_VERSION,
+        clientCapabilities: { elicitation: { form: {} } },
+      });
+      const { sessionId } = await connection.agent.request(methods.agent.session.new, {
+        cwd: repositoryRoot,
+        mcpServers: [],
+      });
+      const response = await connection.agent.request(methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: 'text', text: 'Deploy the app' }],
+      });
 
-    expect(response.stopReason).toBe('end_turn');
-    expect(questions).toEqual(['Choose a deployment target']);
-    expect(texts.join('')).toBe('Selected: production');
-  });
+      expect(response.stopReason).toBe('end_turn');
+      expect(questions).toEqual(['Choose a deployment target']);
+      expect(texts.join('')).toBe('Selected: production');
+    },
+  );
 
   it('is refused with 403 through nginx when the public Host is not allowed', async () => {
     const upstreamPort = await startAcpremote([]);
