@@ -186,7 +186,8 @@ export class WebSocketPort {
     return this.queueFull || (this.resume?.replay.isFull ?? false);
   }
 
-  private get queueFull(): boolean {
+  /** Whether the attached socket's send queue is over the high-water mark (the peer reads slower than we send). */
+  get queueFull(): boolean {
     return this.state === 'attached' && this.current.bufferedAmount > HIGH_WATER_BYTES;
   }
 
