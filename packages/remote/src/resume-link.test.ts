@@ -34,7 +34,9 @@ async function welcomedClientPort() {
   cleanups.push(() => new Promise((resolve) => server.close(resolve)));
   await once(server, 'listening');
   const accepted = once(server, 'connection') as Promise<[WebSocket]>;
-  const socket = new WebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}`, [RESUME_SUBPROTOCOL]);
+  const socket = new WebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}`, [
+    RESUME_SUBPROTOCOL,
+  ]);
   cleanups.push(() => socket.terminate());
   await once(socket, 'open');
   const [peer] = await accepted;
