@@ -1,38 +1,18 @@
 // A client connection's reconnect loop over real sockets, against a real server: what it keeps between drops.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ECHO_AGENT } from '../test/support/helpers.js';
 import { openClientConnection } from './client-connection.js';
 import type { ConnectionEvent } from './connection-events.js';
 import { silentLogger } from './logger.js';
 import { resolveConnectOptions } from './options-validation.js';
-import { serveAcp } from './serve-acp.js';
+import { serveCommand } from './serve-command.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-/** An in-process app answering every request with `null`. */
-function answeringApp() {
-  return {
-    connect(stream: Stream) {
-      const reader = stream.readable.getReader();
-      const writer = stream.writable.getWriter();
-      const closed = (async () => {
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) return;
-          const message = value as { id?: number };
-          if (message.id !== undefined)
-            await writer.write({ jsonrpc: '2.0', id: message.id, result: null } as AnyMessage);
-        }
-      })();
-      return { closed, close: () => void reader.cancel().catch(() => {}) };
-    },
-  };
-}
 
 /** Runs a full garbage collection (V8's `gc`, exposed at run time), after the current job's WeakRefs are released. */
 async function collectGarbage(): Promise<void> {
@@ -46,7 +26,7 @@ async function collectGarbage(): Promise<void> {
 
 describe('openClientConnection', () => {
   it('keeps nothing of the sockets it resumed from: no growth per drop on a long-lived connection', async () => {
-    const server = await serveAcp(answeringApp, { port: 0, logger: silentLogger });
+    const server = await serveCommand([process.execPath, ECHO_AGENT], { port: 0, logger: silentLogger });
     cleanups.push(() => server.close());
     const events: Array<(event: ConnectionEvent) => void> = [];
     const resolved = resolveConnectOptions(server.url, {
