@@ -55,10 +55,13 @@ export async function openClientConnection(
   watchSocket(socket, resolved);
   const log = new FrameLog(resolved.logger);
   let port: WebSocketPort | undefined;
+  // Aborted when the port ends: what reconnect attempts listen to (and stop listening to after each one, so a
+  // long-lived connection holds nothing per drop; a reaction on `port.closed` would stay until the end).
+  const ended = new AbortController();
   const link = resumeSelected
     ? ResumeLink.forClient(resolved.resumeBufferBytes, {
-        detached: (close) => void new Reconnection(port!, link!, resolved).run(close),
-        ended: () => {},
+        detached: (close) => void new Reconnection(port!, link!, resolved, ended.signal).run(close),
+        ended: () => ended.abort(),
       })
     : undefined;
   port = new WebSocketPort(socket, {
@@ -96,6 +99,8 @@ class Reconnection {
     private readonly port: WebSocketPort,
     private readonly link: ResumeLink,
     private readonly resolved: ResolvedConnectOptions,
+    /** Aborted when the port ends. */
+    private readonly ended: AbortSignal,
   ) {
     this.windowMs = link.welcomed!.windowMs;
   }
@@ -135,10 +140,11 @@ class Reconnection {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
+        stopListening();
         resolve();
       };
       const timer = setTimeout(done, Math.max(0, milliseconds));
-      void this.port.closed.then(done);
+      const stopListening = onAbort(this.ended, done);
     });
   }
 
@@ -153,12 +159,9 @@ class Reconnection {
       headers: resumeRequestHeaders(link.welcomed!.token, link.received),
     });
     // Ended locally while connecting: stop now rather than when the open times out.
-    let connecting = true;
-    void port.closed.then(() => {
-      if (connecting) socket.terminate();
-    });
+    const stopListening = onAbort(this.ended, () => socket.terminate());
     const opened = await outcome;
-    connecting = false;
+    stopListening();
     if (!port.isOpen) {
       if (opened.kind === 'open') socket.close(CloseCode.Normal, 'the client ended meanwhile');
       return { kind: 'ended' };
@@ -235,6 +238,16 @@ class Reconnection {
       this.resolved.logger.warn('onConnectionEvent threw', { error: String(error) });
     }
   }
+}
+
+/** Calls `listener` once when `signal` aborts (at once if it has); returns what stops listening. */
+function onAbort(signal: AbortSignal, listener: () => void): () => void {
+  if (signal.aborted) {
+    listener();
+    return () => {};
+  }
+  signal.addEventListener('abort', listener, { once: true });
+  return () => signal.removeEventListener('abort', listener);
 }
 
 /** What a refused reconnect means: the server's resume refusal, refused credentials, or a reason to try again. */

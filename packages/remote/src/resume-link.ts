@@ -178,10 +178,7 @@ export class ResumeLink implements PortResume {
     this.unacknowledgedBytes += bytes;
     if (this.unacknowledgedFrames >= ACK_EVERY_FRAMES || this.unacknowledgedBytes >= ACK_EVERY_BYTES)
       this.acknowledge();
-    else if (this.ackTimer === undefined) {
-      this.ackTimer = setTimeout(this.onAckTimer, ACK_DELAY_MS);
-      this.ackTimer.unref();
-    }
+    else this.acknowledgeLater();
     return true;
   }
 
@@ -259,9 +256,22 @@ export class ResumeLink implements PortResume {
   };
 
   private acknowledge(): void {
+    // Acknowledgements are cumulative: behind a send queue over the high-water mark (a peer that reads slowly or not
+    // at all) queue none, or a peer sending cheap frames and reading nothing would grow this side's queue with them
+    // without bound; the one sent once the queue is below the mark covers every frame received meanwhile.
+    if (this.port!.queueFull) {
+      this.acknowledgeLater();
+      return;
+    }
     this.unacknowledgedFrames = 0;
     this.unacknowledgedBytes = 0;
     this.port!.writeControl(encodeControlFrame({ type: 'ack', received: this.received }));
+  }
+
+  private acknowledgeLater(): void {
+    if (this.ackTimer !== undefined) return;
+    this.ackTimer = setTimeout(this.onAckTimer, ACK_DELAY_MS);
+    this.ackTimer.unref();
   }
 
   private stopAckTimer(): void {

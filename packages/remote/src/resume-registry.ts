@@ -109,6 +109,9 @@ export class ResumeRegistry {
     } else if (!timingSafeEqual(session.identity, identity)) {
       // Not told apart from an unknown token on the wire: the peer learns nothing about other peers' sessions.
       verdict = { ok: false, reason: 'unknown', detail: 'identity' };
+    } else if (session.link.port?.isClosing) {
+      // A close frame ends the session, even while its peer has not answered it yet.
+      verdict = { ok: false, reason: 'ended', detail: 'closing' };
     } else if (received > session.link.replay.sent) {
       verdict = { ok: false, reason: 'invalid', detail: 'received count above the frames sent' };
     } else if (!session.link.replay.canReplayAfter(received)) {

@@ -168,6 +168,14 @@ export class WebSocketPort {
     return this.state === 'attached';
   }
 
+  /**
+   * Whether the attached socket is being closed on purpose (this side sent or asked for a close frame: the agent
+   * exited, a protocol error, a shutdown): the connection is ending, and a resume must not bring it back.
+   */
+  get isClosing(): boolean {
+    return this.state === 'attached' && (this.closeRequested || closeFrameSent(this.current));
+  }
+
   /** Whether frames go on the wire now: a socket is attached and (with resume) its handshake is done. */
   get isLive(): boolean {
     return this.state === 'attached' && (this.resume === undefined || this.resume.live);
@@ -186,7 +194,8 @@ export class WebSocketPort {
     return this.queueFull || (this.resume?.replay.isFull ?? false);
   }
 
-  private get queueFull(): boolean {
+  /** Whether the attached socket's send queue is over the high-water mark (the peer reads slower than we send). */
+  get queueFull(): boolean {
     return this.state === 'attached' && this.current.bufferedAmount > HIGH_WATER_BYTES;
   }
 
@@ -288,10 +297,10 @@ export class WebSocketPort {
 
   /**
    * Puts `socket` under the port (resume): a detached port is attached again, an attached one lets its old socket
-   * go (a peer that came back before this side noticed the drop). False when the port has ended.
+   * go (a peer that came back before this side noticed the drop). False when the port has ended or is closing.
    */
   attach(socket: WebSocket): boolean {
-    if (this.state === 'ended') return false;
+    if (this.state === 'ended' || this.isClosing) return false;
     if (this.state === 'attached') {
       const old = this.current;
       this.unbind(old);

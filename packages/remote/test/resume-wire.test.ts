@@ -332,6 +332,23 @@ describe('resume wire: refusals', () => {
     expect([ended.status, ended.headers['acpkit-resume-refused']]).toEqual([410, 'ended']);
   });
 
+  it('refuses as ended a resume of a session the server is closing, before its client answered the close frame', async () => {
+    const { server } = await startCommandServer();
+    const client = await WireClient.open(server.url);
+    const welcome = await client.control();
+    await agentPid(client);
+    // This client never answers a close frame (ws would answer at once): the server's close handshake stays open.
+    const closeFrame = new Promise<number>((resolve) => {
+      client.socket.close = (code?: number) => resolve(code ?? 0);
+    });
+    client.request(2, '_test/exit', {});
+    expect(await closeFrame).toBe(CloseCode.AgentExited);
+    const response = await resumeRequest(server, resumeHeaders(welcome.token, 2));
+    expect([response.status, response.headers['acpkit-resume-refused']]).toEqual([410, 'ended']);
+    client.socket.terminate();
+    await until(() => server.connectionCount === 0);
+  });
+
   it('refuses a count above what the server sent (invalid) and keeps the session', async () => {
     const { server } = await startServer();
     const welcome = await droppedSession(server, 1);
