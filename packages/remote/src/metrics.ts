@@ -166,7 +166,7 @@ const RESUME_OUTCOMES: readonly ('accepted' | ResumeRefusalReason)[] = [
 ];
 /** The refusals each sender can cause (an agent writes lines: never a binary frame). */
 const FRAME_REASONS: Readonly<Record<string, readonly FrameRefusalReason[]>> = {
-  client: ['binary', 'oversize', 'invalid_utf8', 'not_json_rpc'],
+  client: ['binary', 'oversize', 'invalid_utf8', 'not_json_rpc', 'protocol_error'],
   agent: ['oversize', 'invalid_utf8', 'not_json_rpc'],
 };
 const HTTP_REFUSALS: readonly RefusalReason[] = [

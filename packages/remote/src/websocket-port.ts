@@ -348,6 +348,7 @@ export class WebSocketPort {
 
   /** Closes the attached socket for a violation of the resume protocol (1002). */
   protocolViolation(message: string): void {
+    this.metrics.frameRefused(this.options.peer, 'protocol_error');
     this.options.log.logger.warn('closing connection: resume protocol violation', {
       ...this.options.log.fields,
       error: message,

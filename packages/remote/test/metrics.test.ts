@@ -251,5 +251,18 @@ describe('/metrics', () => {
     expect(sampleValue(families, 'acpremote_connections_total', { outcome: 'accepted' })).toBe(1);
     expect(sampleValue(families, 'acpremote_sessions_detached')).toBe(0);
     expect(sampleValue(families, 'acpremote_resume_windows_expired_total')).toBe(0);
+    expect(
+      sampleValue(families, 'acpremote_frames_refused_total', { sender: 'client', reason: 'protocol_error' }),
+    ).toBe(0);
+
+    // A malformed control frame is a resume protocol violation: closed with 1002 and counted.
+    const violating = await openResumable();
+    const closed = new Promise<number>((resolve) => violating.socket.once('close', resolve));
+    violating.socket.send(Buffer.from('not json'), { binary: true });
+    expect(await closed).toBe(1002);
+    const after = await scrape(server);
+    expect(
+      sampleValue(after, 'acpremote_frames_refused_total', { sender: 'client', reason: 'protocol_error' }),
+    ).toBe(1);
   });
 });
