@@ -265,9 +265,15 @@ function renderProcessSummary(summaries: readonly Summary[]): string[] {
   return [...lines, ''];
 }
 
-/** Instructions per message (callgrind), per process, for each of our relays beside its reference. */
+/**
+ * Instructions per message of the main thread (callgrind), per process, for each of our relays beside its reference
+ * (all threads are in the JSON file).
+ */
 function renderInstructionSummary(summaries: readonly Summary[]): string[] {
-  const rows = summaries.filter((summary) => summary.section === 'instructions' && summary.baselineSpread);
+  const rows = summaries.filter(
+    (summary) =>
+      summary.section === 'instructions' && summary.baselineSpread && !summary.figure.endsWith('(all threads)'),
+  );
   if (rows.length === 0) return [];
   const lines = [
     '| Path | Task | Process | instructions / msg: reference → ours (median) | ratio min / **median** / max |',
