@@ -272,7 +272,9 @@ function renderProcessSummary(summaries: readonly Summary[]): string[] {
 function renderInstructionSummary(summaries: readonly Summary[]): string[] {
   const rows = summaries.filter(
     (summary) =>
-      summary.section === 'instructions' && summary.baselineSpread && !summary.figure.endsWith('(all threads)'),
+      summary.section === 'instructions' &&
+      summary.baselineSpread &&
+      !summary.figure.endsWith('(all threads)'),
   );
   if (rows.length === 0) return [];
   const lines = [
