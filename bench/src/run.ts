@@ -21,7 +21,8 @@ import {
 } from './report.js';
 
 const { values: flags } = parseArgs({
-  // Tolerates a `--` separator forwarded by `pnpm … bench -- --flags`.
+  // `pnpm bench -- --flags` forwards the `--` itself, which would end option parsing: drop it.
+  args: process.argv.slice(2).filter((arg) => arg !== '--'),
   allowPositionals: true,
   options: {
     smoke: { type: 'boolean', default: false },
