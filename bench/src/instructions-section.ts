@@ -111,10 +111,15 @@ export async function runInstructionSection(options: InstructionSectionOptions):
     '--quiet',
   ];
   const values = new Map<string, number[]>();
-  const measured = options.paths.flatMap((path) => {
-    const reference = options.allPaths.find((candidate) => candidate.id === path.reference);
-    return reference ? [reference, path] : [path];
-  });
+  // Each path once, its reference right before it (serve-command is both a path and serve-command-metrics' reference).
+  const measured = [
+    ...new Set(
+      options.paths.flatMap((path) => {
+        const reference = options.allPaths.find((candidate) => candidate.id === path.reference);
+        return reference ? [reference, path] : [path];
+      }),
+    ),
+  ];
   for (const path of measured) {
     options.log(`instructions: opening ${path.id} under callgrind`);
     const open: OpenPath = await path.open({ wrap: { relay: wrapper, mirror: wrapper } });

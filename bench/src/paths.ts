@@ -226,10 +226,14 @@ export const paths: PathDefinition[] = [
 /**
  * The paths measured together, one group at a time: only the processes of the group under test are alive, and each
  * of our relays is measured beside its own reference and nothing else (see the README: which other processes are
- * alive changed the ratios). `serve-acp` goes with the raw `ws` hop it is compared with.
+ * alive changed the ratios). A path may be in several groups: each group opens its own instance of it, and a path's
+ * figures and its ratios to its reference come from its first group (the first one naming it), whose rounds measured
+ * both. So `serve-command` is the path measured against `minimal-relay`, and again, as the reference, beside
+ * `serve-command-metrics`. `serve-acp` goes with the raw `ws` hop it is compared with.
  */
 export const pathGroups: PathId[][] = [
   ['minimal-relay', 'serve-command'],
   ['minimal-chain', 'chain'],
+  ['serve-command', 'serve-command-metrics'],
   ['stdio-hop', 'ws-hop', 'serve-acp'],
 ];

@@ -112,11 +112,23 @@ export function sliceOrder<T>(group: readonly T[], round: number): T[] {
   return [...group.slice(shift), ...group.slice(0, shift)];
 }
 
-/** The selected paths in their measurement groups (a path no group names is measured on its own). */
+/**
+ * The selected paths in their measurement groups (a path no group names is measured on its own). A group that the
+ * selection reduces to a part of another selected group is left out: the larger group measures the same paths.
+ */
 export function groupsOf(selected: readonly PathDefinition[]): PathDefinition[][] {
-  const groups = pathGroups
+  const candidates = pathGroups
     .map((ids) => selected.filter((path) => ids.includes(path.id)))
     .filter((group) => group.length > 0);
+  const groups = candidates.filter(
+    (group, index) =>
+      !candidates.some(
+        (other, otherIndex) =>
+          otherIndex !== index &&
+          group.every((path) => other.includes(path)) &&
+          (other.length > group.length || otherIndex < index),
+      ),
+  );
   const grouped = new Set(groups.flat());
   return [...groups, ...selected.filter((path) => !grouped.has(path)).map((path) => [path])];
 }
@@ -129,7 +141,8 @@ function push(values: Values, key: string, value: number): void {
   else values.set(key, [value]);
 }
 
-const key = (path: PathId, figure: string) => `${path}\u0000${figure}`;
+/** Values are kept per group: a path measured in two groups is two instances, each paired with its own group. */
+const key = (group: number, path: PathId, figure: string) => `${group}\u0000${path}\u0000${figure}`;
 const processFigureId = (task: string, role: ProcessRole, counter: string) => `${task}/${role}/${counter}`;
 
 /** Counters of every process of `open` now (a process that is gone is left out). */
@@ -144,6 +157,7 @@ function snapshot(processes: readonly PathProcess[]): Map<number, ProcessCounter
 
 /** Runs one task slice on one path and records its figures and per-process counters. */
 async function measureSlice(
+  group: number,
   path: PathDefinition,
   open: OpenPath,
   task: RelayTask,
@@ -155,7 +169,7 @@ async function measureSlice(
   const after = snapshot(open.processes);
   if (values === undefined) return;
   task.figures.forEach((figure, index) => {
-    push(values, key(path.id, figure.id), result.figures[index]!);
+    push(values, key(group, path.id, figure.id), result.figures[index]!);
   });
   for (const { role, pid } of open.processes) {
     const start = before.get(pid);
@@ -165,7 +179,7 @@ async function measureSlice(
     for (const figure of processFigures) {
       push(
         values,
-        key(path.id, processFigureId(task.id, role, figure.counter)),
+        key(group, path.id, processFigureId(task.id, role, figure.counter)),
         figure.scale(delta) / result.messages,
       );
     }
@@ -184,7 +198,8 @@ async function measureSlice(
  */
 export async function runRelaySection(options: RelaySectionOptions): Promise<FigureRecord[]> {
   const values: Values = new Map();
-  for (const group of groupsOf(options.paths)) {
+  const groups = groupsOf(options.paths);
+  for (const [groupIndex, group] of groups.entries()) {
     const open = new Map<PathId, OpenPath>();
     try {
       for (const path of group) {
@@ -195,7 +210,8 @@ export async function runRelaySection(options: RelaySectionOptions): Promise<Fig
         const sliceMs = round === 0 ? Math.max(100, options.sliceMs / 2) : options.sliceMs;
         for (const task of options.tasks) {
           for (const path of sliceOrder(group, round)) {
-            await measureSlice(path, open.get(path.id)!, task, sliceMs, round === 0 ? undefined : values);
+            const recorded = round === 0 ? undefined : values;
+            await measureSlice(groupIndex, path, open.get(path.id)!, task, sliceMs, recorded);
           }
         }
         const name = group.map((path) => path.id).join(' + ');
@@ -207,19 +223,27 @@ export async function runRelaySection(options: RelaySectionOptions): Promise<Fig
       for (const path of open.values()) await path.close();
     }
   }
-  return toRecords(options, values);
+  return toRecords(options, groups, values);
 }
 
-function toRecords(options: RelaySectionOptions, values: Values): FigureRecord[] {
+function toRecords(
+  options: RelaySectionOptions,
+  groups: readonly PathDefinition[][],
+  values: Values,
+): FigureRecord[] {
   const records: FigureRecord[] = [];
+  // A path's own figures: those of its first group. Its reference's: those of the reference's instance in that
+  // same group (measured in the same rounds), never the reference's figures from another group.
+  const homeOf = (id: PathId) => groups.findIndex((group) => group.some((path) => path.id === id));
+  const ownValues = (id: PathId, figure: string) => values.get(key(homeOf(id), id, figure));
+  const referenceValues = (path: PathDefinition, figure: string) =>
+    path.reference ? values.get(key(homeOf(path.id), path.reference, figure)) : undefined;
   const baselineOf = (path: PathDefinition, figure: string, kind: FigureKind, own: number[]) => {
     // Our relays are compared with their same-run minimal reference; the references and serveAcp with the raw hops
     // they are made of (measured in another group: context, not a target).
-    const referenceValues = path.reference ? values.get(key(path.reference, figure)) : undefined;
-    if (path.reference && referenceValues) {
-      return { baselineValues: referenceValues, baselineLabel: `${path.reference}, same run` };
-    }
-    const hopValues = path.hops.map((hop) => values.get(key(hop, figure)));
+    const reference = referenceValues(path, figure);
+    if (reference) return { baselineValues: reference, baselineLabel: `${path.reference}, same run` };
+    const hopValues = path.hops.map((hop) => ownValues(hop, figure));
     if (path.hops.length === 0 || !hopValues.every((list) => list !== undefined)) return {};
     const repeats = Math.min(own.length, ...hopValues.map((list) => list!.length));
     return {
@@ -235,7 +259,7 @@ function toRecords(options: RelaySectionOptions, values: Values): FigureRecord[]
   for (const task of options.tasks) {
     for (const figure of task.figures) {
       for (const path of options.paths) {
-        const own = values.get(key(path.id, figure.id));
+        const own = ownValues(path.id, figure.id);
         if (!own) continue;
         records.push({
           section: 'relay',
@@ -256,9 +280,9 @@ function toRecords(options: RelaySectionOptions, values: Values): FigureRecord[]
       for (const role of roles) {
         for (const figure of processFigures) {
           const id = processFigureId(task.id, role, figure.counter);
-          const own = values.get(key(path.id, id));
+          const own = ownValues(path.id, id);
           if (!own) continue;
-          const reference = path.reference ? values.get(key(path.reference, id)) : undefined;
+          const reference = referenceValues(path, id);
           records.push({
             section: 'process',
             path: path.id,

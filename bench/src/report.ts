@@ -48,7 +48,17 @@ function referenceTargets(path: string): Bound[] {
 export const targets: Bound[] = [
   ...referenceTargets('serve-command'),
   ...referenceTargets('chain'),
-  // Metrics on must not move the relay: serve-command-metrics against serve-command in the same run.
+  // Metrics on must not move the relay: serve-command-metrics against serve-command, the relay process's
+  // instructions per message (±1–7 % run to run) and the wall-clock figures of the same rounds (far noisier).
+  ...(['rtt', 'small-throughput', '16kib', '1mib'] as const).map(
+    (task): Bound => ({
+      path: 'serve-command-metrics',
+      figure: `${task}/relay`,
+      onRatio: true,
+      max: 1.05,
+      text: `metrics on: relay instructions per message (${task}) ≤ 1.05× metrics off`,
+    }),
+  ),
   {
     path: 'serve-command-metrics',
     figure: 'rtt-p50',
