@@ -2,7 +2,7 @@
 // Summarises bench profiles, so a missed bench target can be traced to a function without opening DevTools:
 // - V8 .cpuprofile files (from `ACPKIT_BENCH_CPU_PROF=<dir> pnpm bench`): top functions by self time, per process,
 //   each named after the bench host or mirror it ran (found in its call frames); threads that did almost nothing
-//   (tsx's module loader) are skipped unless `--all` is given;
+//   are skipped unless `--all` is given;
 // - with `--callgrind`, callgrind dumps (from `pnpm bench -- --sections instructions --callgrind-dir <dir>`): top
 //   functions by instructions (self), per dump file given; JIT-compiled JavaScript is named from V8's
 //   /tmp/perf-<pid>.map when the hosts ran with ACPKIT_BENCH_NODE_FLAGS=--perf-basic-prof.
@@ -107,7 +107,7 @@ function summariseCallgrind(file) {
   }
   const total = [...self.values()].reduce((sum, cost) => sum + cost, 0);
   const command = /^cmd: +(.*)$/m.exec(text)?.[1] ?? '';
-  const host = /\/hosts\/([\w-]+)\.ts/.exec(command)?.[1] ?? 'process';
+  const host = /\/hosts\/([\w-]+)\.[jt]s/.exec(command)?.[1] ?? 'process';
   console.log(`\n${host} (${file}): ${total.toLocaleString('en-US')} instructions`);
   for (const [name, cost] of [...self].sort((left, right) => right[1] - left[1]).slice(0, top)) {
     console.log(
@@ -138,7 +138,8 @@ for (const file of files) {
   const totalSamples = profile.samples.length;
   if (!all && busySamples / Math.max(1, totalSamples) < BUSY_SHARE) continue;
   const host = profile.nodes
-    .map((node) => /\/src\/hosts\/([\w-]+)\.ts/.exec(node.callFrame.url ?? '')?.[1])
+    // The hosts run transpiled (bench/.hosts/hosts/*.js, see bench/src/hosts/host-scripts.ts).
+    .map((node) => /\/(?:src|\.hosts)\/hosts\/([\w-]+)\.[jt]s/.exec(node.callFrame.url ?? '')?.[1])
     .find((name) => name !== undefined);
   const rows = [...byFunction].sort((left, right) => right[1] - left[1]).slice(0, top);
   const busy = [...byFunction].filter(([name]) => !IDLE.has(name.split(' ')[0]));

@@ -2,13 +2,13 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { benchToken } from './hosts/bench-token.js';
+import { hostScript } from './hosts/host-scripts.js';
 import { profilingFlags, type RunningHost, startHost } from './hosts/spawn-host.js';
 import { childrenOf } from './process-stats.js';
 import { RpcClient } from './rpc-client.js';
 import { type MessageEndpoint, openWebSocketEndpoint, spawnStdioEndpoint } from './transports.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
-const host = (name: string) => fileURLToPath(new URL(`./hosts/${name}`, import.meta.url));
 
 /** The raw hops our paths are built from. */
 export type HopId = 'stdio-hop' | 'ws-hop';
@@ -142,9 +142,7 @@ async function openChain(
   const mirror = spawnStdioEndpoint(command!, [
     ...wrapperArgs,
     ...profilingFlags(),
-    '--import',
-    import.meta.resolve('tsx'),
-    host(mirrorHost),
+    hostScript(mirrorHost),
     server.url,
   ]);
   return connect(mirror, [server], label, () => [

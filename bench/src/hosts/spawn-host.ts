@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { spawnProcessGroup } from '@acpkit/remote';
 import type { HostReport } from './host-ipc.js';
+import { hostScript } from './host-scripts.js';
 
 const benchRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -27,7 +28,8 @@ export interface RunningHost {
 }
 
 /**
- * Starts `src/hosts/<name>.ts` under tsx with an IPC channel and waits until it listens. `wrapper` runs Node under
+ * Starts `src/hosts/<name>.ts` (as plain JavaScript: see host-scripts.ts) with an IPC channel and waits until it
+ * listens. `wrapper` runs Node under
  * another program (the instruction-count section runs hosts under `valgrind --tool=callgrind`); the host's pid is
  * then the wrapper's, which `valgrind` keeps (it runs the program in its own process).
  *
@@ -41,9 +43,8 @@ export async function startHost(
   args: readonly string[] = [],
   wrapper: readonly string[] = [],
 ): Promise<RunningHost> {
-  const host = fileURLToPath(new URL(`./${name}.ts`, import.meta.url));
   const group = spawnProcessGroup(
-    [...wrapper, process.execPath, '--import', 'tsx', '--expose-gc', ...profilingFlags(), host, ...args],
+    [...wrapper, process.execPath, '--expose-gc', ...profilingFlags(), hostScript(name), ...args],
     { cwd: benchRoot, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
   );
   const child = group.process;
