@@ -106,3 +106,37 @@ export async function measureOne(client: RpcClient, params: string): Promise<num
   }
   return elapsed;
 }
+
+/**
+ * Sends exactly `count` requests of `params` keeping `window` in flight, and resolves once every reply came: a fixed
+ * amount of work, for counters that are read per message (instructions under callgrind).
+ *
+ * @example
+ * ```ts
+ * await measureCount(client, echoParams(16 * 1024), 16, 1000);
+ * ```
+ */
+export function measureCount(
+  client: RpcClient,
+  params: string,
+  window: number,
+  count: number,
+  method?: string,
+): Promise<void> {
+  let sent = 0;
+  let completed = 0;
+  const done = new Promise<void>((resolve) => {
+    const onReply = () => {
+      completed += 1;
+      if (sent < count) {
+        sent += 1;
+        client.send(params, onReply, method);
+      } else if (completed === count) resolve();
+    };
+    for (; sent < Math.min(window, count); ) {
+      sent += 1;
+      client.send(params, onReply, method);
+    }
+  });
+  return Promise.race([done, client.failed]);
+}

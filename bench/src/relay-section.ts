@@ -1,16 +1,31 @@
-// Relay paths: latency, pipelined throughput, large messages, interleaved path by path within every repeat.
+// Relay paths: latency, pipelined throughput, large messages. Paths are measured group by group (each of our relays
+// beside its own reference and nothing else alive), interleaved slice by slice within every repeat, with per-process
+// counters (CPU, system calls, sleeps) for every slice.
 import { echoParams, measureOne, measurePipelined, measureRoundTrips } from './measure.js';
-import type { OpenPath, PathDefinition, PathId } from './paths.js';
-import { processTreeCpuMs } from './process-tree-cpu.js';
+import {
+  type OpenPath,
+  type PathDefinition,
+  type PathId,
+  type PathProcess,
+  type ProcessRole,
+  pathGroups,
+} from './paths.js';
+import { difference, type ProcessCounters, readCounters } from './process-stats.js';
 import type { FigureRecord } from './report.js';
 import type { RpcClient } from './rpc-client.js';
 import { combineHops, type FigureKind, quantile } from './stats.js';
 
+/** What one slice of a task measured: its figures, and how many messages crossed the path meanwhile. */
+interface SliceResult {
+  figures: number[];
+  messages: number;
+}
+
 /** One measurement on one open path, producing one or more figures. */
-interface RelayTask {
+export interface RelayTask {
   id: string;
   figures: { id: string; unit: string; kind: FigureKind }[];
-  run(client: RpcClient, sliceMs: number): Promise<number[]>;
+  run(client: RpcClient, sliceMs: number): Promise<SliceResult>;
 }
 
 const small = echoParams(360);
@@ -32,49 +47,52 @@ export const relayTasks: RelayTask[] = [
     ],
     async run(client, sliceMs) {
       const samples = await measureRoundTrips(client, small, sliceMs);
-      return [quantile(samples, 0.5), quantile(samples, 0.99)];
+      return { figures: [quantile(samples, 0.5), quantile(samples, 0.99)], messages: samples.length };
     },
   },
   {
     id: 'small-throughput',
-    figures: [
-      { id: 'msgs-per-s', unit: 'msg/s', kind: 'rate' },
-      // CPU of every process of the path (driver included) per message: robust against other people's load.
-      { id: 'cpu-us-per-msg', unit: 'µs CPU', kind: 'time' },
-    ],
+    figures: [{ id: 'msgs-per-s', unit: 'msg/s', kind: 'rate' }],
     async run(client, sliceMs) {
-      const cpuBefore = processTreeCpuMs();
       const result = await measurePipelined(client, small, 64, sliceMs);
-      const cpuAfter = processTreeCpuMs();
-      const cpuPerMessage =
-        cpuBefore === undefined || cpuAfter === undefined
-          ? Number.NaN
-          : ((cpuAfter - cpuBefore) * 1000) / result.messages;
-      return [result.messages / result.seconds, cpuPerMessage];
+      return { figures: [result.messages / result.seconds], messages: result.messages };
     },
   },
   {
     id: '16kib',
     figures: [{ id: 'mb-per-s-16kib', unit: 'MB/s', kind: 'rate' }],
     async run(client, sliceMs) {
-      return [megabytesPerSecond(await measurePipelined(client, medium, 16, sliceMs))];
+      const result = await measurePipelined(client, medium, 16, sliceMs);
+      return { figures: [megabytesPerSecond(result)], messages: result.messages };
     },
   },
   {
     id: '1mib',
     figures: [{ id: 'mb-per-s-1mib', unit: 'MB/s', kind: 'rate' }],
     async run(client, sliceMs) {
-      return [megabytesPerSecond(await measurePipelined(client, large, 4, sliceMs))];
+      const result = await measurePipelined(client, large, 4, sliceMs);
+      return { figures: [megabytesPerSecond(result)], messages: result.messages };
     },
   },
   {
     id: '16mib',
     figures: [{ id: 'relay-16mib-ms', unit: 'ms', kind: 'time' }],
     async run(client) {
-      return [await measureOne(client, huge)];
+      return { figures: [await measureOne(client, huge)], messages: 1 };
     },
   },
 ];
+
+/** Per-message counters of one process role, recorded for every task slice. */
+const processFigures = [
+  { counter: 'cpu-us', unit: 'µs CPU', scale: (counters: ProcessCounters) => counters.cpuNs / 1000 },
+  {
+    counter: 'syscalls',
+    unit: 'read+write calls',
+    scale: (counters: ProcessCounters) => counters.readCalls + counters.writeCalls,
+  },
+  { counter: 'sleeps', unit: 'sleeps', scale: (counters: ProcessCounters) => counters.sleeps },
+] as const;
 
 /** Options of the relay section. */
 export interface RelaySectionOptions {
@@ -86,8 +104,92 @@ export interface RelaySectionOptions {
 }
 
 /**
- * Opens every path once, then runs `repeats` rounds; in each round every task runs one slice per path in turn
- * (A B C A B C …), so drift of the machine hits all paths alike and ratios are taken within a round.
+ * The order of a group's paths in round `round`: rotated every round (A B, B A, A B, ...), so neither side of a
+ * comparison always runs first (after a slice, the driver and the machine are not in the state they were before it).
+ */
+export function sliceOrder<T>(group: readonly T[], round: number): T[] {
+  const shift = round % group.length;
+  return [...group.slice(shift), ...group.slice(0, shift)];
+}
+
+/**
+ * The selected paths in their measurement groups (a path no group names is measured on its own). A group that the
+ * selection reduces to a part of another selected group is left out: the larger group measures the same paths.
+ */
+export function groupsOf(selected: readonly PathDefinition[]): PathDefinition[][] {
+  const candidates = pathGroups
+    .map((ids) => selected.filter((path) => ids.includes(path.id)))
+    .filter((group) => group.length > 0);
+  const groups = candidates.filter(
+    (group, index) =>
+      !candidates.some(
+        (other, otherIndex) =>
+          otherIndex !== index &&
+          group.every((path) => other.includes(path)) &&
+          (other.length > group.length || otherIndex < index),
+      ),
+  );
+  const grouped = new Set(groups.flat());
+  return [...groups, ...selected.filter((path) => !grouped.has(path)).map((path) => [path])];
+}
+
+type Values = Map<string, number[]>;
+
+function push(values: Values, key: string, value: number): void {
+  const list = values.get(key);
+  if (list) list.push(value);
+  else values.set(key, [value]);
+}
+
+/** Values are kept per group: a path measured in two groups is two instances, each paired with its own group. */
+const key = (group: number, path: PathId, figure: string) => `${group}\u0000${path}\u0000${figure}`;
+const processFigureId = (task: string, role: ProcessRole, counter: string) => `${task}/${role}/${counter}`;
+
+/** Counters of every process of `open` now (a process that is gone is left out). */
+function snapshot(processes: readonly PathProcess[]): Map<number, ProcessCounters> {
+  const counters = new Map<number, ProcessCounters>();
+  for (const { pid } of processes) {
+    const current = readCounters(pid);
+    if (current) counters.set(pid, current);
+  }
+  return counters;
+}
+
+/** Runs one task slice on one path and records its figures and per-process counters. */
+async function measureSlice(
+  group: number,
+  path: PathDefinition,
+  open: OpenPath,
+  task: RelayTask,
+  sliceMs: number,
+  values: Values | undefined,
+): Promise<void> {
+  const before = snapshot(open.processes);
+  const result = await task.run(open.client, sliceMs);
+  const after = snapshot(open.processes);
+  if (values === undefined) return;
+  task.figures.forEach((figure, index) => {
+    push(values, key(group, path.id, figure.id), result.figures[index]!);
+  });
+  for (const { role, pid } of open.processes) {
+    const start = before.get(pid);
+    const end = after.get(pid);
+    if (!start || !end || result.messages === 0) continue;
+    const delta = difference(end, start);
+    for (const figure of processFigures) {
+      push(
+        values,
+        key(group, path.id, processFigureId(task.id, role, figure.counter)),
+        figure.scale(delta) / result.messages,
+      );
+    }
+  }
+}
+
+/**
+ * Measures group by group: opens the group's paths (and nothing else), runs one unrecorded warm-up round, then
+ * `repeats` rounds; in each round every task runs one slice per path of the group, in an order rotated every round.
+ * Ratios are taken within a round, so drift of the machine hits both sides of a comparison alike.
  *
  * @example
  * ```ts
@@ -95,40 +197,71 @@ export interface RelaySectionOptions {
  * ```
  */
 export async function runRelaySection(options: RelaySectionOptions): Promise<FigureRecord[]> {
-  const open = new Map<PathId, OpenPath>();
-  const values = new Map<string, number[]>();
-  const key = (path: PathId, figure: string) => `${path}\u0000${figure}`;
-  try {
-    for (const path of options.paths) {
-      options.log(`opening ${path.id}`);
-      open.set(path.id, await path.open());
-    }
-    // Round 0 warms up JIT and socket buffers and is not recorded.
-    for (let round = 0; round <= options.repeats; round += 1) {
-      const sliceMs = round === 0 ? Math.max(100, options.sliceMs / 2) : options.sliceMs;
-      for (const task of options.tasks) {
-        for (const path of options.paths) {
-          const figures = await task.run(open.get(path.id)!.client, sliceMs);
-          if (round === 0) continue;
-          task.figures.forEach((figure, index) => {
-            const list = values.get(key(path.id, figure.id)) ?? [];
-            list.push(figures[index]!);
-            values.set(key(path.id, figure.id), list);
-          });
-        }
+  const values: Values = new Map();
+  const groups = groupsOf(options.paths);
+  for (const [groupIndex, group] of groups.entries()) {
+    const open = new Map<PathId, OpenPath>();
+    try {
+      for (const path of group) {
+        options.log(`opening ${path.id}`);
+        open.set(path.id, await path.open());
       }
-      options.log(round === 0 ? 'warm-up round done' : `round ${round}/${options.repeats} done`);
+      for (let round = 0; round <= options.repeats; round += 1) {
+        const sliceMs = round === 0 ? Math.max(100, options.sliceMs / 2) : options.sliceMs;
+        for (const task of options.tasks) {
+          for (const path of sliceOrder(group, round)) {
+            const recorded = round === 0 ? undefined : values;
+            await measureSlice(groupIndex, path, open.get(path.id)!, task, sliceMs, recorded);
+          }
+        }
+        const name = group.map((path) => path.id).join(' + ');
+        options.log(
+          round === 0 ? `${name}: warm-up round done` : `${name}: round ${round}/${options.repeats} done`,
+        );
+      }
+    } finally {
+      for (const path of open.values()) await path.close();
     }
-  } finally {
-    for (const path of open.values()) await path.close();
   }
+  return toRecords(options, groups, values);
+}
+
+function toRecords(
+  options: RelaySectionOptions,
+  groups: readonly PathDefinition[][],
+  values: Values,
+): FigureRecord[] {
   const records: FigureRecord[] = [];
+  // A path's own figures: those of its first group. Its reference's: those of the reference's instance in that
+  // same group (measured in the same rounds), never the reference's figures from another group.
+  const homeOf = (id: PathId) => groups.findIndex((group) => group.some((path) => path.id === id));
+  const ownValues = (id: PathId, figure: string) => values.get(key(homeOf(id), id, figure));
+  const referenceValues = (path: PathDefinition, figure: string) =>
+    path.reference ? values.get(key(homeOf(path.id), path.reference, figure)) : undefined;
+  const baselineOf = (path: PathDefinition, figure: string, kind: FigureKind, own: number[]) => {
+    // Our relays are compared with their same-run minimal reference; the references and serveAcp with the raw hops
+    // they are made of (measured in another group: context, not a target).
+    const reference = referenceValues(path, figure);
+    if (reference) return { baselineValues: reference, baselineLabel: `${path.reference}, same run` };
+    const hopValues = path.hops.map((hop) => ownValues(hop, figure));
+    if (path.hops.length === 0 || !hopValues.every((list) => list !== undefined)) return {};
+    const repeats = Math.min(own.length, ...hopValues.map((list) => list!.length));
+    return {
+      baselineValues: own.slice(0, repeats).map((_, repeat) =>
+        combineHops(
+          kind,
+          hopValues.map((list) => list![repeat]!),
+        ),
+      ),
+      baselineLabel: path.hops.join(' + '),
+    };
+  };
   for (const task of options.tasks) {
     for (const figure of task.figures) {
       for (const path of options.paths) {
-        const own = values.get(key(path.id, figure.id));
+        const own = ownValues(path.id, figure.id);
         if (!own) continue;
-        const record: FigureRecord = {
+        records.push({
           section: 'relay',
           path: path.id,
           pathLabel: path.label,
@@ -136,24 +269,31 @@ export async function runRelaySection(options: RelaySectionOptions): Promise<Fig
           unit: figure.unit,
           kind: figure.kind,
           values: own,
-        };
-        // Our relays are compared with their same-run minimal reference; the references and serveAcp with the
-        // raw hops they are made of.
-        const referenceValues = path.reference ? values.get(key(path.reference, figure.id)) : undefined;
-        const hopValues = path.hops.map((hop) => values.get(key(hop, figure.id)));
-        if (path.reference && referenceValues) {
-          record.baselineValues = referenceValues;
-          record.baselineLabel = `${path.reference}, same run`;
-        } else if (path.hops.length > 0 && hopValues.every((list) => list !== undefined)) {
-          record.baselineValues = own.map((_, repeat) =>
-            combineHops(
-              figure.kind,
-              hopValues.map((list) => list![repeat]!),
-            ),
-          );
-          record.baselineLabel = path.hops.join(' + ');
+          ...baselineOf(path, figure.id, figure.kind, own),
+        });
+      }
+    }
+  }
+  const roles: ProcessRole[] = ['driver', 'mirror', 'relay', 'server', 'echo', 'agent'];
+  for (const task of options.tasks) {
+    for (const path of options.paths) {
+      for (const role of roles) {
+        for (const figure of processFigures) {
+          const id = processFigureId(task.id, role, figure.counter);
+          const own = ownValues(path.id, id);
+          if (!own) continue;
+          const reference = referenceValues(path, id);
+          records.push({
+            section: 'process',
+            path: path.id,
+            pathLabel: path.label,
+            figure: id,
+            unit: `${figure.unit} per message`,
+            kind: 'time',
+            values: own,
+            ...(reference ? { baselineValues: reference, baselineLabel: `${path.reference}, same run` } : {}),
+          });
         }
-        records.push(record);
       }
     }
   }

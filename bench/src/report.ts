@@ -48,7 +48,17 @@ function referenceTargets(path: string): Bound[] {
 export const targets: Bound[] = [
   ...referenceTargets('serve-command'),
   ...referenceTargets('chain'),
-  // Metrics on must not move the relay: serve-command-metrics against serve-command in the same run.
+  // Metrics on must not move the relay: serve-command-metrics against serve-command, the relay process's
+  // instructions per message (±1–7 % run to run) and the wall-clock figures of the same rounds (far noisier).
+  ...(['rtt', 'small-throughput', '16kib', '1mib'] as const).map(
+    (task): Bound => ({
+      path: 'serve-command-metrics',
+      figure: `${task}/relay`,
+      onRatio: true,
+      max: 1.05,
+      text: `metrics on: relay instructions per message (${task}) ≤ 1.05× metrics off`,
+    }),
+  ),
   {
     path: 'serve-command-metrics',
     figure: 'rtt-p50',
@@ -182,6 +192,8 @@ export function renderMarkdown(
     '|---|---|---|---|---|',
   ];
   for (const summary of summaries) {
+    // Per-process and instruction figures have their own compact tables (and every value in the JSON file).
+    if (summary.section === 'process' || summary.section === 'instructions') continue;
     const baseline = summary.baselineSpread
       ? `${format(summary.baselineSpread.median)} ${summary.unit} (${summary.baselineLabel})`
       : '—';
@@ -201,6 +213,8 @@ export function renderMarkdown(
   };
   return [
     ...renderRelaySummary(summaries),
+    ...renderProcessSummary(summaries),
+    ...renderInstructionSummary(summaries),
     ...lines,
     ...outcomeLines('Target', targetOutcomes),
     ...outcomeLines('Smoke guard', guardOutcomes),
@@ -245,4 +259,65 @@ function renderRelaySummary(summaries: readonly Summary[]): string[] {
     }
   }
   return [...rows, ''];
+}
+
+const taskNames: Record<string, string> = {
+  rtt: 'RTT (1 in flight, ~360 B)',
+  'small-throughput': '~360 B, window 64',
+  '16kib': '16 KiB, window 16',
+  '1mib': '1 MiB, window 4',
+  '16mib': 'one 16 MiB message',
+};
+
+/**
+ * Per message and per process, for each of our relays beside its reference (medians over repeats): CPU time, and
+ * read+write system calls and sleeps, which say how many messages each wake-up batched.
+ */
+function renderProcessSummary(summaries: readonly Summary[]): string[] {
+  const rows = summaries.filter((summary) => summary.section === 'process' && summary.baselineSpread);
+  if (rows.length === 0) return [];
+  const median = (path: string, figure: string, baseline: boolean) => {
+    const summary = summaries.find((item) => item.path === path && item.figure === figure);
+    const spreadOf = baseline ? summary?.baselineSpread : summary?.spread;
+    return spreadOf ? format(spreadOf.median) : '—';
+  };
+  const lines = [
+    '| Path | Task | Process | µs CPU / msg: reference → ours | CPU ratio min / **median** / max | calls / msg | sleeps / msg |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const summary of rows) {
+    const [task, role, counter] = summary.figure.split('/');
+    if (counter !== 'cpu-us') continue;
+    const other = (name: string) =>
+      `${median(summary.path, `${task}/${role}/${name}`, true)} → ${median(summary.path, `${task}/${role}/${name}`, false)}`;
+    lines.push(
+      `| ${summary.path} | ${taskNames[task!] ?? task} | ${role} | ${format(summary.baselineSpread!.median)} → ${format(summary.spread.median)} | ${summary.ratioSpread ? formatSpread(summary.ratioSpread) : '—'} | ${other('syscalls')} | ${other('sleeps')} |`,
+    );
+  }
+  return [...lines, ''];
+}
+
+/**
+ * Instructions per message of the main thread (callgrind), per process, for each of our relays beside its reference
+ * (all threads are in the JSON file).
+ */
+function renderInstructionSummary(summaries: readonly Summary[]): string[] {
+  const rows = summaries.filter(
+    (summary) =>
+      summary.section === 'instructions' &&
+      summary.baselineSpread &&
+      !summary.figure.endsWith('(all threads)'),
+  );
+  if (rows.length === 0) return [];
+  const lines = [
+    '| Path | Task | Process | instructions / msg: reference → ours (median) | ratio min / **median** / max |',
+    '|---|---|---|---|---|',
+  ];
+  for (const summary of rows) {
+    const [task, role] = summary.figure.split('/');
+    lines.push(
+      `| ${summary.path} | ${taskNames[task!] ?? task} | ${role} | ${format(summary.baselineSpread!.median)} → ${format(summary.spread.median)} | ${summary.ratioSpread ? formatSpread(summary.ratioSpread) : '—'} |`,
+    );
+  }
+  return [...lines, ''];
 }

@@ -2,8 +2,11 @@
 // writes a markdown table plus results/*.json. `--smoke` runs the short CI mode and exits 1 when a guard fails.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runChurnSection, runMemorySection } from './connection-sections.js';
+import { callgrindAvailable, runInstructionSection } from './instructions-section.js';
 import { runMicroSection } from './micro-section.js';
 import { paths } from './paths.js';
 import { relayTasks, runRelaySection } from './relay-section.js';
@@ -18,7 +21,8 @@ import {
 } from './report.js';
 
 const { values: flags } = parseArgs({
-  // Tolerates a `--` separator forwarded by `pnpm … bench -- --flags`.
+  // `pnpm bench -- --flags` forwards the `--` itself, which would end option parsing: drop it.
+  args: process.argv.slice(2).filter((arg) => arg !== '--'),
   allowPositionals: true,
   options: {
     smoke: { type: 'boolean', default: false },
@@ -28,6 +32,7 @@ const { values: flags } = parseArgs({
     sections: { type: 'string' },
     tasks: { type: 'string' },
     output: { type: 'string' },
+    'callgrind-dir': { type: 'string' },
     'update-readme': { type: 'boolean', default: false },
   },
 });
@@ -35,7 +40,9 @@ const { values: flags } = parseArgs({
 const smoke = flags.smoke === true;
 const repeats = Number(flags.repeats ?? (smoke ? 3 : 7));
 const sliceMs = Number(flags['slice-ms'] ?? (smoke ? 250 : 500));
-const sections = new Set((flags.sections ?? (smoke ? 'relay' : 'relay,churn,memory,micro')).split(','));
+const sections = new Set(
+  (flags.sections ?? (smoke ? 'relay' : 'relay,instructions,churn,memory,micro')).split(','),
+);
 const selectedPaths = flags.paths
   ? paths.filter((path) => flags.paths!.split(',').includes(path.id))
   : smoke
@@ -52,6 +59,24 @@ if (sections.has('relay')) {
   const wanted = flags.tasks?.split(',') ?? (smoke ? ['rtt', 'small-throughput', '16mib'] : undefined);
   const tasks = wanted ? relayTasks.filter((task) => wanted.includes(task.id)) : relayTasks;
   records.push(...(await runRelaySection({ paths: selectedPaths, tasks, repeats, sliceMs, log })));
+}
+if (sections.has('instructions')) {
+  if (callgrindAvailable()) {
+    const ours = selectedPaths.filter((path) => path.reference !== undefined);
+    const wanted = flags.tasks?.split(',');
+    records.push(
+      ...(await runInstructionSection({
+        paths: ours,
+        allPaths: paths,
+        repeats: Math.min(repeats, 3),
+        directory: flags['callgrind-dir'] ?? join(tmpdir(), `acpkit-bench-callgrind-${process.pid}`),
+        ...(wanted ? { tasks: wanted } : {}),
+        log,
+      })),
+    );
+  } else {
+    log('instructions: skipped (valgrind with callgrind_control is not on PATH; apt-get install valgrind)');
+  }
 }
 if (sections.has('churn')) {
   records.push(...(await runChurnSection({ repeats, sliceMs: Math.max(sliceMs, 1_000), log })));

@@ -1,7 +1,7 @@
 import { Readable, Writable } from 'node:stream';
 import type { HostOwnership, RemoteLogger, RemoteServer } from '@acpkit/remote';
 import { createStderrLogger, runMirror, serveAcp, serveCommand } from '@acpkit/remote';
-import { type AgentApp, ndJsonStream } from '@agentclientprotocol/sdk';
+import type { AgentApp } from '@agentclientprotocol/sdk';
 import type { Command } from 'commander';
 import { formatServeBanner } from './banner.js';
 import { type CliIo, writeLine } from './cli-io.js';
@@ -234,6 +234,7 @@ export async function runTargetOverStdio(targetSpecifier: string, io: CliIo): Pr
  */
 export async function serveAgentOverStdio(app: AgentApp, io: CliIo): Promise<number> {
   const stopSignal = io.waitForStopSignal();
+  const { ndJsonStream } = await import('@agentclientprotocol/sdk'); // loaded here only: expose and mirror never need it
   const stream = ndJsonStream(
     Writable.toWeb(io.stdout) as WritableStream<Uint8Array>,
     Readable.toWeb(io.stdin) as ReadableStream<Uint8Array>,

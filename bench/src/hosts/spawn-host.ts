@@ -2,16 +2,20 @@ import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { spawnProcessGroup } from '@acpkit/remote';
 import type { HostReport } from './host-ipc.js';
+import { hostScript } from './host-scripts.js';
 
 const benchRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
- * Extra Node flags for every process the bench starts: `ACPKIT_BENCH_CPU_PROF=<dir>` writes a V8 CPU profile of
- * each host and mirror into `<dir>` (open them in Chrome DevTools, or summarise with `scripts/bench-profile.mjs`).
+ * Extra Node flags for every host and mirror the bench starts: `ACPKIT_BENCH_CPU_PROF=<dir>` writes a V8 CPU profile
+ * of each into `<dir>` (open them in Chrome DevTools, or summarise with `scripts/bench-profile.mjs`);
+ * `ACPKIT_BENCH_NODE_FLAGS` adds any others, e.g. `--perf-basic-prof` (JIT symbols for `perf` and for
+ * `scripts/bench-profile.mjs --callgrind`).
  */
 export function profilingFlags(): string[] {
   const directory = process.env.ACPKIT_BENCH_CPU_PROF;
-  return directory ? ['--cpu-prof', `--cpu-prof-dir=${directory}`] : [];
+  const extra = process.env.ACPKIT_BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
+  return [...(directory ? ['--cpu-prof', `--cpu-prof-dir=${directory}`] : []), ...extra];
 }
 
 /** A running host process (a server under test or a raw baseline server). */
@@ -24,17 +28,23 @@ export interface RunningHost {
 }
 
 /**
- * Starts `src/hosts/<name>.ts` under tsx with an IPC channel and waits until it listens.
+ * Starts `src/hosts/<name>.ts` (as plain JavaScript: see host-scripts.ts) with an IPC channel and waits until it
+ * listens. `wrapper` runs Node under
+ * another program (the instruction-count section runs hosts under `valgrind --tool=callgrind`); the host's pid is
+ * then the wrapper's, which `valgrind` keeps (it runs the program in its own process).
  *
  * @example
  * ```ts
  * const host = await startHost('raw-ws-echo-host');
  * ```
  */
-export async function startHost(name: string, args: readonly string[] = []): Promise<RunningHost> {
-  const host = fileURLToPath(new URL(`./${name}.ts`, import.meta.url));
+export async function startHost(
+  name: string,
+  args: readonly string[] = [],
+  wrapper: readonly string[] = [],
+): Promise<RunningHost> {
   const group = spawnProcessGroup(
-    [process.execPath, '--import', 'tsx', '--expose-gc', ...profilingFlags(), host, ...args],
+    [...wrapper, process.execPath, '--expose-gc', ...profilingFlags(), hostScript(name), ...args],
     { cwd: benchRoot, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
   );
   const child = group.process;

@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileWatch, FrameScanner, ValueKind } from './frame-scan.js';
+import { compileWatch, FrameScanner, ValueKind, type WatchNode } from './frame-scan.js';
+import { frameScanModule } from './special-bytes.js';
 
 /** What `JSON.parse` says: whether the text is exactly one JSON object (what the scan must accept). */
 function isOneObject(text: string): boolean {
@@ -11,8 +13,8 @@ function isOneObject(text: string): boolean {
   }
 }
 
-const scanner = new FrameScanner();
-const accepts = (text: string) => scanner.scan(Buffer.from(text));
+/** Both scans: WebAssembly (frames up to 256 KiB where it runs) and JavaScript; each must hold on its own. */
+const engines = ['auto', 'javascript'] as const;
 
 const corpus = [
   '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}',
@@ -71,7 +73,10 @@ const invalid = [
   `{"long":"${'x'.repeat(100)}`,
 ];
 
-describe('FrameScanner.scan', () => {
+describe.each(engines)('FrameScanner.scan (%s)', (engine) => {
+  const scanner = new FrameScanner(undefined, engine);
+  const accepts = (text: string) => scanner.scan(Buffer.from(text));
+
   it('accepts exactly one JSON object, like JSON.parse', () => {
     for (const text of corpus) expect(accepts(text), text).toBe(true);
     for (const text of invalid) expect(accepts(text), text).toBe(false);
@@ -165,13 +170,13 @@ describe('FrameScanner.scan', () => {
   });
 });
 
-describe('FrameScanner watches', () => {
+describe.each(engines)('FrameScanner watches (%s)', (engine) => {
   const watch = compileWatch({
     id: true,
     method: true,
     params: { cwd: true, clientCapabilities: { fs: { readTextFile: true } } },
   });
-  const watching = new FrameScanner(watch);
+  const watching = new FrameScanner(watch, engine);
   const [id, method, params] = watch.children;
   const members = (node: typeof id) =>
     Array.from({ length: watching.memberCount }, (_, member) => member).filter(
@@ -223,5 +228,79 @@ describe('FrameScanner watches', () => {
     expect(
       text.slice(watching.memberValueStart[capabilities!]!, watching.memberValueEnd[capabilities!]!),
     ).toBe(`${'['.repeat(50)}${']'.repeat(50)}`);
+  });
+});
+
+/** Every record a scan made, for comparing two scans of one frame. */
+function recordsOf(scanner: FrameScanner) {
+  const members = Array.from({ length: scanner.memberCount }, (_, member) => ({
+    node: scanner.memberNode[member]!.id,
+    object: scanner.memberObject[member],
+    key: [scanner.memberKeyStart[member], scanner.memberKeyEnd[member], scanner.memberKeyEscaped[member]],
+    value: [
+      scanner.memberValueStart[member],
+      scanner.memberValueEnd[member],
+      scanner.memberValueKind[member],
+      scanner.memberValueEscaped[member],
+    ],
+    child: scanner.memberChildObject[member],
+  }));
+  const objects = Array.from({ length: scanner.objectCount }, (_, object) => ({
+    node: scanner.objectNode[object]!.id,
+    braces: [scanner.objectOpen[object], scanner.objectClose[object]],
+    members: scanner.objectMembers[object],
+  }));
+  return { topLevel: scanner.topLevel, lineBreaks: scanner.lineBreaks, members, objects };
+}
+
+describe('the WebAssembly scan against the JavaScript scan', () => {
+  const watch: WatchNode = compileWatch({
+    id: true,
+    a: { b: true, id: { a: true } },
+    params: { a: true, b: { a: { b: true } } },
+  });
+  const fast = new FrameScanner(watch, 'auto');
+  const slow = new FrameScanner(watch, 'javascript');
+
+  it('runs on the Node versions we support', () => {
+    expect(frameScanModule).toBeDefined();
+  });
+
+  it('makes the same records, in the same order, for any frame (property)', () => {
+    // Keys drawn from the watched names (escaped sometimes) so that watched members appear at every depth.
+    const key = fc.constantFrom('id', 'a', 'b', 'params', 'c', '\\u0061', 'i\\u0064');
+    const value: fc.Arbitrary<string> = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        fc.constantFrom('1', '-2.5e3', 'true', 'false', 'null', '"s"', '"\\n"', '"x\\u0041"'),
+        fc.array(tie('value'), { maxLength: 3 }).map((items) => `[${items.join(',')}]`),
+        fc
+          .array(fc.tuple(key, tie('value')), { maxLength: 5 })
+          .map((entries) => `{${entries.map(([name, item]) => `"${name}" : ${item}`).join(',\n')}}`),
+      ),
+    })).value;
+    fc.assert(
+      fc.property(value, (text) => {
+        const bytes = Buffer.from(text);
+        expect(fast.scan(bytes)).toBe(slow.scan(bytes));
+        expect(recordsOf(fast)).toEqual(recordsOf(slow));
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+
+  it('scans a frame with more shallow members than the module records like the JavaScript scan', () => {
+    const many = `{${Array.from({ length: 2_000 }, (_, index) => `"k${index}":{"a":${index}}`).join(',')},"id":7}`;
+    expect(fast.scan(Buffer.from(many))).toBe(true);
+    slow.scan(Buffer.from(many));
+    expect(recordsOf(fast)).toEqual(recordsOf(slow));
+    expect(fast.memberToken(fast.memberCount - 1)).toBe('7');
+  });
+
+  it('never reads past the frame: bytes left in its memory by a longer frame change nothing', () => {
+    expect(fast.scan(Buffer.from('{"id":"0123456789abcdef0123456789","a":true}'))).toBe(true);
+    for (const cut of ['{"id":"0123', '{"id":tr', '{"id":1', '{"id":"\\u00', '{"a":[1,2', '{"id":"x"} \n']) {
+      expect(fast.scan(Buffer.from(cut))).toBe(slow.scan(Buffer.from(cut)));
+    }
   });
 });

@@ -1,9 +1,8 @@
 import { isUtf8 } from 'node:buffer';
-import { RequestError } from '@agentclientprotocol/sdk';
 import type { RawData } from 'ws';
 import { CloseCode, MESSAGE_TOO_LARGE_ERROR_CODE } from './constants.js';
 import { FrameScanner, type WatchNode } from './frame-scan.js';
-import { errorResponseText, recoverRequestHead } from './json-rpc.js';
+import { errorResponseText, recoverRequestHead, type WireError, wireErrors } from './json-rpc.js';
 
 const LINE_FEED = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
@@ -25,11 +24,12 @@ export function rawDataToBuffer(data: RawData): Buffer {
 }
 
 /** Builds the JSON-RPC error answer for an oversized request. */
-export function oversizeError(maxMessageBytes: number, messageBytes: number | undefined): RequestError {
-  return new RequestError(MESSAGE_TOO_LARGE_ERROR_CODE, `Message exceeds the ${maxMessageBytes}-byte limit`, {
-    maxMessageBytes,
-    ...(messageBytes === undefined ? {} : { messageBytes }),
-  });
+export function oversizeError(maxMessageBytes: number, messageBytes: number | undefined): WireError {
+  return {
+    code: MESSAGE_TOO_LARGE_ERROR_CODE,
+    message: `Message exceeds the ${maxMessageBytes}-byte limit`,
+    data: { maxMessageBytes, ...(messageBytes === undefined ? {} : { messageBytes }) },
+  };
 }
 
 /**
@@ -83,14 +83,14 @@ export interface FrameRules {
 /** Why a frame was refused, with the JSON-RPC error the sender gets when the direction answers refusals. */
 export interface Refusal {
   readonly reason: 'parse' | 'not-object' | 'batch' | 'utf8';
-  readonly error: RequestError;
+  readonly error: WireError;
   /** The frame (for its size and a short preview in a log line; never logged whole). */
   readonly bytes: Buffer;
 }
 
 // The answers to garbage and batches never change: made once, so a flood of bad frames costs no exceptions.
-const PARSE_ERROR = RequestError.parseError();
-const BATCH_ERROR = RequestError.invalidRequest(undefined, 'JSON-RPC batches are not supported');
+const PARSE_ERROR = wireErrors.parseError();
+const BATCH_ERROR = wireErrors.invalidRequest(undefined, 'JSON-RPC batches are not supported');
 
 /**
  * The checks every frame of one relay direction gets, in one pass: UTF-8 (per {@link FrameRules.utf8}), exactly one
@@ -134,7 +134,7 @@ export class FrameChecks {
         case 'scalar':
           return this.refuse(
             'not-object',
-            RequestError.invalidRequest(JSON.parse(bytes.toString('utf8'))),
+            wireErrors.invalidRequest(JSON.parse(bytes.toString('utf8'))),
             bytes,
           );
         default:
@@ -156,7 +156,7 @@ export class FrameChecks {
     this.refusal = undefined;
   }
 
-  private refuse(reason: Refusal['reason'], error: RequestError, bytes: Buffer): undefined {
+  private refuse(reason: Refusal['reason'], error: WireError, bytes: Buffer): undefined {
     this.refusal = { reason, error, bytes };
     return undefined;
   }
@@ -173,7 +173,7 @@ function replaceLineBreaks(bytes: Buffer): Buffer {
   return copy;
 }
 
-const replyTexts = new Map<RequestError, string>();
+const replyTexts = new Map<WireError, string>();
 
 /** The JSON-RPC error answer (id null) for a refused frame, and the note the relay logs. */
 export function refusalReply(refusal: Pick<Refusal, 'reason' | 'error'>): { text: string; note: string } {

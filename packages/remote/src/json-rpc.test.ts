@@ -1,6 +1,14 @@
 import { RequestError } from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
-import { errorResponseText, idKey, parseFrame, recoverRequestHead } from './json-rpc.js';
+import {
+  errorResponseText,
+  idKey,
+  JsonRpcErrorCode,
+  parseFrame,
+  recoverRequestHead,
+  type WireError,
+  wireErrors,
+} from './json-rpc.js';
 
 describe('parseFrame', () => {
   it('accepts one JSON object', () => {
@@ -49,6 +57,52 @@ describe('recoverRequestHead', () => {
       idToken: '3',
       method: undefined,
     });
+  });
+});
+
+describe('wireErrors', () => {
+  // The relays write these without loading the SDK; every answer must stay byte-identical to the SDK's own.
+  const pairs: ReadonlyArray<[string, WireError, RequestError]> = [
+    ['parse error', wireErrors.parseError(), RequestError.parseError()],
+    [
+      'batch',
+      wireErrors.invalidRequest(undefined, 'JSON-RPC batches are not supported'),
+      RequestError.invalidRequest(undefined, 'JSON-RPC batches are not supported'),
+    ],
+    ['not an object', wireErrors.invalidRequest(42), RequestError.invalidRequest(42)],
+    ['null as data', wireErrors.invalidRequest(null), RequestError.invalidRequest(null)],
+    [
+      'method not found',
+      wireErrors.methodNotFound('fs/read_text_file'),
+      RequestError.methodNotFound('fs/read_text_file'),
+    ],
+    [
+      'internal error',
+      wireErrors.internalError({ reason: 'the mirror could not rewrite this message' }),
+      RequestError.internalError({ reason: 'the mirror could not rewrite this message' }),
+    ],
+    [
+      'internal error with detail',
+      wireErrors.internalError(undefined, 'x'),
+      RequestError.internalError(undefined, 'x'),
+    ],
+  ];
+
+  it.each(pairs)('answers %s exactly as the SDK RequestError does', (_name, ours, sdk) => {
+    expect(errorResponseText('"a"', ours)).toBe(
+      `{"jsonrpc":"2.0","id":"a","error":${JSON.stringify(sdk.toErrorResponse())}}`,
+    );
+    expect(errorResponseText('"a"', ours)).toBe(errorResponseText('"a"', sdk));
+  });
+
+  it('uses the JSON-RPC codes of the SDK', () => {
+    expect(JsonRpcErrorCode).toEqual({
+      ParseError: RequestError.parseError().code,
+      InvalidRequest: RequestError.invalidRequest().code,
+      MethodNotFound: RequestError.methodNotFound('x').code,
+      InternalError: RequestError.internalError().code,
+    });
+    expect(Object.values(JsonRpcErrorCode)).toEqual([-32700, -32600, -32601, -32603]);
   });
 });
 

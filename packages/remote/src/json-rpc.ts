@@ -1,12 +1,61 @@
-import { RequestError } from '@agentclientprotocol/sdk';
-
 /** A JSON-RPC id as it appears on the wire. */
 export type WireId = string | number | null;
+
+/**
+ * A JSON-RPC error as a relay writes it: code, message and optional data, in that order on the wire. The relays make
+ * these themselves, with the codes and texts of the SDK's `RequestError` factories byte for byte (a test compares
+ * them), instead of importing the SDK: its entrypoints evaluate its zod schemas, ~8 MB of old-generation heap each, in
+ * processes that only relay bytes and whose garbage collector's work grows with that heap (bench/README.md,
+ * "Analysis"). An SDK `RequestError` is one too.
+ */
+export interface WireError {
+  readonly code: number;
+  readonly message: string;
+  readonly data?: unknown;
+}
+
+/** The JSON-RPC error codes the relays answer with (the SDK's `RequestError` uses the same). */
+export const JsonRpcErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InternalError: -32603,
+} as const;
+
+const withDetail = (text: string, detail: string | undefined) => (detail ? `${text}: ${detail}` : text);
+
+/**
+ * The SDK `RequestError` factories the relays need, as plain {@link WireError}s with the same codes and messages.
+ *
+ * @example
+ * ```ts
+ * errorResponseText('7', wireErrors.methodNotFound('fs/read_text_file'));
+ * // {"jsonrpc":"2.0","id":7,"error":{"code":-32601,"message":"\"Method not found\": fs/read_text_file",...}}
+ * ```
+ */
+export const wireErrors = {
+  parseError: (): WireError => ({ code: JsonRpcErrorCode.ParseError, message: 'Parse error' }),
+  invalidRequest: (data?: unknown, detail?: string): WireError => ({
+    code: JsonRpcErrorCode.InvalidRequest,
+    message: withDetail('Invalid request', detail),
+    data,
+  }),
+  methodNotFound: (method: string): WireError => ({
+    code: JsonRpcErrorCode.MethodNotFound,
+    message: `"Method not found": ${method}`,
+    data: { method },
+  }),
+  internalError: (data?: unknown, detail?: string): WireError => ({
+    code: JsonRpcErrorCode.InternalError,
+    message: withDetail('Internal error', detail),
+    data,
+  }),
+};
 
 /** Result of checking that a frame or line is one JSON object. */
 export type ParsedFrame =
   | { ok: true; message: Record<string, unknown> }
-  | { ok: false; error: RequestError; reason: 'parse' | 'not-object' | 'batch' };
+  | { ok: false; error: WireError; reason: 'parse' | 'not-object' | 'batch' };
 
 /**
  * Parses a frame/line and checks that it is one JSON object (JSON-RPC batches are not used by ACP). The relays use
@@ -17,17 +66,17 @@ export function parseFrame(text: string): ParsedFrame {
   try {
     value = JSON.parse(text);
   } catch {
-    return { ok: false, error: RequestError.parseError(), reason: 'parse' };
+    return { ok: false, error: wireErrors.parseError(), reason: 'parse' };
   }
   if (Array.isArray(value)) {
     return {
       ok: false,
-      error: RequestError.invalidRequest(undefined, 'JSON-RPC batches are not supported'),
+      error: wireErrors.invalidRequest(undefined, 'JSON-RPC batches are not supported'),
       reason: 'batch',
     };
   }
   if (typeof value !== 'object' || value === null) {
-    return { ok: false, error: RequestError.invalidRequest(value), reason: 'not-object' };
+    return { ok: false, error: wireErrors.invalidRequest(value), reason: 'not-object' };
   }
   return { ok: true, message: value as Record<string, unknown> };
 }
@@ -36,8 +85,10 @@ export function parseFrame(text: string): ParsedFrame {
  * Serialises a JSON-RPC error response. `idToken` is the id as JSON text, exactly as the request carried it
  * (`12345678901234567890` stays that, where a number round trip would change it), or `null`.
  */
-export function errorResponseText(idToken: string, error: RequestError): string {
-  return `{"jsonrpc":"2.0","id":${idToken},"error":${JSON.stringify(error.toErrorResponse())}}`;
+export function errorResponseText(idToken: string, error: WireError): string {
+  // The members in `RequestError.toErrorResponse()`'s order; `data` undefined is left out, as there.
+  const body = JSON.stringify({ code: error.code, message: error.message, data: error.data });
+  return `{"jsonrpc":"2.0","id":${idToken},"error":${body}}`;
 }
 
 /** Key under which an id is tracked in maps (distinguishes `1` from `"1"`; `1.0` and `1` are the same id). */

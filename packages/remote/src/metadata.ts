@@ -1,12 +1,17 @@
 import { get as httpGet } from 'node:http';
 import { get as httpsGet } from 'node:https';
 import { createRequire } from 'node:module';
-import { PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import type { ServerPaths } from './mount-path.js';
 
 const require = createRequire(import.meta.url);
 // `../package.json` resolves from both `src/` and `dist/`, which sit at the same depth.
 const packageJson = require('../package.json') as { version: string };
+
+/**
+ * The ACP protocol version of the pinned SDK (its `PROTOCOL_VERSION`; metadata.test.ts compares them), written here
+ * so serving metadata never loads the SDK's entry and its schemas (see `WireError` in json-rpc.ts).
+ */
+const ACP_PROTOCOL_VERSION = 1;
 
 /**
  * Version of this package, reported in server metadata as `package_version`.
@@ -75,7 +80,7 @@ export interface ServerMetadataInput {
  */
 export function buildServerMetadata(input: ServerMetadataInput): ServerMetadata {
   return {
-    acp_protocol_version: PROTOCOL_VERSION,
+    acp_protocol_version: ACP_PROTOCOL_VERSION,
     auth_required: input.authRequired,
     compression: null,
     health_path: input.paths.health,

@@ -1,10 +1,9 @@
 import { performance } from 'node:perf_hooks';
-import { RequestError } from '@agentclientprotocol/sdk';
 import { TRANSPORT_LATENCY_META_KEY } from './constants.js';
 import type { FrameLog } from './frame-log.js';
 import { ByteSplice, forEachMember, lastMember, setMember } from './frame-rewrite.js';
 import { compileWatch, type FrameScanner, ValueKind, type WatchNode, type WatchSpec } from './frame-scan.js';
-import { errorResponseText, idKey } from './json-rpc.js';
+import { errorResponseText, idKey, type WireError, wireErrors } from './json-rpc.js';
 import type { HostOwnership } from './options.js';
 import type { FramePolicy, RelayDirection } from './relay.js';
 import { isUnstableMethod } from './unstable-methods.js';
@@ -119,7 +118,7 @@ export class MirrorPolicy {
    * Frames from the editor. `connected` says whether the socket is open (a request to a closed socket gets the
    * transport-loss error from `lost`).
    */
-  fromEditor(connected: () => boolean, lost: () => RequestError): FramePolicy {
+  fromEditor(connected: () => boolean, lost: () => WireError): FramePolicy {
     return (payload, direction) => {
       const scan = direction.scan;
       const envelope = this.readEnvelope(scan, this.editor);
@@ -148,7 +147,7 @@ export class MirrorPolicy {
           direction.reply(
             errorResponseText(
               scan.memberToken(envelope.id),
-              RequestError.internalError({ reason: 'the mirror could not rewrite this message' }),
+              wireErrors.internalError({ reason: 'the mirror could not rewrite this message' }),
             ),
           );
         }
@@ -194,7 +193,7 @@ export class MirrorPolicy {
             direction.reply(
               errorResponseText(
                 usableId ? scan.memberToken(envelope.id) : 'null',
-                RequestError.methodNotFound(hostMethod),
+                wireErrors.methodNotFound(hostMethod),
               ),
             );
           }
@@ -247,7 +246,7 @@ export class MirrorPolicy {
     if (this.options.useUnstableProtocol || !isUnstableMethod(method)) return false;
     if (envelope.id >= 0) {
       direction.reply(
-        errorResponseText(direction.scan.memberToken(envelope.id), RequestError.methodNotFound(method)),
+        errorResponseText(direction.scan.memberToken(envelope.id), wireErrors.methodNotFound(method)),
       );
     } else {
       this.options.log.warn(`dropped unstable notification from the ${sender} (enable useUnstableProtocol)`, {

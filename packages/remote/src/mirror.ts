@@ -1,9 +1,8 @@
-import { RequestError } from '@agentclientprotocol/sdk';
 import { openClientConnection } from './client-connection.js';
 import { isInsecureRemoteUrl } from './client-socket.js';
 import { CloseCode, TRANSPORT_LOST_ERROR_CODE } from './constants.js';
 import { inspectOversize } from './inbound.js';
-import { errorResponseText } from './json-rpc.js';
+import { errorResponseText, type WireError } from './json-rpc.js';
 import { redactUrls } from './logger.js';
 import { MirrorPolicy } from './mirror-policy.js';
 import type { HostOwnership, MirrorOptions } from './options.js';
@@ -216,10 +215,10 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
 }
 
 /** The error in-flight requests get when the connection to the remote is gone. */
-function transportLost(code: number, reason: string): RequestError {
-  return new RequestError(
-    TRANSPORT_LOST_ERROR_CODE,
-    `ACP remote transport lost: the WebSocket connection closed (code ${code}${reason ? `: ${reason}` : ''})`,
-    { transport: 'websocket', closeCode: code, reason },
-  );
+function transportLost(code: number, reason: string): WireError {
+  return {
+    code: TRANSPORT_LOST_ERROR_CODE,
+    message: `ACP remote transport lost: the WebSocket connection closed (code ${code}${reason ? `: ${reason}` : ''})`,
+    data: { transport: 'websocket', closeCode: code, reason },
+  };
 }

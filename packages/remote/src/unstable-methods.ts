@@ -1,28 +1,30 @@
-import * as stable from '@agentclientprotocol/sdk';
-import * as unstable from '@agentclientprotocol/sdk/unstable';
-
-function methodNames(...groups: ReadonlyArray<Record<string, string>>): Set<string> {
-  const names = new Set<string>();
-  for (const group of groups) for (const name of Object.values(group)) names.add(name);
-  return names;
-}
-
-const stableMethods = methodNames(stable.AGENT_METHODS, stable.CLIENT_METHODS, stable.PROTOCOL_METHODS);
-
 /**
- * Methods the pinned SDK defines only in its `/unstable` entrypoint, in both directions, derived from the SDK's
- * exported method constants (never typed by hand, so an SDK upgrade updates the list).
+ * Methods the pinned SDK defines only in its `/unstable` entrypoint, in both directions: its `AGENT_METHODS`,
+ * `CLIENT_METHODS` and `PROTOCOL_METHODS` of `/unstable` minus those of the main entry.
+ *
+ * Listed here rather than derived at load time: reading the SDK's constants evaluates both of its entrypoints, zod
+ * schemas included (~8 MB of heap each), in every relay and mirror process, which only relay bytes (see
+ * `WireError` in json-rpc.ts). `unstable-methods.test.ts` derives the list from the SDK and fails when an SDK
+ * upgrade changes it.
  *
  * @example
  * ```ts
  * UNSTABLE_METHODS.has('session/fork'); // true
  * ```
  */
-export const UNSTABLE_METHODS: ReadonlySet<string> = new Set(
-  [...methodNames(unstable.AGENT_METHODS, unstable.CLIENT_METHODS, unstable.PROTOCOL_METHODS)].filter(
-    (name) => !stableMethods.has(name),
-  ),
-);
+export const UNSTABLE_METHODS: ReadonlySet<string> = new Set([
+  'providers/list',
+  'providers/set',
+  'providers/disable',
+  'mcp/message',
+  'session/fork',
+  'session/archive',
+  'session/unarchive',
+  'session/status',
+  'session/set_title',
+  'auth/status',
+  'auth/status_update',
+]);
 
 /**
  * Whether `method` exists only in the SDK's `/unstable` entrypoint. `_`-prefixed extension methods never are, and

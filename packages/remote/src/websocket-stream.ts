@@ -1,10 +1,9 @@
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
-import { RequestError } from '@agentclientprotocol/sdk';
 import { CloseCode } from './constants.js';
 import { PauseReason } from './flow-control.js';
 import type { FrameLog } from './frame-log.js';
 import { refusalReply } from './inbound.js';
-import { errorResponseText, parseFrame } from './json-rpc.js';
+import { errorResponseText, parseFrame, wireErrors } from './json-rpc.js';
 import type { WebSocketPort } from './websocket-port.js';
 
 const READ_QUEUE_MESSAGES = 64;
@@ -104,8 +103,8 @@ function serialise(message: AnyMessage, log: FrameLog): string {
     return errorResponseText(
       JSON.stringify(id),
       typeof code === 'number' && typeof text === 'string'
-        ? new RequestError(code, text, data)
-        : RequestError.internalError(data),
+        ? { code, message: text, data }
+        : wireErrors.internalError(data),
     );
   }
 }

@@ -92,21 +92,28 @@ describe('the relay core against a straightforward reference (property)', () => 
     pairs = [];
   });
 
-  it('scans exactly what JSON.parse accepts as one object', () => {
-    const scanner = new FrameScanner();
-    fc.assert(
-      fc.property(frameBytes, (bytes) => {
-        if (!isUtf8(bytes)) return;
-        const parsed = parseFrame(bytes.toString('utf8'));
-        expect(scanner.scan(bytes)).toBe(parsed.ok);
-        if (!parsed.ok)
-          expect(
-            scanner.topLevel === 'invalid' ? 'parse' : scanner.topLevel === 'array' ? 'batch' : 'not-object',
-          ).toBe(parsed.reason);
-      }),
-      { numRuns: SCAN_RUNS },
-    );
-  });
+  it.each(['auto', 'javascript'] as const)(
+    'scans exactly what JSON.parse accepts as one object (%s scan)',
+    (engine) => {
+      const scanner = new FrameScanner(undefined, engine);
+      fc.assert(
+        fc.property(frameBytes, (bytes) => {
+          if (!isUtf8(bytes)) return;
+          const parsed = parseFrame(bytes.toString('utf8'));
+          expect(scanner.scan(bytes)).toBe(parsed.ok);
+          if (!parsed.ok)
+            expect(
+              scanner.topLevel === 'invalid'
+                ? 'parse'
+                : scanner.topLevel === 'array'
+                  ? 'batch'
+                  : 'not-object',
+            ).toBe(parsed.reason);
+        }),
+        { numRuns: SCAN_RUNS },
+      );
+    },
+  );
 
   it('relays random frames in randomly chunked lines and in WebSocket frames like JSON.parse would: same frames out, same refusals', async () => {
     await fc.assert(
