@@ -1,7 +1,7 @@
 // The relay processes never evaluate @agentclientprotocol/sdk: its entry loads the SDK's zod schemas (~8 MB of heap
 // per entrypoint), and with that old generation V8 marks incrementally all the time once large messages have grown
 // the young generation, 2–4× the CPU per relayed message (bench/README.md, "Analysis"). `acpremote expose` and
-// `acpremote mirror` run here with a module hook that records every ES module they load, relay requests (an
+// a mirror (`acpremote mirror`, `acpkit run --addr`) run here with a module hook that records every ES module they load, relay requests (an
 // answered one, a refused one, an unstable one) and exit; then no module of the SDK may be in their logs.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,46 +20,54 @@ afterEach(async () => {
   if (logDirectory) rmSync(logDirectory, { recursive: true, force: true });
 });
 
-it('acpremote expose and mirror relay requests without loading any module of the ACP SDK', async () => {
-  logDirectory = mkdtempSync(join(tmpdir(), 'acpkit-module-log-'));
-  const options = { env: { ACPKIT_MODULE_LOG_DIR: logDirectory } };
-  const expose = spawnProcess(
-    process.execPath,
-    ['--import', recorder, cliPaths.acpremote, 'expose', '--port', '0', '--', ...probeAgent],
-    options,
-  );
-  const { url } = await waitForBanner(expose);
-  const mirror = spawnProcess(process.execPath, ['--import', recorder, cliPaths.acpremote, 'mirror', url], {
-    ...options,
-    collectStdout: false,
-  });
-  const { stdin, stdout } = mirror.child;
-  if (!stdin || !stdout) throw new Error('mirror has no stdio pipes');
-  const peer = ndjsonPeer(stdin, stdout);
+const MIRRORS = [
+  ['acpremote mirror', (url: string) => [cliPaths.acpremote, 'mirror', url]],
+  ['acpkit run --addr', (url: string) => [cliPaths.acpkit, 'run', '--addr', url]],
+] as const;
 
-  const initialized = await peer.request(0, 'initialize', INITIALIZE_WITH_FORMS);
-  expect(initialized).toMatchObject({ id: 0, result: { protocolVersion: 1 } });
-  // The answers the relays write themselves, texts of the SDK's RequestError.
-  const unstable = await peer.request(1, 'session/fork', { sessionId: 's' });
-  expect(unstable.error).toEqual({
-    code: -32601,
-    message: '"Method not found": session/fork',
-    data: { method: 'session/fork' },
-  });
-  stdin.write('not json\n');
-  const garbage = await peer.next((message) => message.id === null);
-  expect(garbage.error).toEqual({ code: -32700, message: 'Parse error' });
+it.each(MIRRORS)(
+  'acpremote expose and %s relay requests without loading any module of the ACP SDK',
+  async (_name, mirrorArgs) => {
+    logDirectory = mkdtempSync(join(tmpdir(), 'acpkit-module-log-'));
+    const options = { env: { ACPKIT_MODULE_LOG_DIR: logDirectory } };
+    const expose = spawnProcess(
+      process.execPath,
+      ['--import', recorder, cliPaths.acpremote, 'expose', '--port', '0', '--', ...probeAgent],
+      options,
+    );
+    const { url } = await waitForBanner(expose);
+    const mirror = spawnProcess(process.execPath, ['--import', recorder, ...mirrorArgs(url)], {
+      ...options,
+      collectStdout: false,
+    });
+    const { stdin, stdout } = mirror.child;
+    if (!stdin || !stdout) throw new Error('mirror has no stdio pipes');
+    const peer = ndjsonPeer(stdin, stdout);
 
-  stdin.end();
-  expect(await mirror.exited).toEqual({ code: 0, signal: null });
-  expose.child.kill('SIGTERM');
-  await expose.exited;
+    const initialized = await peer.request(0, 'initialize', INITIALIZE_WITH_FORMS);
+    expect(initialized).toMatchObject({ id: 0, result: { protocolVersion: 1 } });
+    // The answers the relays write themselves, texts of the SDK's RequestError.
+    const unstable = await peer.request(1, 'session/fork', { sessionId: 's' });
+    expect(unstable.error).toEqual({
+      code: -32601,
+      message: '"Method not found": session/fork',
+      data: { method: 'session/fork' },
+    });
+    stdin.write('not json\n');
+    const garbage = await peer.next((message) => message.id === null);
+    expect(garbage.error).toEqual({ code: -32700, message: 'Parse error' });
 
-  for (const relay of [expose, mirror]) {
-    const loaded = readFileSync(join(logDirectory, `${relay.pid}.log`), 'utf8').split('\n');
-    // The hook saw the process's modules, the built @acpkit/remote entry among them …
-    expect(loaded).toContain(new URL('../../packages/remote/dist/index.js', import.meta.url).href);
-    // … and nothing of the SDK.
-    expect(loaded.filter((moduleUrl) => moduleUrl.includes('/@agentclientprotocol/sdk/'))).toEqual([]);
-  }
-});
+    stdin.end();
+    expect(await mirror.exited).toEqual({ code: 0, signal: null });
+    expose.child.kill('SIGTERM');
+    await expose.exited;
+
+    for (const relay of [expose, mirror]) {
+      const loaded = readFileSync(join(logDirectory, `${relay.pid}.log`), 'utf8').split('\n');
+      // The hook saw the process's modules, the built @acpkit/remote entry among them …
+      expect(loaded).toContain(new URL('../../packages/remote/dist/index.js', import.meta.url).href);
+      // … and nothing of the SDK.
+      expect(loaded.filter((moduleUrl) => moduleUrl.includes('/@agentclientprotocol/sdk/'))).toEqual([]);
+    }
+  },
+);

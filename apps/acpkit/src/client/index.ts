@@ -1,77 +1,7 @@
-import { readFileSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
-import {
-  CliError,
-  CliErrorCode,
-  type CliRun,
-  collectRepeatable,
-  parseSecondsToMilliseconds,
-} from '@acpkit/cli-support';
-import { parseAnswerAssignments, parseFormScripts, ScriptedAnswerError } from '@acpkit/testing';
+import { type CliRun, collectRepeatable, parseSecondsToMilliseconds } from '@acpkit/cli-support';
 import { type Command, Option } from 'commander';
-import type { FormScripts } from './automatic-answerer.js';
-import { DEFAULT_INITIALIZE_TIMEOUT_MS, runClient } from './run-client.js';
-
-interface ClientCommandOptions {
-  yes?: boolean;
-  cwd?: string;
-  prompt?: string[];
-  answer?: string[];
-  answers?: string;
-  decline?: boolean;
-  cancel?: boolean;
-  /** `--initialize-timeout` converted to milliseconds. */
-  initializeTimeout?: number;
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-/** Reads `--answers FILE`: a JSON list with one answer per form. */
-function readAnswersFile(file: string, cwd: string): FormScripts {
-  let text: string;
-  try {
-    text = readFileSync(resolve(cwd, file), 'utf8');
-  } catch (error) {
-    throw new CliError(
-      CliErrorCode.Usage,
-      `--answers ${JSON.stringify(file)} cannot be read: ${(error as Error).message}`,
-      { cause: error },
-    );
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new CliError(
-      CliErrorCode.Usage,
-      `--answers ${JSON.stringify(file)} is not valid JSON: ${(error as Error).message}`,
-      { cause: error },
-    );
-  }
-  return { kind: 'list', scripts: parseFormScripts(value, file), source: file };
-}
-
-/** The scripted answers the flags ask for, or undefined when forms are answered by a person or by defaults. */
-function scriptsFrom(options: ClientCommandOptions, cwd: string): FormScripts | undefined {
-  try {
-    if (options.decline) return { kind: 'every-form', script: 'decline', source: '--decline' };
-    if (options.cancel) return { kind: 'every-form', script: 'cancel', source: '--cancel' };
-    if (options.answers !== undefined) return readAnswersFile(options.answers, cwd);
-    if (options.answer !== undefined) {
-      return { kind: 'every-form', script: parseAnswerAssignments(options.answer), source: '--answer' };
-    }
-    return undefined;
-  } catch (error) {
-    if (!ScriptedAnswerError.isInstance(error)) throw error;
-    throw new CliError(CliErrorCode.Usage, error.message, { cause: error });
-  }
-}
+import type { ClientCommandOptions } from './client-action.js';
+import { DEFAULT_INITIALIZE_TIMEOUT_MS } from './client-defaults.js';
 
 /**
  * Registers `acpkit client [options] -- COMMAND...` on the acpkit program: a terminal ACP client that spawns a stdio
@@ -139,23 +69,8 @@ export function registerClientCommand(program: Command, run: CliRun): void {
     )
     .action(
       run.action(async (command: string[], options: ClientCommandOptions) => {
-        const cwd = resolve(run.io.cwd, options.cwd ?? '.');
-        if (!isDirectory(cwd)) {
-          throw new CliError(CliErrorCode.Usage, `--cwd ${JSON.stringify(options.cwd)} is not a directory.`);
-        }
-        const scripts = scriptsFrom(options, run.io.cwd);
-        return runClient({
-          command,
-          cwd,
-          yes: options.yes === true,
-          ...(scripts === undefined ? {} : { scripts }),
-          prompts: options.prompt ?? [],
-          io: run.io,
-          version: program.version() ?? '0.0.0',
-          ...(options.initializeTimeout === undefined
-            ? {}
-            : { initializeTimeoutMs: options.initializeTimeout }),
-        });
+        const { runClientCommand } = await import('./client-action.js');
+        return runClientCommand(command, options, run, program.version() ?? '0.0.0');
       }),
     );
 }

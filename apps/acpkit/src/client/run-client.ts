@@ -22,6 +22,7 @@ import {
 import { isCancel, text } from '@clack/prompts';
 import type { Answerer, UrlElicitationRequest } from './answerer.js';
 import { AutomaticAnswerer, type FormScripts } from './automatic-answerer.js';
+import { DEFAULT_INITIALIZE_TIMEOUT_MS } from './client-defaults.js';
 import { ClientError, ClientErrorCode } from './errors.js';
 import { InteractiveAnswerer } from './interactive-answerer.js';
 import { TerminalOutput } from './terminal-output.js';
@@ -49,8 +50,6 @@ export interface ClientRunOptions {
   readonly initializeTimeoutMs?: number;
 }
 
-/** How long the agent may take to answer `initialize` unless `--initialize-timeout` says otherwise. */
-export const DEFAULT_INITIALIZE_TIMEOUT_MS = 30_000;
 /** When the client says it is still waiting for `initialize` (or at half the timeout, if that comes first). */
 const INITIALIZE_NOTICE_MS = 5_000;
 /** The longest `error.data` detail shown whole; a longer one is cut at a word, with a mark. */
