@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Stream } from '@agentclientprotocol/sdk';
 import { CloseCode } from './constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from './errors.js';
@@ -35,6 +36,10 @@ export interface ConnectableAgentApp {
 export type AgentAppSource = ConnectableAgentApp | (() => ConnectableAgentApp | Promise<ConnectableAgentApp>);
 
 const AGENT_CLOSE_GRACE_MS = 2_000;
+/** How long a shutdown waits for the client to answer its close frame before the socket is destroyed. */
+const CLOSE_ANSWER_WAIT_MS = 1_000;
+/** Waits without keeping the process alive. */
+const unrefDelay = (milliseconds: number) => delay(milliseconds, undefined, { ref: false });
 
 function serveAgentConnection(
   port: WebSocketPort,
@@ -68,22 +73,14 @@ function serveAgentConnection(
     await started;
     connection?.close();
     // A misbehaving app whose `closed` never settles must not hold up server shutdown.
-    await Promise.race([
-      connection?.closed.catch(() => {}),
-      new Promise<void>((resolve) => setTimeout(resolve, AGENT_CLOSE_GRACE_MS).unref()),
-    ]);
+    await Promise.race([connection?.closed.catch(() => {}), unrefDelay(AGENT_CLOSE_GRACE_MS)]);
   })();
   return {
     done,
     shutdown(reason) {
       shuttingDown = true;
-      const close = { code: CloseCode.GoingAway, reason };
-      // A resumable session waiting for its client ends now; an attached one gets a close frame first.
-      if (port.isLive) port.close(close.code, close.reason);
-      else port.terminate(close);
+      port.goAway(reason, unrefDelay(CLOSE_ANSWER_WAIT_MS));
       connection?.close();
-      // The peer may never answer the close frame; don't keep the server waiting for ws's 30 s timeout.
-      setTimeout(() => port.terminate(close), 1000).unref();
     },
   };
 }

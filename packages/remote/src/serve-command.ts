@@ -21,21 +21,6 @@ function exitReason(result: { code: number | null; signal: NodeJS.Signals | null
   return `agent process exited with code ${result.code}`;
 }
 
-/**
- * Ends a connection because the server shuts down: a close frame when a socket is attached (torn down after the
- * child, which may never let the peer answer), at once when a resumable session waits for its client.
- */
-function shutDown(port: WebSocketPort, reason: string, afterChild: Promise<unknown>): void {
-  const close = { code: CloseCode.GoingAway, reason };
-  if (!port.isLive) {
-    port.terminate(close);
-    return;
-  }
-  port.close(close.code, close.reason);
-  // The peer may never answer the close frame; don't keep the server waiting for ws's 30 s timeout.
-  void afterChild.then(() => port.terminate(close));
-}
-
 /** A connection whose agent never started: closed with 4001 and the reason, nothing relayed. */
 function refuseUnstartedChild(
   port: WebSocketPort,
@@ -51,7 +36,7 @@ function refuseUnstartedChild(
   return {
     done,
     shutdown(reason) {
-      shutDown(port, reason, child.exited);
+      port.goAway(reason, child.exited);
     },
   };
 }
@@ -144,7 +129,7 @@ function relayToChild(
   return {
     done,
     shutdown(reason) {
-      shutDown(port, reason, child.terminate());
+      port.goAway(reason, child.terminate());
     },
   };
 }

@@ -238,7 +238,7 @@ export class WebSocketPort {
     }
     this.cork();
     this.current.send(payload, TEXT_FRAME);
-    if (this.current.bufferedAmount > HIGH_WATER_BYTES || resume?.replay.isFull) this.full();
+    if (this.queueFull || resume?.replay.isFull) this.full();
   }
 
   /** Sends an answer the relay writes itself (a JSON-RPC error for a refused frame, ...). */
@@ -281,6 +281,21 @@ export class WebSocketPort {
       return;
     }
     this.closeSocket(code, reason);
+  }
+
+  /**
+   * Ends the connection because the server stops: a close frame (1001, `reason`) when frames go on the wire now, and
+   * the socket destroyed once `hardStop` settles (the peer may never answer, and `ws` would wait 30 s for it); at once
+   * when no socket is attached (a resumable session waiting for its client has nobody to tell).
+   */
+  goAway(reason: string, hardStop: Promise<unknown>): void {
+    const close = { code: CloseCode.GoingAway, reason };
+    if (!this.isLive) {
+      this.terminate(close);
+      return;
+    }
+    this.close(close.code, close.reason);
+    void hardStop.then(() => this.terminate(close));
   }
 
   /**
@@ -337,7 +352,7 @@ export class WebSocketPort {
     const pending = this.pendingClose;
     this.pendingClose = undefined;
     if (pending !== undefined) this.closeSocket(pending.code, pending.reason);
-    else if (socket.bufferedAmount > HIGH_WATER_BYTES) this.full();
+    else if (this.queueFull) this.full();
     this.checkDrained();
   }
 
