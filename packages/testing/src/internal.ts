@@ -32,7 +32,7 @@ export type {
   TextField,
   UnsupportedField,
 } from './forms/form-model.js';
-export { isSingleChoiceForm, readForm } from './forms/form-model.js';
+export { fieldDefault, isSingleChoiceForm, readForm } from './forms/form-model.js';
 export type { FormElicitationRequest } from './forms/scripted-answers.js';
 export { FormScriptQueue, isFormRequest } from './forms/scripted-answers.js';
 export type { NonJsonLine } from './json-line-filter.js';
