@@ -301,21 +301,26 @@ describe('acpkit client: messages that say what happened', () => {
   }, 40_000);
 
   it('says it is waiting for an agent that answers nothing, gives up after --initialize-timeout, and reaps it', async () => {
-    const result = await client([
-      '--initialize-timeout',
-      '2',
-      '--prompt',
-      'hi',
-      '--',
-      process.execPath,
-      diagnosticsAgent,
-      'silent',
-    ]);
+    // The agent by a relative path: the message names the command whole only while it fits 80 characters, and an
+    // absolute path would make that depend on where the repository is checked out.
+    const result = await client(
+      [
+        '--initialize-timeout',
+        '2',
+        '--prompt',
+        'hi',
+        '--',
+        process.execPath,
+        'client-diagnostics-agent.mjs',
+        'silent',
+      ],
+      { cwd: fixturePath('') },
+    );
     const pid = Number(/diagnostics agent pid (\d+)/.exec(result.stderr)?.[1]);
     expect(result.stderr.replace(/^diagnostics agent pid \d+\n/, '')).toBe(
       'Waiting for the agent to answer initialize… (giving up after 2 s; --initialize-timeout changes that)\n' +
         'Error: The agent did not answer initialize within 2 s (--initialize-timeout). Is “node ' +
-        `${diagnosticsAgent} silent” an ACP agent that speaks JSON-RPC on stdout? A mirror (acpkit run --addr, ` +
+        `client-diagnostics-agent.mjs silent” an ACP agent that speaks JSON-RPC on stdout? A mirror (acpkit run --addr, ` +
         "acpremote mirror) waits like this when the remote agent does not answer: see the server's log.\n",
     );
     expect(result.code).toBe(1);

@@ -1,6 +1,7 @@
 import { type ChoiceEnumOption, choiceToken, compileChoiceOptions } from '@acpkit/choice-schema';
 import { z } from 'zod';
 import { type ChoiceFieldDefinition, choiceFieldOf } from './choice-field.js';
+import { constructPhrase } from './construct-phrase.js';
 import { FormSchemaError, FormSchemaErrorCode } from './errors.js';
 import type { FormObjectSchema, FormSchemaCheck } from './form-types.js';
 
@@ -631,27 +632,6 @@ function compileBase(schema: Schema, path: string): Base {
           'booleans, single-selects (z.enum, choiceField) and multi-selects (z.array(z.enum), choicesField)',
       );
   }
-}
-
-// zod types that read best as the call that makes them ("is z.any()", not "is a any"); form-types.ts says the same.
-const FACTORY_KINDS = new Set([
-  'any',
-  'unknown',
-  'undefined',
-  'null',
-  'nan',
-  'void',
-  'never',
-  'lazy',
-  'custom',
-  'success',
-]);
-
-/** A zod type (`def.type`) as a phrase: `z.any()`, `an intersection`, `a template literal`, `a record`. */
-function constructPhrase(kind: string): string {
-  if (FACTORY_KINDS.has(kind)) return `z.${kind}()`;
-  const words = kind.replaceAll('_', ' ');
-  return /^[aeiou]/.test(words) ? `an ${words}` : `a ${words}`;
 }
 
 function invalidDefault(path: string, problem: string): FormSchemaError {

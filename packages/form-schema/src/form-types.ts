@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ConstructPhrase } from './construct-phrase.js';
 
 // Type-level mirror of the run-time compiler: every zod construct the compiler refuses that TypeScript can see is a
 // compile error naming the property and the construct. Checks inside a type (`.gt()` on a number, regex flags) are
@@ -11,28 +12,6 @@ type InnerOf<Schema> = DefinitionOf<Schema> extends { innerType: infer Inner } ?
 type InputOf<Schema> = Schema extends { _zod: { input: infer Input } } ? Input : never;
 
 type WrapperKind = 'optional' | 'default' | 'prefault' | 'readonly' | 'nonoptional';
-
-// zod types that read best as the call that makes them ("it is z.any()", not "it is a any"); the run-time
-// compiler phrases them the same way.
-type FactoryKind =
-  | 'any'
-  | 'unknown'
-  | 'undefined'
-  | 'null'
-  | 'nan'
-  | 'void'
-  | 'never'
-  | 'lazy'
-  | 'custom'
-  | 'success';
-type Words<Kind extends string> = Kind extends `${infer Head}_${infer Tail}`
-  ? `${Head} ${Words<Tail>}`
-  : Kind;
-type ConstructPhrase<Kind extends string> = Kind extends FactoryKind
-  ? `z.${Kind}()`
-  : Kind extends `${'a' | 'e' | 'i' | 'o' | 'u'}${string}`
-    ? `an ${Words<Kind>}`
-    : `a ${Words<Kind>}`;
 
 /** A coerced `z.coerce.string()` / `.number()` / `.boolean()` takes `unknown` as its input; the plain ones do not. */
 type CoerceRefusal<Field> =

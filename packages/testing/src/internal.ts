@@ -32,16 +32,10 @@ export type {
   TextField,
   UnsupportedField,
 } from './forms/form-model.js';
-export { isSingleChoiceForm, readForm } from './forms/form-model.js';
+export { fieldDefault, isSingleChoiceForm, readForm } from './forms/form-model.js';
 export type { FormElicitationRequest } from './forms/scripted-answers.js';
 export { FormScriptQueue, isFormRequest } from './forms/scripted-answers.js';
 export type { NonJsonLine } from './json-line-filter.js';
 export { JsonLineFilter } from './json-line-filter.js';
 export type { AwaitInitializeOptions } from './non-acp-guard.js';
-export {
-  awaitInitialize,
-  DEFAULT_INITIALIZE_TIMEOUT_MS,
-  describeCommand,
-  NON_ACP_GRACE_MS,
-  quoteCommand,
-} from './non-acp-guard.js';
+export { awaitInitialize, NON_ACP_GRACE_MS, quoteCommand } from './non-acp-guard.js';

@@ -5,6 +5,7 @@ import {
   type FieldValue,
   type FormField,
   type FormModel,
+  fieldDefault,
   isSingleChoiceForm,
   parseFieldInput,
   readForm,
@@ -37,12 +38,6 @@ const LEAVE_EMPTY_ENTRY = -2;
 
 type ReviewChoice = 'send' | 'edit' | 'decline';
 
-/** What a field starts with: its default (a copy, for a list), else nothing. */
-function initialValueOf(field: FormField): FieldValue | undefined {
-  const defaultValue = 'defaultValue' in field ? field.defaultValue : undefined;
-  return Array.isArray(defaultValue) ? [...defaultValue] : (defaultValue as FieldValue | undefined);
-}
-
 /** An option label that always shows the description, not only when focused. */
 function optionLabel(option: ChoiceOption): string {
   return option.description === undefined ? option.label : `${option.label} — ${option.description}`;
@@ -53,8 +48,7 @@ function optionLabel(option: ChoiceOption): string {
  * it changes nothing the person sees), and a yes/no question always gets yes or no, so neither is labelled.
  */
 function canBeLeftEmpty(field: FormField): boolean {
-  if (field.required || field.kind === 'boolean') return false;
-  return !('defaultValue' in field) || field.defaultValue === undefined;
+  return !field.required && field.kind !== 'boolean' && fieldDefault(field) === undefined;
 }
 
 function fieldMessage(field: FormField): string {
@@ -178,7 +172,7 @@ export class InteractiveAnswerer implements Answerer {
     field: FormField,
     signal: AbortSignal,
   ): Promise<CreateElicitationResponse> {
-    let value = initialValueOf(field);
+    let value = fieldDefault(field);
     for (;;) {
       const answered = await this.askField(field, value, signal, questionMessage(request, field));
       if (answered === CANCELLED) {
@@ -248,7 +242,7 @@ export class InteractiveAnswerer implements Answerer {
     const heading = [request.message, model.title, model.description].filter(Boolean).join('\n');
     note(heading, 'The agent asks', { output });
     const values = new Map<string, FieldValue | undefined>();
-    for (const field of model.fields) values.set(field.name, initialValueOf(field));
+    for (const field of model.fields) values.set(field.name, fieldDefault(field));
     for (;;) {
       for (const field of model.fields) {
         if (field.kind === 'unsupported') continue;

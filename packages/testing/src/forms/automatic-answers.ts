@@ -1,6 +1,12 @@
 import type { PermissionOption } from '@agentclientprotocol/sdk';
 import { validateFieldValue } from './field-validation.js';
-import type { ChoiceOption, FieldValue, FormField, FormModel } from './form-model.js';
+import {
+  type ChoiceOption,
+  type FieldValue,
+  type FormField,
+  type FormModel,
+  fieldDefault,
+} from './form-model.js';
 
 /** How an automatic answer for one field was chosen (printed so scripts can see what was answered). */
 export type AnswerSource = 'default' | 'first option' | 'first options' | 'no' | 'left empty';
@@ -31,29 +37,26 @@ export type AutomaticFormAnswer =
  * ```
  */
 export function automaticFieldAnswer(field: FormField): AutomaticFieldAnswer | string {
+  const defaultValue = fieldDefault(field);
+  if (defaultValue !== undefined) return { field, value: defaultValue, source: 'default' };
   switch (field.kind) {
     case 'single-choice': {
-      if (field.defaultValue !== undefined) return { field, value: field.defaultValue, source: 'default' };
       const first = field.options[0];
       if (first === undefined) return `${field.label} offers no options`;
       return { field, value: first.value, source: 'first option' };
     }
     case 'multi-choice': {
-      if (field.defaultValue !== undefined)
-        return { field, value: [...field.defaultValue], source: 'default' };
       const count = Math.max(field.minItems ?? 0, field.required ? 1 : 0);
       if (count === 0) return { field, value: [], source: 'left empty' };
       const selected = field.options.slice(0, count).map((option) => option.value);
       return { field, value: selected, source: count === 1 ? 'first option' : 'first options' };
     }
     case 'boolean':
-      if (field.defaultValue !== undefined) return { field, value: field.defaultValue, source: 'default' };
       return field.required
         ? { field, value: false, source: 'no' }
         : { field, value: undefined, source: 'left empty' };
     case 'text':
     case 'number':
-      if (field.defaultValue !== undefined) return { field, value: field.defaultValue, source: 'default' };
       if (field.required) return `${field.label} is required and has no default`;
       return { field, value: undefined, source: 'left empty' };
     case 'unsupported':

@@ -1,6 +1,6 @@
 import { CHOICE_DESCRIPTION_META_KEY } from '@acpkit/choice-schema';
 import { describe, expect, it } from 'vitest';
-import { isSingleChoiceForm, readForm } from './form-model.js';
+import { fieldDefault, isSingleChoiceForm, readForm } from './form-model.js';
 
 describe('readForm', () => {
   it('reads a oneOf choice with titles, the standard description and the acpkit _meta description', () => {
@@ -129,5 +129,26 @@ describe('readForm', () => {
       ['broken', 'unsupported'],
       ['list', 'unsupported'],
     ]);
+  });
+});
+
+describe('fieldDefault', () => {
+  it('gives each kind its default, a list as a copy, and undefined where there is none', () => {
+    const { fields } = readForm({
+      type: 'object',
+      properties: {
+        text: { type: 'string', default: '' },
+        count: { type: 'integer', default: 0 },
+        flag: { type: 'boolean', default: false },
+        pick: { type: 'string', oneOf: [{ const: 't0', title: 'A' }], default: 't0' },
+        picks: { type: 'array', items: { anyOf: [{ const: 't0', title: 'A' }] }, default: ['t0'] },
+        bare: { type: 'string' },
+        odd: { type: 'object' } as never,
+      },
+    });
+    expect(fields.map(fieldDefault)).toEqual(['', 0, false, 't0', ['t0'], undefined, undefined]);
+    const picks = fields[4];
+    const copy = fieldDefault(picks as NonNullable<typeof picks>);
+    expect(copy).not.toBe((picks as { defaultValue?: readonly string[] }).defaultValue);
   });
 });

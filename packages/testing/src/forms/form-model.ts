@@ -81,6 +81,21 @@ export type FormField =
 /** A value the client can put into `content` for one field. */
 export type FieldValue = string | number | boolean | string[];
 
+/**
+ * A field's schema default as a value for `content` (a list is copied, so editing it leaves the form model alone), or
+ * `undefined` when the field has none. What `--yes`, a script that leaves the field out and the interactive prompts
+ * all start from.
+ *
+ * @example
+ * ```ts
+ * fieldDefault(readForm({ properties: { n: { type: 'integer', default: 2 } } }).fields[0]!); // 2
+ * ```
+ */
+export function fieldDefault(field: FormField): FieldValue | undefined {
+  if (field.kind === 'unsupported' || field.defaultValue === undefined) return undefined;
+  return field.kind === 'multi-choice' ? [...field.defaultValue] : field.defaultValue;
+}
+
 type UnknownRecord = Record<string, unknown>;
 
 function isRecord(value: unknown): value is UnknownRecord {

@@ -1,12 +1,13 @@
 import type { CreateElicitationRequest, ElicitationSchema } from '@agentclientprotocol/sdk';
 import { ScriptedAnswerError, TestingErrorCode } from '../errors.js';
-import { type AnswerSource, type AutomaticFieldAnswer, automaticFieldAnswer } from './automatic-answers.js';
+import type { AnswerSource, AutomaticFieldAnswer } from './automatic-answers.js';
 import { NOT_A_DECIMAL_NUMBER, parseDecimal, validateFieldValue } from './field-validation.js';
 import {
   type ChoiceOption,
   type FieldValue,
   type FormField,
   type FormModel,
+  fieldDefault,
   readForm,
 } from './form-model.js';
 
@@ -164,7 +165,8 @@ function readValue(field: FormField, raw: ScriptValue): ReadValue {
 
 /** What a field the script leaves out gets: its default, else nothing (a string says why that will not do). */
 function scriptGapAnswer(field: FormField): AutomaticFieldAnswer | string {
-  if ('defaultValue' in field && field.defaultValue !== undefined) return automaticFieldAnswer(field);
+  const defaultValue = fieldDefault(field);
+  if (defaultValue !== undefined) return { field, value: defaultValue, source: 'default' };
   if (field.required) return `${field.label} is required and has no default`;
   return { field, value: undefined, source: 'left empty' };
 }
