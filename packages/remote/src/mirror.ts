@@ -1,8 +1,8 @@
 import { openClientConnection } from './client-connection.js';
 import { isInsecureRemoteUrl } from './client-socket.js';
-import { CloseCode, TRANSPORT_LOST_ERROR_CODE } from './constants.js';
+import { CloseCode } from './constants.js';
 import { inspectOversize } from './inbound.js';
-import { errorResponseText, type WireError } from './json-rpc.js';
+import { errorResponseText, wireErrors } from './json-rpc.js';
 import { redactUrls } from './logger.js';
 import { MirrorPolicy } from './mirror-policy.js';
 import type { HostOwnership, MirrorOptions } from './options.js';
@@ -161,7 +161,7 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
       rules: policy.editorRules,
       policy: policy.fromEditor(
         () => port.isOpen,
-        () => transportLost(CloseCode.GoingAway, 'not connected'),
+        () => wireErrors.transportLost(CloseCode.GoingAway, 'not connected'),
       ),
       sender: 'editor',
       oversize(head) {
@@ -196,7 +196,7 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
   clearTimeout(drainTimer);
   if (localEnded) {
     if (!outputFailed && inFlight.size > 0) {
-      const error = transportLost(closeInfo.code, closeInfo.reason || 'local input ended');
+      const error = wireErrors.transportLost(closeInfo.code, closeInfo.reason || 'local input ended');
       for (const idToken of inFlight.values()) relay.lines.write(errorResponseText(idToken, error));
     }
     await relay.lines.flushed();
@@ -207,18 +207,9 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
     reason: closeInfo.reason,
     inFlight: inFlight.size,
   });
-  const error = transportLost(closeInfo.code, closeInfo.reason);
+  const error = wireErrors.transportLost(closeInfo.code, closeInfo.reason);
   for (const idToken of inFlight.values()) relay.lines.write(errorResponseText(idToken, error));
   inFlight.clear();
   await relay.lines.flushed();
   return 1;
-}
-
-/** The error in-flight requests get when the connection to the remote is gone. */
-function transportLost(code: number, reason: string): WireError {
-  return {
-    code: TRANSPORT_LOST_ERROR_CODE,
-    message: `ACP remote transport lost: the WebSocket connection closed (code ${code}${reason ? `: ${reason}` : ''})`,
-    data: { transport: 'websocket', closeCode: code, reason },
-  };
 }
