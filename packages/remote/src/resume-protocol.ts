@@ -2,6 +2,7 @@
 // documented for other implementations in docs/remote-transport.md ("Resume"); change both together.
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { singleHeader } from './security.js';
 
 /**
  * The WebSocket subprotocol of resumable connections: a client offers it, a server with resume on selects it.
@@ -155,13 +156,6 @@ export type ResumeRequest =
   | { kind: 'none' }
   | { kind: 'resume'; token: string; received: number }
   | { kind: 'invalid'; problem: string };
-
-function singleHeader(headers: IncomingHttpHeaders, name: string): string | undefined | null {
-  const value = headers[name];
-  if (value === undefined) return undefined;
-  if (Array.isArray(value)) return null;
-  return value;
-}
 
 /**
  * Reads the resume headers of an upgrade request. Both or neither must be present, each once; the count is a
