@@ -179,8 +179,3 @@ export function readResumeRequest(headers: IncomingHttpHeaders): ResumeRequest {
 export function resumeRequestHeaders(token: string, received: number): Record<string, string> {
   return { [RESUME_TOKEN_HEADER]: token, [RESUME_RECEIVED_HEADER]: String(received) };
 }
-
-/** Whether the comma-separated `Sec-WebSocket-Protocol` offer of a request contains the resume subprotocol. */
-export function offersResume(protocols: ReadonlySet<string>): boolean {
-  return protocols.has(RESUME_SUBPROTOCOL);
-}
