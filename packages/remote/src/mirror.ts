@@ -1,4 +1,4 @@
-import { openClientConnection } from './client-connection.js';
+import { closeClientPort, openClientConnection } from './client-connection.js';
 import { isInsecureRemoteUrl } from './client-socket.js';
 import { CloseCode } from './constants.js';
 import { inspectOversize } from './inbound.js';
@@ -9,7 +9,6 @@ import type { HostOwnership, MirrorOptions } from './options.js';
 import { resolveMirrorOptions } from './options-validation.js';
 import { Relay } from './relay.js';
 
-const CLOSE_HANDSHAKE_TIMEOUT_MS = 5_000;
 /** After local EOF, how long answers to requests already sent may still arrive before the mirror closes. */
 const IN_FLIGHT_DRAIN_MS = 5_000;
 
@@ -120,13 +119,8 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
     // Reads may be paused for output backpressure; the server's close frame must still get through.
     const socket = port.socket;
     if (port.isAttached && socket.isPaused) socket.resume();
-    if (!port.isOpen) return;
-    // While a resume is under way the close follows the replay; either way, don't wait longer than this for it.
-    port.close(CloseCode.Normal, 'client input ended');
-    setTimeout(
-      () => port.terminate({ code: CloseCode.Normal, reason: 'client input ended' }),
-      CLOSE_HANDSHAKE_TIMEOUT_MS,
-    ).unref();
+    // While a resume is under way the close follows the replay, so what the editor sent last still arrives.
+    if (port.isOpen) closeClientPort(port, 'client input ended');
   };
   policy.onAnswered = () => {
     if (localEnded && inFlight.size === 0) queueMicrotask(closeUpstream);
