@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { WebSocket } from 'ws';
 import { openClientSocket, openWebSocket } from './client-socket.js';
 import type { ConnectionEvent, ResumeFailureReason } from './connection-events.js';
@@ -153,16 +154,9 @@ class Reconnection {
   }
 
   /** Waits between attempts; cut short when the port ends meanwhile (nothing is left pending then). */
-  private sleep(milliseconds: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        stopListening();
-        resolve();
-      };
-      const timer = setTimeout(done, Math.max(0, milliseconds));
-      const stopListening = onAbort(this.ended, done);
-    });
+  private async sleep(milliseconds: number): Promise<void> {
+    // Rejects (AbortError) only when the port ended: the loop then sees `!port.isOpen` and stops.
+    await delay(Math.max(0, milliseconds), undefined, { signal: this.ended }).catch(() => {});
   }
 
   private async attempt(deadline: number): Promise<AttemptResult> {
