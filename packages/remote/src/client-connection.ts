@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { WebSocket } from 'ws';
 import { openClientSocket, openWebSocket } from './client-socket.js';
 import type { ConnectionEvent, ResumeFailureReason } from './connection-events.js';
@@ -21,6 +22,23 @@ const BACKOFF_BASE_MS = 250;
 const BACKOFF_MAX_MS = 5_000;
 /** The least time an attempt gets to open and be welcomed, even at the end of the window. */
 const MIN_ATTEMPT_MS = 1_000;
+
+/** How long a closing client waits for the server's close frame before it drops the socket (`ws` would wait 30 s). */
+const CLOSE_HANDSHAKE_TIMEOUT_MS = 5_000;
+
+/**
+ * Closes a client connection's port (1000, with `reason` if given): with resume, while a reconnect is under way, the close
+ * follows the replay. A server that never answers the close is cut off after {@link CLOSE_HANDSHAKE_TIMEOUT_MS}.
+ */
+export function closeClientPort(port: WebSocketPort, reason?: string): void {
+  port.close(CloseCode.Normal, reason);
+  const timer = setTimeout(
+    () => port.terminate({ code: CloseCode.Normal, reason: reason ?? '' }),
+    CLOSE_HANDSHAKE_TIMEOUT_MS,
+  );
+  timer.unref();
+  void port.closed.then(() => clearTimeout(timer));
+}
 
 /** A client's connection to a server: the port its relay or stream runs on, and what it learnt on connecting. */
 export interface ClientConnection {
@@ -136,16 +154,9 @@ class Reconnection {
   }
 
   /** Waits between attempts; cut short when the port ends meanwhile (nothing is left pending then). */
-  private sleep(milliseconds: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        stopListening();
-        resolve();
-      };
-      const timer = setTimeout(done, Math.max(0, milliseconds));
-      const stopListening = onAbort(this.ended, done);
-    });
+  private async sleep(milliseconds: number): Promise<void> {
+    // Rejects (AbortError) only when the port ended: the loop then sees `!port.isOpen` and stops.
+    await delay(Math.max(0, milliseconds), undefined, { signal: this.ended }).catch(() => {});
   }
 
   private async attempt(deadline: number): Promise<AttemptResult> {

@@ -1,5 +1,5 @@
 import type { Stream } from '@agentclientprotocol/sdk';
-import { openClientConnection } from './client-connection.js';
+import { closeClientPort, openClientConnection } from './client-connection.js';
 import { isInsecureRemoteUrl } from './client-socket.js';
 import { CloseCode } from './constants.js';
 import { RemoteDeprecationCode, warnDeprecatedOnce } from './deprecation.js';
@@ -8,7 +8,6 @@ import type { ConnectOptions } from './options.js';
 import { resolveConnectOptions } from './options-validation.js';
 import { webSocketMessageStream } from './websocket-stream.js';
 
-const CLOSE_HANDSHAKE_TIMEOUT_MS = 5_000;
 const MIRROR_ONLY_OPTIONS = ['useUnstableProtocol', 'hostOwnership', 'emitLatencyMeta'] as const;
 
 /** `connectAcp` used to accept (and ignore) the mirror's options: say so, once, to callers that still pass them. */
@@ -96,16 +95,8 @@ export async function connectAcp(url: string, options: ConnectOptions = {}): Pro
     async close() {
       if (port.isOpen) {
         // A close asked for while reconnecting would wait for the resume, which nobody wants now.
-        if (port.isLive) port.close(CloseCode.Normal);
+        if (port.isLive) closeClientPort(port);
         else port.terminate({ code: CloseCode.Normal, reason: '' });
-        // Don't wait ws's 30 s close timeout for a server that never answers the close frame.
-        const timer = setTimeout(
-          () => port.terminate({ code: CloseCode.Normal, reason: '' }),
-          CLOSE_HANDSHAKE_TIMEOUT_MS,
-        );
-        timer.unref();
-        await closed;
-        clearTimeout(timer);
       }
       await closed;
     },

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { RawData } from 'ws';
-import { CloseCode, MESSAGE_TOO_LARGE_ERROR_CODE } from './constants.js';
+import { CloseCode } from './constants.js';
 import { FrameScanner, type WatchNode } from './frame-scan.js';
 import { errorResponseText, recoverRequestHead, type WireError, wireErrors } from './json-rpc.js';
 
@@ -23,15 +23,6 @@ export function rawDataToBuffer(data: RawData): Buffer {
   return Buffer.from(data);
 }
 
-/** Builds the JSON-RPC error answer for an oversized request. */
-export function oversizeError(maxMessageBytes: number, messageBytes: number | undefined): WireError {
-  return {
-    code: MESSAGE_TOO_LARGE_ERROR_CODE,
-    message: `Message exceeds the ${maxMessageBytes}-byte limit`,
-    data: { maxMessageBytes, ...(messageBytes === undefined ? {} : { messageBytes }) },
-  };
-}
-
 /**
  * Decides what happens to an oversized message: a request whose id can be recovered from its head is answered
  * with a JSON-RPC error carrying that id exactly as sent (the connection stays usable); anything else closes with
@@ -46,7 +37,7 @@ export function inspectOversize(
   if (recovered.idToken !== undefined && recovered.method !== undefined) {
     return {
       type: 'reply',
-      text: errorResponseText(recovered.idToken, oversizeError(maxMessageBytes, messageBytes)),
+      text: errorResponseText(recovered.idToken, wireErrors.messageTooLarge(maxMessageBytes, messageBytes)),
       note: 'oversized request; answered with an error',
     };
   }

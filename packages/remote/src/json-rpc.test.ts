@@ -1,5 +1,6 @@
 import { RequestError } from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
+import { MESSAGE_TOO_LARGE_ERROR_CODE, TRANSPORT_LOST_ERROR_CODE } from './constants.js';
 import {
   errorResponseText,
   idKey,
@@ -85,6 +86,30 @@ describe('wireErrors', () => {
       'internal error with detail',
       wireErrors.internalError(undefined, 'x'),
       RequestError.internalError(undefined, 'x'),
+    ],
+    [
+      'message too large',
+      wireErrors.messageTooLarge(100, 5000),
+      new RequestError(MESSAGE_TOO_LARGE_ERROR_CODE, 'Message exceeds the 100-byte limit', {
+        maxMessageBytes: 100,
+        messageBytes: 5000,
+      }),
+    ],
+    [
+      'message too large, size unknown',
+      wireErrors.messageTooLarge(100, undefined),
+      new RequestError(MESSAGE_TOO_LARGE_ERROR_CODE, 'Message exceeds the 100-byte limit', {
+        maxMessageBytes: 100,
+      }),
+    ],
+    [
+      'transport lost',
+      wireErrors.transportLost(1006, 'gone'),
+      new RequestError(
+        TRANSPORT_LOST_ERROR_CODE,
+        'ACP remote transport lost: the WebSocket connection closed (code 1006: gone)',
+        { transport: 'websocket', closeCode: 1006, reason: 'gone' },
+      ),
     ],
   ];
 

@@ -1,3 +1,5 @@
+import { MESSAGE_TOO_LARGE_ERROR_CODE, TRANSPORT_LOST_ERROR_CODE } from './constants.js';
+
 /** A JSON-RPC id as it appears on the wire. */
 export type WireId = string | number | null;
 
@@ -25,7 +27,8 @@ export const JsonRpcErrorCode = {
 const withDetail = (text: string, detail: string | undefined) => (detail ? `${text}: ${detail}` : text);
 
 /**
- * The SDK `RequestError` factories the relays need, as plain {@link WireError}s with the same codes and messages.
+ * Every error a relay answers with itself: the SDK `RequestError` factories it needs, as plain {@link WireError}s with
+ * the same codes and messages, and the relays' own (an oversized request, a lost transport).
  *
  * @example
  * ```ts
@@ -49,6 +52,18 @@ export const wireErrors = {
     code: JsonRpcErrorCode.InternalError,
     message: withDetail('Internal error', detail),
     data,
+  }),
+  /** The answer to an oversized request whose id could be recovered; `data` names the limit. */
+  messageTooLarge: (maxMessageBytes: number, messageBytes: number | undefined): WireError => ({
+    code: MESSAGE_TOO_LARGE_ERROR_CODE,
+    message: `Message exceeds the ${maxMessageBytes}-byte limit`,
+    data: { maxMessageBytes, ...(messageBytes === undefined ? {} : { messageBytes }) },
+  }),
+  /** The answer the mirror gives its in-flight requests when the connection to the remote is gone. */
+  transportLost: (closeCode: number, reason: string): WireError => ({
+    code: TRANSPORT_LOST_ERROR_CODE,
+    message: `ACP remote transport lost: the WebSocket connection closed (code ${closeCode}${reason ? `: ${reason}` : ''})`,
+    data: { transport: 'websocket', closeCode, reason },
   }),
 };
 

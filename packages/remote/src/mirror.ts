@@ -1,15 +1,14 @@
-import { openClientConnection } from './client-connection.js';
+import { closeClientPort, openClientConnection } from './client-connection.js';
 import { isInsecureRemoteUrl } from './client-socket.js';
-import { CloseCode, TRANSPORT_LOST_ERROR_CODE } from './constants.js';
+import { CloseCode } from './constants.js';
 import { inspectOversize } from './inbound.js';
-import { errorResponseText, type WireError } from './json-rpc.js';
+import { errorResponseText, wireErrors } from './json-rpc.js';
 import { redactUrls } from './logger.js';
 import { MirrorPolicy } from './mirror-policy.js';
 import type { HostOwnership, MirrorOptions } from './options.js';
 import { resolveMirrorOptions } from './options-validation.js';
 import { Relay } from './relay.js';
 
-const CLOSE_HANDSHAKE_TIMEOUT_MS = 5_000;
 /** After local EOF, how long answers to requests already sent may still arrive before the mirror closes. */
 const IN_FLIGHT_DRAIN_MS = 5_000;
 
@@ -120,13 +119,8 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
     // Reads may be paused for output backpressure; the server's close frame must still get through.
     const socket = port.socket;
     if (port.isAttached && socket.isPaused) socket.resume();
-    if (!port.isOpen) return;
-    // While a resume is under way the close follows the replay; either way, don't wait longer than this for it.
-    port.close(CloseCode.Normal, 'client input ended');
-    setTimeout(
-      () => port.terminate({ code: CloseCode.Normal, reason: 'client input ended' }),
-      CLOSE_HANDSHAKE_TIMEOUT_MS,
-    ).unref();
+    // While a resume is under way the close follows the replay, so what the editor sent last still arrives.
+    if (port.isOpen) closeClientPort(port, 'client input ended');
   };
   policy.onAnswered = () => {
     if (localEnded && inFlight.size === 0) queueMicrotask(closeUpstream);
@@ -161,7 +155,7 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
       rules: policy.editorRules,
       policy: policy.fromEditor(
         () => port.isOpen,
-        () => transportLost(CloseCode.GoingAway, 'not connected'),
+        () => wireErrors.transportLost(CloseCode.GoingAway, 'not connected'),
       ),
       sender: 'editor',
       oversize(head) {
@@ -196,7 +190,7 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
   clearTimeout(drainTimer);
   if (localEnded) {
     if (!outputFailed && inFlight.size > 0) {
-      const error = transportLost(closeInfo.code, closeInfo.reason || 'local input ended');
+      const error = wireErrors.transportLost(closeInfo.code, closeInfo.reason || 'local input ended');
       for (const idToken of inFlight.values()) relay.lines.write(errorResponseText(idToken, error));
     }
     await relay.lines.flushed();
@@ -207,18 +201,9 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
     reason: closeInfo.reason,
     inFlight: inFlight.size,
   });
-  const error = transportLost(closeInfo.code, closeInfo.reason);
+  const error = wireErrors.transportLost(closeInfo.code, closeInfo.reason);
   for (const idToken of inFlight.values()) relay.lines.write(errorResponseText(idToken, error));
   inFlight.clear();
   await relay.lines.flushed();
   return 1;
-}
-
-/** The error in-flight requests get when the connection to the remote is gone. */
-function transportLost(code: number, reason: string): WireError {
-  return {
-    code: TRANSPORT_LOST_ERROR_CODE,
-    message: `ACP remote transport lost: the WebSocket connection closed (code ${code}${reason ? `: ${reason}` : ''})`,
-    data: { transport: 'websocket', closeCode: code, reason },
-  };
 }

@@ -70,12 +70,12 @@ export class ResumeLink implements PortResume {
     readonly role: 'server' | 'client',
     bufferBytes: number,
     private readonly owner: ResumeLinkOwner,
-    /** Server: the welcome it sends on every connection of the session. */
-    private readonly serverWelcome: WelcomeInfo | undefined,
+    /** Server: the welcome it sends on every connection of the session (it never changes there). */
+    welcome: WelcomeInfo | undefined,
   ) {
     this.replay = new ReplayBuffer(bufferBytes);
     this.phase = role === 'server' ? 'live' : 'negotiating';
-    this.welcome = serverWelcome;
+    this.welcome = welcome;
   }
 
   /** The server's side of a new session: it sends `welcome` (with `token`) as the first frame. */
@@ -237,7 +237,7 @@ export class ResumeLink implements PortResume {
   }
 
   private sendWelcome(resumed: boolean): void {
-    const welcome = this.serverWelcome!;
+    const welcome = this.welcome!;
     this.port!.writeControl(
       encodeControlFrame({
         type: 'welcome',

@@ -2,6 +2,7 @@
 // documented for other implementations in docs/remote-transport.md ("Resume"); change both together.
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { singleHeader } from './security.js';
 
 /**
  * The WebSocket subprotocol of resumable connections: a client offers it, a server with resume on selects it.
@@ -156,13 +157,6 @@ export type ResumeRequest =
   | { kind: 'resume'; token: string; received: number }
   | { kind: 'invalid'; problem: string };
 
-function singleHeader(headers: IncomingHttpHeaders, name: string): string | undefined | null {
-  const value = headers[name];
-  if (value === undefined) return undefined;
-  if (Array.isArray(value)) return null;
-  return value;
-}
-
 /**
  * Reads the resume headers of an upgrade request. Both or neither must be present, each once; the count is a
  * decimal integer. Whether the subprotocol was offered is checked by the caller.
@@ -184,9 +178,4 @@ export function readResumeRequest(headers: IncomingHttpHeaders): ResumeRequest {
 /** The headers a client sends to resume a session. */
 export function resumeRequestHeaders(token: string, received: number): Record<string, string> {
   return { [RESUME_TOKEN_HEADER]: token, [RESUME_RECEIVED_HEADER]: String(received) };
-}
-
-/** Whether the comma-separated `Sec-WebSocket-Protocol` offer of a request contains the resume subprotocol. */
-export function offersResume(protocols: ReadonlySet<string>): boolean {
-  return protocols.has(RESUME_SUBPROTOCOL);
 }

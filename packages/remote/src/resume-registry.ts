@@ -6,7 +6,7 @@ import type { RemoteLogger } from './logger.js';
 import type { ResumeCounters } from './metrics.js';
 import { ResumeLink } from './resume-link.js';
 import { newResumeToken, type ResumeRefusalReason, resumeTokenKey } from './resume-protocol.js';
-import { normalizeOrigin } from './security.js';
+import { normalizeOrigin, presentedBearerToken } from './security.js';
 import type { PortClose } from './websocket-port.js';
 
 /** Sessions whose end is remembered, so a late resume hears `expired`/`ended`/`overflow` rather than `unknown`. */
@@ -47,8 +47,7 @@ export class ResumableSession {
  * the upgrade's bearer check refuses it before this).
  */
 export function connectionIdentity(headers: IncomingHttpHeaders): Buffer {
-  const authorization = typeof headers.authorization === 'string' ? headers.authorization : '';
-  const token = /^Bearer +(\S+) *$/i.exec(authorization)?.[1] ?? '';
+  const token = presentedBearerToken(headers) ?? '';
   const origin = typeof headers.origin === 'string' ? (normalizeOrigin(headers.origin) ?? '') : '';
   return createHash('sha256').update(`${token}\n${origin}`, 'utf8').digest();
 }

@@ -147,7 +147,8 @@ export function buildAllowedHostNames(
   return names;
 }
 
-function singleHeader(headers: IncomingHttpHeaders, name: string): string | undefined | null {
+/** A header that may appear once: its value, undefined when absent, null when repeated. */
+export function singleHeader(headers: IncomingHttpHeaders, name: string): string | undefined | null {
   const value = headers[name];
   if (value === undefined) return undefined;
   if (Array.isArray(value)) return value.length === 1 ? (value[0] ?? null) : null;
@@ -178,13 +179,18 @@ export function checkHostAndOrigin(headers: IncomingHttpHeaders, policy: Securit
   return { ok: true };
 }
 
-/** Checks the `Authorization: Bearer <token>` header (scheme case-insensitive, RFC 7235). */
+/** The token of an `Authorization: Bearer <token>` header (scheme case-insensitive, RFC 7235), if there is one. */
+export function presentedBearerToken(headers: IncomingHttpHeaders): string | undefined {
+  const header = singleHeader(headers, 'authorization');
+  return typeof header === 'string' ? /^Bearer +(\S+) *$/i.exec(header)?.[1] : undefined;
+}
+
+/** Checks the `Authorization: Bearer <token>` header against the server's token. */
 export function checkBearer(headers: IncomingHttpHeaders, policy: SecurityPolicy): RequestDecision {
   if (policy.bearerToken === undefined) return { ok: true };
-  const header = singleHeader(headers, 'authorization');
-  const match = typeof header === 'string' ? /^Bearer +(\S+) *$/i.exec(header) : null;
+  const presented = presentedBearerToken(headers);
   // Always run the digest comparison so a missing header costs the same as a wrong one.
-  const matches = tokensMatch(match?.[1] ?? '', policy.bearerToken) && match !== null;
+  const matches = tokensMatch(presented ?? '', policy.bearerToken) && presented !== undefined;
   if (matches) return { ok: true };
   return {
     ok: false,
