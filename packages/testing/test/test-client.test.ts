@@ -1,6 +1,6 @@
 // The test client against real SDK agent apps (in-process, over recorded message streams) and real stdio agent
 // processes: scripted answers by the shared rules, functions, defaults, permissions, transcripts, and the failures.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,24 @@ function isAlive(pid: number): boolean {
     return false;
   }
 }
+/**
+ * Whether the fixture agent started with `pidFile` in its arguments still runs. Its pid file is not enough: on a busy
+ * machine the agent can be stopped before it has written the file, so every live process's command line is read too
+ * (Linux `/proc`).
+ */
+function agentStillRuns(pidFile: string): boolean {
+  if (existsSync(pidFile) && isAlive(Number(readFileSync(pidFile, 'utf8')))) return true;
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .some((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(pidFile);
+      } catch {
+        return false; // It ended while we looked.
+      }
+    });
+}
+
 const clients: TestClient[] = [];
 
 afterEach(async () => {
@@ -202,7 +220,7 @@ describe('spawnTestClient (stdio agent process)', () => {
     );
     expect(error).toMatchObject({ code: TestingErrorCode.NotAnAcpAgent });
     expect((error as Error).message).toContain(`within ${NON_ACP_GRACE_MS / 1000} s`);
-    expect(isAlive(Number(readFileSync(pidFile, 'utf8')))).toBe(false);
+    expect(agentStillRuns(pidFile)).toBe(false);
   });
 
   it('rejects INITIALIZE_TIMEOUT after initializeTimeoutMs for an agent that says nothing, and reaps it', async () => {
@@ -213,7 +231,7 @@ describe('spawnTestClient (stdio agent process)', () => {
     expect(AgentProcessError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ code: TestingErrorCode.InitializeTimeout });
     expect((error as Error).message).toContain('did not answer initialize within 0.5 s');
-    expect(isAlive(Number(readFileSync(pidFile, 'utf8')))).toBe(false);
+    expect(agentStillRuns(pidFile)).toBe(false);
   });
 
   it('refuses an initializeTimeoutMs that is not a positive number, before starting anything', async () => {
