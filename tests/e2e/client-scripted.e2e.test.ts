@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cliPaths, deployTarget, fixturePath } from './support/paths.js';
 import { type CompletedRun, isAlive, reapAll, spawnCli } from './support/processes.js';
 import { startExpose } from './support/remote-servers.js';
@@ -276,6 +276,16 @@ describe('acpkit client: messages that say what happened', () => {
     expect(result.code).toBe(1);
   });
 
+  it("names an ACP Kit error's class and code and shows its fix: FormSchemaError from z.date()", async () => {
+    const result = await client(['--prompt', 'when', '--', process.execPath, diagnosticsAgent, 'date-form']);
+    expect(result.stderr).toContain(
+      'Error: The agent answered with an error: Internal error (-32603): FormSchemaError UNSUPPORTED_TYPE: ' +
+        'Property "when" is a date (z.date()), which no ACP form field can hold: ACP forms carry dates as text; use ' +
+        'z.iso.date() (YYYY-MM-DD) or z.iso.datetime()',
+    );
+    expect(result.code).toBe(1);
+  });
+
   it('warns with a preview about non-JSON agent stdout, and never hangs on an agent that only prints text', async () => {
     const result = await client([
       '--yes',
@@ -423,5 +433,28 @@ describe('acpkit client through a mirror (acpkit run --addr)', () => {
     expect(result.stderr).not.toContain('local input ended');
     expect(result.stderr).not.toContain('acpremote');
     expect(result.stderr).toMatch(/^acpkit info: mirror connected/m);
+  });
+});
+
+describe('acpkit client: a cancelled turn', () => {
+  it('Ctrl+C (SIGINT) during a turn sends session/cancel; sessions.prompt ends it with stopReason cancelled', async () => {
+    const processHandle = spawnCli('acpkit', [
+      'client',
+      '--prompt',
+      'go',
+      '--',
+      process.execPath,
+      diagnosticsAgent,
+      'slow-turn',
+    ]);
+    processHandle.child.stdin?.end();
+    await vi.waitFor(() => expect(processHandle.stdout()).toContain('Working…'), { timeout: 20_000 });
+    processHandle.child.kill('SIGINT');
+    const exit = await processHandle.closed;
+    expect(processHandle.stdout()).toContain(
+      'Working…\nCancelling the turn… (press Ctrl+C again to quit)\n(turn ended: cancelled)\n',
+    );
+    expect(processHandle.stderr()).toBe('');
+    expect(exit.code).toBe(0);
   });
 });
