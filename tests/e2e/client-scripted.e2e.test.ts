@@ -408,6 +408,21 @@ describe('acpkit client: messages that say what happened', () => {
 describe('acpkit client through a mirror (acpkit run --addr)', () => {
   const throughMirror = (url: string) => ['--', process.execPath, cliPaths.acpkit, 'run', '--addr', url];
 
+  it('names a remote agent without agentInfo by its mirror command, its URL whole', async () => {
+    const server = await startExpose([process.execPath, diagnosticsAgent, 'no-info']);
+    const result = await client([
+      '--prompt',
+      'hi',
+      ...throughMirror(server.url),
+      '--resume-buffer-bytes',
+      '16777216',
+      '--unstable-protocol',
+    ]);
+    const connected = /Connected to the agent “(.*)”\./.exec(result.stdout)?.[1];
+    expect(connected).toContain(`run --addr ${server.url} `);
+    expect(connected?.endsWith(' …')).toBe(true);
+  });
+
   it('gives up after --initialize-timeout when the remote agent prints text instead of answering', async () => {
     const server = await startExpose([process.execPath, diagnosticsAgent, 'noise-only']);
     const result = await client([
