@@ -114,7 +114,9 @@ describe('acpkit client --answer', () => {
   it('exits 2 listing the fields when a NAME is no field of the form', async () => {
     const result = await client(['--answer', 'Target=Preview', ...deploy]);
     expect(result.stderr).toBe(
-      'Error: The form "Choose a deployment target" has no field "Target" (its fields: "Choice" (choice)).\n',
+      'Error: The form "Choose a deployment target" has no field "Target" (its fields: "Choice" (choice)).\n' +
+        '--answer applies to every form the agent asks; to answer each form differently, give one answer per form, ' +
+        'or answers keyed by form title, with --answers FILE.\n',
     );
     expect(result.code).toBe(2);
   });
@@ -169,9 +171,55 @@ describe('acpkit client --answer', () => {
     ]);
     expect(result.stdout).toContain('  First: Alpha [--answer]\n');
     expect(result.stderr).toBe(
-      'Error: The form "Second question" has no field "First" (its fields: "Second" (pick)). --answer applies to ' +
-        'every form the agent asks, and an earlier form took these answers; to answer each form differently, give ' +
-        'one entry per form with --answers FILE.\n',
+      'Error: The script does not fit the form "Second question" in 2 places:\n' +
+        '- The form "Second question" has no field "First" (its fields: "Second" (pick)).\n' +
+        '- The form "Second question" needs an answer for the field "Second", which the script leaves out (Second is ' +
+        'required and has no default).\n' +
+        '--answer applies to every form the agent asks, and an earlier form took these answers; to answer each form ' +
+        'differently, give one answer per form, or answers keyed by form title, with --answers FILE.\n',
+    );
+    expect(result.code).toBe(2);
+  });
+
+  it('points to --answers FILE when --answer does not fit the first form either', async () => {
+    const result = await client([
+      '--answer',
+      'Second=Alpha',
+      '--prompt',
+      'go',
+      '--',
+      process.execPath,
+      diagnosticsAgent,
+      'two-forms',
+    ]);
+    expect(result.stderr).toBe(
+      'Error: The script does not fit the form "First question" in 2 places:\n' +
+        '- The form "First question" has no field "Second" (its fields: "First" (pick)).\n' +
+        '- The form "First question" needs an answer for the field "First", which the script leaves out (First is ' +
+        'required and has no default).\n' +
+        '--answer applies to every form the agent asks; to answer each form differently, give one answer per form, ' +
+        'or answers keyed by form title, with --answers FILE.\n',
+    );
+    expect(result.code).toBe(2);
+  });
+
+  it('reports every field of the form that does not fit, at once', async () => {
+    const result = await client(releaseForm('Release nmae=r-1', 'Replicas=9', 'Channels=Gold'));
+    expect(result.stderr.replace(/^fixture agent pid \d+\n/, '')).toBe(
+      [
+        'Error: The script does not fit the form "Release details" in 4 places:',
+        '- The form "Release details" has no field "Release nmae" (its fields: "Release name" (name), "Replicas" ' +
+          '(replicas), "Canary ratio" (ratio), "Notify the team" (notify), "Contact email" (contact), "Channels" ' +
+          '(channels)).',
+        '- The answer for the field "Replicas" of the form "Release details" does not fit: Must be at most 5.',
+        '- The answer for the field "Channels" of the form "Release details" does not fit: "Gold" is not one of its ' +
+          'options ("Stable", "Beta", "Nightly")',
+        '- The form "Release details" needs an answer for the field "Release name", which the script leaves out ' +
+          '(Release name is required and has no default).',
+        '--answer applies to every form the agent asks; to answer each form differently, give one answer per form, ' +
+          'or answers keyed by form title, with --answers FILE.',
+        '',
+      ].join('\n'),
     );
     expect(result.code).toBe(2);
   });
@@ -236,6 +284,20 @@ describe('acpkit client --answers FILE', () => {
     expect(result.stdout).toContain('Answers: decline, cancel');
     expect(result.stdout).toContain(`  First: Beta [${file}]`);
     expect(result.code).toBe(0);
+  });
+
+  it('picks each form by its title from a JSON object, however often and in whatever order it is asked', async () => {
+    const file = answersFile({ 'Second question': { Second: 'Alpha' }, 'First question': 'decline' });
+    const result = await client(twoForms(file));
+    expect(result.stdout).toContain('Answers: decline, a\n');
+    expect(result.stdout.match(/Answers: decline, a/g)).toHaveLength(2);
+    expect(result.stdout).toContain(`  Second: Alpha [${file}]`);
+    expect(result.code).toBe(0);
+    const missing = await client(twoForms(answersFile({ 'First question': 'decline' })));
+    expect(missing.stderr).toMatch(
+      /^Error: The agent asked the form "Second question", but .*answers\.json has no answer for it \(its answers are for "First question"; a form is named by its title, else by its question\)\.\n$/,
+    );
+    expect(missing.code).toBe(2);
   });
 
   it('exits 2 when the agent asks more forms than the file holds', async () => {

@@ -20,9 +20,9 @@ import { AgentProcessError, ScriptedAnswerError, TestingError, TestingErrorCode 
 import { answerFormAutomatically, choosePermissionAutomatically } from './forms/automatic-answers.js';
 import { readForm } from './forms/form-model.js';
 import {
+  type AnswerScripts,
   answerFormWithScript,
-  type FormScript,
-  FormScriptQueue,
+  formScriptSource,
   isFormRequest,
   parseFormScripts,
   type ScriptedFieldAnswer,
@@ -52,12 +52,14 @@ export type PermissionAnswers =
 /** Options of {@link connectTestClient} and {@link spawnTestClient}. */
 export interface TestClientOptions {
   /**
-   * How forms are answered. A list holds one {@link FormScript} per form, used in order (the same rules as
-   * `acpkit client --answer` / `--answers FILE`); a form beyond the list fails the turn. A function answers every
+   * How forms are answered. A list holds one `FormScript` per form, used in order (the same rules as
+   * `acpkit client --answer` / `--answers FILE`); a form beyond the list fails the turn. An object of scripts keyed
+   * by form title (`{ 'Plan the release': { Version: '1.5.0' } }`) answers each form by its title (its schema title,
+   * else its question), as often as it is asked; a form it does not name fails the turn. A function answers every
    * elicitation itself. Default: each form with its defaults, as `acpkit client --yes` does (declined when a
    * required field has no default). URL-mode requests are declined unless a function answers them.
    */
-  readonly answers?: readonly FormScript[] | ElicitationAnswerer;
+  readonly answers?: AnswerScripts | ElicitationAnswerer;
   /** How `session/request_permission` is answered; default `'allow'`. */
   readonly permissions?: PermissionAnswers;
   /** Sent in `initialize`; default `{ elicitation: { form: {} } }`. */
@@ -140,10 +142,11 @@ function elicitationAnswering(
   if (typeof answers === 'function') {
     return async (request, signal) => ({ response: await answers(request, { signal }), answers: [] });
   }
+  const parsed = answers === undefined ? undefined : parseFormScripts(answers, 'answers');
   const scripts =
-    answers === undefined
+    parsed === undefined
       ? undefined
-      : new FormScriptQueue(parseFormScripts(answers, 'answers'), 'the answers list');
+      : formScriptSource(parsed, Array.isArray(parsed) ? 'the answers list' : 'the answers object');
   return async (request) => {
     if (!isFormRequest(request)) {
       if (request.mode === 'url') return { response: { action: 'decline' }, answers: [] };

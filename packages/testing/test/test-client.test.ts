@@ -1,6 +1,6 @@
 // The test client against real SDK agent apps (in-process, over recorded message streams) and real stdio agent
 // processes: scripted answers by the shared rules, functions, defaults, permissions, transcripts, and the failures.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,21 @@ function isAlive(pid: number): boolean {
     return false;
   }
 }
+/** Live processes whose environment carries `ACPKIT_TEST_MARKER=marker` (Linux /proc; zombies are gone already). */
+function processesWithMarker(marker: string): number[] {
+  const needle = `ACPKIT_TEST_MARKER=${marker}`;
+  return readdirSync('/proc').flatMap((entry) => {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) return [];
+    try {
+      const environment = readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0');
+      const zombie = /^\d+ \(.*\) Z /.test(readFileSync(`/proc/${entry}/stat`, 'latin1'));
+      return environment.includes(needle) && !zombie ? [Number(entry)] : [];
+    } catch {
+      return []; // gone meanwhile, or not ours to read
+    }
+  });
+}
+
 const clients: TestClient[] = [];
 
 afterEach(async () => {
@@ -92,6 +107,27 @@ describe('connectTestClient (in-process SDK agent app)', () => {
       ['notify', 'scripted'],
       ['channels', 'scripted'],
     ]);
+  });
+
+  it('answers forms picked by title, as often as each is asked', async () => {
+    const client = await inProcess({
+      answers: {
+        'Describe the release': { 'Release name': 'r-1', Channels: 'Beta' },
+        'Choose a deployment target': { Choice: 'Preview' },
+      },
+    });
+    const expected =
+      'Selected: previewRelease: accept {"name":"r-1","replicas":2,"notify":true,"channels":["beta"]}';
+    expect((await client.prompt('release')).text).toBe(expected);
+    expect((await client.prompt('release')).text).toBe(expected);
+  });
+
+  it('fails the turn when no entry of the answers object names the form', async () => {
+    const client = await inProcess({ answers: { 'Another form': 'decline' } });
+    await expect(client.prompt('Deploy')).rejects.toMatchObject({
+      code: TestingErrorCode.NoScriptLeft,
+      message: expect.stringContaining('but the answers object has no answer for it'),
+    });
   });
 
   it.each(['decline', 'cancel'] as const)('answers %s as scripted', async (action) => {
@@ -206,14 +242,16 @@ describe('spawnTestClient (stdio agent process)', () => {
   });
 
   it('rejects INITIALIZE_TIMEOUT after initializeTimeoutMs for an agent that says nothing, and reaps it', async () => {
-    const pidFile = join(mkdtempSync(join(tmpdir(), 'acpkit-testing-')), 'pid');
-    const error = await spawnTestClient([process.execPath, stdioAgent, 'silent', pidFile], {
+    // Found by an inherited marker, not a pid file: under load the agent may be stopped before it could write one.
+    const marker = `silent-${process.pid}-${Date.now()}`;
+    const error = await spawnTestClient([process.execPath, stdioAgent, 'silent'], {
       initializeTimeoutMs: 500,
+      env: { ...process.env, ACPKIT_TEST_MARKER: marker },
     }).catch((caught: unknown) => caught);
     expect(AgentProcessError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ code: TestingErrorCode.InitializeTimeout });
     expect((error as Error).message).toContain('did not answer initialize within 0.5 s');
-    expect(isAlive(Number(readFileSync(pidFile, 'utf8')))).toBe(false);
+    expect(processesWithMarker(marker)).toEqual([]);
   });
 
   it('refuses an initializeTimeoutMs that is not a positive number, before starting anything', async () => {
