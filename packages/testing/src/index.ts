@@ -39,6 +39,7 @@ export type {
   SessionUpdateEvent,
   StdoutNoiseEvent,
   TranscriptEvent,
+  TruncatedEvent,
   TurnEndEvent,
   TurnTranscript,
   WireMessage,

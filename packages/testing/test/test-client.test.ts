@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RequestError } from '@agentclientprotocol/sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   AgentProcessError,
   connectTestClient,
@@ -241,6 +241,16 @@ describe('spawnTestClient (stdio agent process)', () => {
     expect(isAlive(Number(readFileSync(pidFile, 'utf8')))).toBe(false);
   });
 
+  it.each(['noise-flood', 'endless-line', 'brace-flood'])(
+    'says NOT_AN_ACP_AGENT, not INITIALIZE_TIMEOUT, for a program that floods stdout before initialize (%s)',
+    async (scenario) => {
+      const error = await spawnTestClient([process.execPath, stdioAgent, scenario], {
+        initializeTimeoutMs: 15_000,
+      }).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: TestingErrorCode.NotAnAcpAgent });
+    },
+  );
+
   it('rejects INITIALIZE_TIMEOUT after initializeTimeoutMs for an agent that says nothing, and reaps it', async () => {
     // Found by an inherited marker, not a pid file: under load the agent may be stopped before it could write one.
     const marker = `silent-${process.pid}-${Date.now()}`;
@@ -284,5 +294,69 @@ describe('spawnTestClient (stdio agent process)', () => {
       code: TestingErrorCode.AgentStartFailed,
     });
     await expect(spawnTestClient([])).rejects.toMatchObject({ code: TestingErrorCode.InvalidCommand });
+  });
+});
+
+describe('bounded transcripts', () => {
+  it('keeps a flooded turn within maxTranscriptEvents, with a truncated event counting the rest', async () => {
+    const client = await spawned('update-flood', { maxTranscriptEvents: 1_000 });
+    const turn = await client.prompt('flood');
+    expect(turn.stopReason).toBe('end_turn');
+    const updates = turn.events.filter((event) => event.kind === 'session-update');
+    expect(updates).toHaveLength(1_000);
+    expect(turn.events.at(-2)).toMatchObject({ kind: 'truncated', reason: 'limit', droppedEvents: 19_000 });
+    expect(turn.events.at(-1)).toMatchObject({ kind: 'turn-end', stopReason: 'end_turn' });
+    expect(turn.truncated).toBe(true);
+    expect(client.transcript.filter((event) => event.kind === 'session-update')).toHaveLength(1_000);
+  });
+
+  it('keeps a flooded turn within maxTranscriptBytes', async () => {
+    const client = await spawned('update-flood', { maxTranscriptBytes: 100_000 });
+    const turn = await client.prompt('flood');
+    const kept = turn.events.filter((event) => event.kind === 'session-update');
+    const bytes = kept.reduce((sum, event) => sum + Buffer.byteLength(JSON.stringify(event)), 0);
+    expect(bytes).toBeLessThanOrEqual(100_000);
+    expect(kept.length).toBeGreaterThan(50);
+    const marker = turn.events.find((event) => event.kind === 'truncated');
+    expect(marker).toMatchObject({ reason: 'limit', droppedEvents: 20_000 - kept.length });
+    expect(marker && 'droppedBytes' in marker && marker.droppedBytes).toBeGreaterThan(19_000 * 1024);
+  });
+
+  it('applies the default limits: 10,000 events', async () => {
+    const client = await spawned('update-flood');
+    const turn = await client.prompt('flood');
+    expect(turn.events.filter((event) => event.kind === 'session-update')).toHaveLength(10_000);
+    expect(turn.events.find((event) => event.kind === 'truncated')).toMatchObject({ droppedEvents: 10_000 });
+  });
+
+  it('records the first 100 stdout noise lines as events, then only counts them', async () => {
+    const client = await spawned('acp-and-noise');
+    await client.prompt('noise');
+    const noise = client.transcript.filter((event) => event.kind === 'stdout-noise');
+    expect(noise).toHaveLength(100);
+    await vi.waitFor(() =>
+      expect(client.transcript.find((event) => event.kind === 'truncated')).toMatchObject({
+        reason: 'stdout-noise',
+        droppedEvents: 4_900,
+      }),
+    );
+  });
+
+  it('refuses limits that are not positive whole numbers', async () => {
+    for (const maxTranscriptEvents of [0, -1, 1.5, Number.NaN]) {
+      await expect(connectTestClient(createScenarioAgent(), { maxTranscriptEvents })).rejects.toMatchObject({
+        code: TestingErrorCode.InvalidOption,
+      });
+    }
+    await expect(connectTestClient(createScenarioAgent(), { maxTranscriptBytes: 0 })).rejects.toMatchObject({
+      code: TestingErrorCode.InvalidOption,
+    });
+  });
+
+  it('bounds the recorded wire messages of an in-process agent by the same limits', async () => {
+    const client = await inProcess({ maxTranscriptEvents: 3 });
+    await client.prompt('Deploy');
+    expect(client.messages).toHaveLength(3);
+    expect(client.droppedMessages).toBeGreaterThan(0);
   });
 });
