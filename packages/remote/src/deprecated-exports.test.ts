@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { applyHostOwnership, PACKAGE_VERSION, rewriteSessionCwd, tokensMatch } from './index.js';
-import { buildServerMetadata } from './metadata.js';
-import { buildServerPaths } from './mount-path.js';
+import { buildServerPaths } from './options/mount-path.js';
+import { buildServerMetadata } from './wire/server-metadata.js';
 
 describe('deprecated exports', () => {
   afterEach(() => {

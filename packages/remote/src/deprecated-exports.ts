@@ -1,12 +1,13 @@
 // Internals that used to be public. Each stays exported for one more minor, marked @deprecated, and warns once per
 // process when called (a constant cannot warn); the implementations live in their own modules.
-import { RemoteDeprecationCode, warnDeprecatedOnce } from './deprecation.js';
-import { PACKAGE_VERSION as packageVersion } from './metadata.js';
+
 import {
   applyHostOwnership as applyHostOwnershipInternal,
   rewriteSessionCwd as rewriteSessionCwdInternal,
-} from './mirror.js';
-import { tokensMatch as tokensMatchInternal } from './security.js';
+} from './client/mirror.js';
+import { tokensMatch as tokensMatchInternal } from './server/admission.js';
+import { RemoteDeprecationCode, warnDeprecatedOnce } from './shared/deprecation-warnings.js';
+import { PACKAGE_VERSION as packageVersion } from './wire/server-metadata.js';
 
 const REMOVAL = 'It is removed from the public API in @acpkit/remote 0.3.0.';
 

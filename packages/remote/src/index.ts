@@ -3,16 +3,39 @@
  * one, and mirror one back to stdio. Every export here is public API: named exports only.
  */
 
+export type { RemoteConnection } from './client/connect.js';
+export { connectAcp } from './client/connect.js';
+export { runMirror } from './client/mirror.js';
+export {
+  applyHostOwnership,
+  PACKAGE_VERSION,
+  rewriteSessionCwd,
+  tokensMatch,
+} from './deprecated-exports.js';
+export type { ConnectionEvent, ResumeFailureReason } from './options/connection-events.js';
+export type { ServerPaths } from './options/mount-path.js';
+export { buildServerPaths, normalizeMountPath } from './options/mount-path.js';
+export type {
+  CommandOptions,
+  ConnectOptions,
+  HostOwnership,
+  MirrorOptions,
+  ServeOptions,
+  TransportOptions,
+} from './options/options.js';
+export { RESUME_SUBPROTOCOL } from './resume/resume-protocol.js';
+export { isLoopbackHost } from './server/admission.js';
 export type {
   ProcessGroupChild,
   ProcessGroupExit,
   ProcessGroupStdio,
   SpawnProcessGroupOptions,
-} from './child-process.js';
-export { spawnProcessGroup } from './child-process.js';
-export type { RemoteConnection } from './connect.js';
-export { connectAcp } from './connect.js';
-export type { ConnectionEvent, ResumeFailureReason } from './connection-events.js';
+} from './server/child-process.js';
+export { spawnProcessGroup } from './server/child-process.js';
+export type { CloseOptions, DrainOptions, DrainResult, RemoteServer } from './server/remote-server.js';
+export type { AgentAppSource, ConnectableAgentApp } from './server/serve-acp.js';
+export { serveAcp } from './server/serve-acp.js';
+export { serveCommand } from './server/serve-command.js';
 export {
   CloseCode,
   DEFAULT_DRAIN_GRACE_MS,
@@ -34,33 +57,10 @@ export {
   READINESS_PATH,
   TRANSPORT_LATENCY_META_KEY,
   TRANSPORT_LOST_ERROR_CODE,
-} from './constants.js';
-export {
-  applyHostOwnership,
-  PACKAGE_VERSION,
-  rewriteSessionCwd,
-  tokensMatch,
-} from './deprecated-exports.js';
-export { AcpRemoteError, AcpRemoteErrorCode } from './errors.js';
-export type { LogOutput, RemoteLogger } from './logger.js';
-export { createStderrLogger, silentLogger } from './logger.js';
-export type { ServerMetadata, ServerMetadataInput } from './metadata.js';
-export { buildServerMetadata, fetchServerMetadata, metadataUrlFor } from './metadata.js';
-export { runMirror } from './mirror.js';
-export type { ServerPaths } from './mount-path.js';
-export { buildServerPaths, normalizeMountPath } from './mount-path.js';
-export type {
-  CommandOptions,
-  ConnectOptions,
-  HostOwnership,
-  MirrorOptions,
-  ServeOptions,
-  TransportOptions,
-} from './options.js';
-export { RESUME_SUBPROTOCOL } from './resume-protocol.js';
-export { isLoopbackHost } from './security.js';
-export type { AgentAppSource, ConnectableAgentApp } from './serve-acp.js';
-export { serveAcp } from './serve-acp.js';
-export { serveCommand } from './serve-command.js';
-export type { CloseOptions, DrainOptions, DrainResult, RemoteServer } from './server.js';
-export { isUnstableMethod, UNSTABLE_METHODS } from './unstable-methods.js';
+} from './shared/constants.js';
+export { AcpRemoteError, AcpRemoteErrorCode } from './shared/errors.js';
+export type { LogOutput, RemoteLogger } from './shared/logger.js';
+export { createStderrLogger, silentLogger } from './shared/logger.js';
+export { isUnstableMethod, UNSTABLE_METHODS } from './shared/unstable-methods.js';
+export type { ServerMetadata, ServerMetadataInput } from './wire/server-metadata.js';
+export { buildServerMetadata, fetchServerMetadata, metadataUrlFor } from './wire/server-metadata.js';

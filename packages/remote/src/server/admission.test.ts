@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import {
+  buildAllowedHostNames,
+  checkBearer,
+  checkHostAndOrigin,
+  checkSingleSecurityHeaders,
+  isLoopbackHost,
+  normalizeOrigin,
+  parseHostHeader,
+  type SecurityPolicy,
+  tokensMatch,
+} from './admission.js';
+
+const loopbackPolicy: SecurityPolicy = {
+  bearerToken: 'sekret',
+  allowedOrigins: new Set(['https://editor.example']),
+  allowedHostNames: buildAllowedHostNames('127.0.0.1', ['devbox.internal']),
+};
+
+describe('isLoopbackHost', () => {
+  it.each(['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]', 'LOCALHOST'])(
+    'treats %s as loopback',
+    (host) => {
+      expect(isLoopbackHost(host)).toBe(true);
+    },
+  );
+  it.each(['0.0.0.0', '::', '192.168.1.2', 'example.com', '10.0.0.1'])('treats %s as public', (host) => {
+    expect(isLoopbackHost(host)).toBe(false);
+  });
+});
+
+describe('tokensMatch', () => {
+  it('compares tokens of any length without throwing', () => {
+    expect(tokensMatch('abc', 'abc')).toBe(true);
+    expect(tokensMatch('abc', 'abd')).toBe(false);
+    expect(tokensMatch('', 'abc')).toBe(false);
+    expect(tokensMatch('a'.repeat(10_000), 'abc')).toBe(false);
+  });
+});
+
+describe('parseHostHeader / normalizeOrigin', () => {
+  it('parses host names with ports and IPv6 brackets', () => {
+    expect(parseHostHeader('LocalHost:8080')).toBe('localhost');
+    expect(parseHostHeader('[::1]:80')).toBe('[::1]');
+    expect(parseHostHeader('a b')).toBeUndefined();
+    expect(parseHostHeader('user@host')).toBeUndefined();
+    expect(parseHostHeader('[::1')).toBeUndefined();
+  });
+
+  it('normalises origins and rejects malformed ones', () => {
+    expect(normalizeOrigin('HTTPS://Editor.Example:443')).toBe('https://editor.example');
+    expect(normalizeOrigin('null')).toBe('null');
+    expect(normalizeOrigin('not an origin')).toBeUndefined();
+  });
+});
+
+describe('checkHostAndOrigin', () => {
+  it('accepts loopback names, the bind host and allowed hosts', () => {
+    for (const host of ['127.0.0.1:9', 'localhost', '[::1]:9', 'devbox.internal:1']) {
+      expect(checkHostAndOrigin({ host }, loopbackPolicy)).toEqual({ ok: true });
+    }
+  });
+
+  it('refuses other Host names with 403 when bound to loopback (DNS rebinding)', () => {
+    expect(checkHostAndOrigin({ host: 'attacker.example:8080' }, loopbackPolicy)).toMatchObject({
+      status: 403,
+    });
+  });
+
+  it('skips the Host check when bound publicly', () => {
+    const policy: SecurityPolicy = {
+      ...loopbackPolicy,
+      allowedHostNames: buildAllowedHostNames('0.0.0.0', []),
+    };
+    expect(checkHostAndOrigin({ host: 'anything.example' }, policy)).toEqual({ ok: true });
+  });
+
+  it('allows a missing Origin, an allowed Origin, and refuses any other with 403', () => {
+    expect(checkHostAndOrigin({ host: 'localhost' }, loopbackPolicy)).toEqual({ ok: true });
+    expect(
+      checkHostAndOrigin({ host: 'localhost', origin: 'https://editor.example' }, loopbackPolicy),
+    ).toEqual({
+      ok: true,
+    });
+    expect(
+      checkHostAndOrigin({ host: 'localhost', origin: 'https://evil.example' }, loopbackPolicy),
+    ).toMatchObject({
+      status: 403,
+    });
+    expect(checkHostAndOrigin({ host: 'localhost', origin: 'null' }, loopbackPolicy)).toMatchObject({
+      status: 403,
+    });
+  });
+
+  it('answers malformed or missing headers with 400', () => {
+    expect(checkHostAndOrigin({}, loopbackPolicy)).toMatchObject({ status: 400 });
+    expect(checkHostAndOrigin({ host: 'a b' }, loopbackPolicy)).toMatchObject({ status: 400 });
+    expect(checkHostAndOrigin({ host: 'localhost', origin: '::::' }, loopbackPolicy)).toMatchObject({
+      status: 400,
+    });
+  });
+});
+
+describe('checkSingleSecurityHeaders', () => {
+  it('refuses a second Host, Authorization or Origin whatever the case, and nothing else', () => {
+    expect(checkSingleSecurityHeaders(['Host', 'a', 'Accept', 'x', 'accept', 'y'])).toEqual({ ok: true });
+    for (const name of ['Host', 'Authorization', 'Origin']) {
+      expect(checkSingleSecurityHeaders([name, 'a', name.toLowerCase(), 'b'])).toMatchObject({
+        ok: false,
+        status: 400,
+        reason: 'malformed',
+      });
+    }
+  });
+});
+
+describe('checkBearer', () => {
+  it('accepts the right token with any scheme case', () => {
+    expect(checkBearer({ authorization: 'Bearer sekret' }, loopbackPolicy)).toEqual({ ok: true });
+    expect(checkBearer({ authorization: 'bearer sekret' }, loopbackPolicy)).toEqual({ ok: true });
+  });
+
+  it('answers 401 with a Bearer challenge for missing, wrong or malformed credentials', () => {
+    for (const authorization of [undefined, 'Bearer wrong', 'Basic c2VrcmV0', 'Bearer', 'sekret']) {
+      expect(checkBearer(authorization === undefined ? {} : { authorization }, loopbackPolicy)).toEqual({
+        ok: false,
+        status: 401,
+        reason: 'auth',
+        body: 'missing or invalid bearer token\n',
+        headers: { 'WWW-Authenticate': 'Bearer realm="acpremote"' },
+      });
+    }
+  });
+
+  it('lets everything through when no token is configured', () => {
+    expect(checkBearer({}, { ...loopbackPolicy, bearerToken: undefined })).toEqual({ ok: true });
+  });
+});
