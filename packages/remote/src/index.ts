@@ -24,7 +24,6 @@ export type {
   TransportOptions,
 } from './options/options.js';
 export { RESUME_SUBPROTOCOL } from './resume/resume-protocol.js';
-export { isLoopbackHost } from './server/admission.js';
 export type {
   ProcessGroupChild,
   ProcessGroupExit,
@@ -59,6 +58,7 @@ export {
   TRANSPORT_LOST_ERROR_CODE,
 } from './shared/constants.js';
 export { AcpRemoteError, AcpRemoteErrorCode } from './shared/errors.js';
+export { isLoopbackHost } from './shared/http-headers.js';
 export type { LogOutput, RemoteLogger } from './shared/logger.js';
 export { createStderrLogger, silentLogger } from './shared/logger.js';
 export { isUnstableMethod, UNSTABLE_METHODS } from './shared/unstable-methods.js';

@@ -2,10 +2,10 @@ import { performance } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
 import type { ResolvedConnectOptions } from '../options/validation.js';
 import { RESUME_REFUSED_HEADER, RESUME_SUBPROTOCOL } from '../resume/resume-protocol.js';
-import { isLoopbackHost } from '../server/admission.js';
 import { DEFAULT_MOUNT_PATH } from '../shared/constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
 import { hardPayloadCap } from '../shared/fixed-limits.js';
+import { isLoopbackHost } from '../shared/http-headers.js';
 import { redactUrls } from '../shared/logger.js';
 import { fetchServerMetadata, type ServerMetadata } from '../wire/server-metadata.js';
 

@@ -5,13 +5,6 @@ import { statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve as resolvePath } from 'node:path';
 import {
-  buildAllowedHostNames,
-  isLoopbackHost,
-  normalizeOrigin,
-  parseHostHeader,
-  type SecurityPolicy,
-} from '../server/admission.js';
-import {
   DEFAULT_DRAIN_GRACE_MS,
   DEFAULT_HOST,
   DEFAULT_MAX_HTTP_CONNECTIONS,
@@ -27,6 +20,7 @@ import {
   METRICS_PATH,
 } from '../shared/constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
+import { isLoopbackHost, normalizeOrigin, parseHostHeader } from '../shared/http-headers.js';
 import { createStderrLogger, type RemoteLogger } from '../shared/logger.js';
 import type { ConnectionEvent } from './connection-events.js';
 import { buildServerPaths, type ServerPaths } from './mount-path.js';
@@ -38,6 +32,7 @@ import type {
   MirrorOptions,
   ServeOptions,
 } from './options.js';
+import { buildAllowedHostNames, type SecurityPolicy } from './security-policy.js';
 
 /** The integer options and what each allows. */
 const INTEGER_RULES = {

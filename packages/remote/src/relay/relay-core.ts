@@ -1,10 +1,10 @@
 import type { Readable, Writable } from 'node:stream';
-import type { FrameRefusalReason } from '../server/metrics.js';
 import type { FrameScanner } from '../wire/frame-scan.js';
 import { FrameChecks, type FrameRules, type Refusal, refusalReply } from '../wire/inbound.js';
 import { PauseReason } from './flow-control.js';
 import type { FrameLog } from './frame-log.js';
 import { LinePort } from './line-port.js';
+import type { FrameRefusalReason } from './relay-metrics.js';
 import type { PortClose, WebSocketPort } from './websocket-port.js';
 
 /** What a policy sees of the direction a frame travels in. */

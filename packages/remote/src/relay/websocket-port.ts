@@ -1,10 +1,10 @@
 import type { Writable } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';
-import { type MessageCounter, NO_METRICS, type RelayMetrics } from '../server/metrics.js';
 import { CloseCode } from '../shared/constants.js';
 import { closeReason, inspectOversize, rawDataToBuffer } from '../wire/inbound.js';
 import { HIGH_WATER_BYTES, PauseReason, ReadGate } from './flow-control.js';
 import type { FrameLog } from './frame-log.js';
+import { type MessageCounter, NO_RELAY_METRICS, type RelayMetrics } from './relay-metrics.js';
 import { tickCorker, underlyingSocket } from './write-batching.js';
 
 const TEXT_FRAME = { binary: false } as const;
@@ -126,7 +126,7 @@ export class WebSocketPort {
     private readonly options: WebSocketPortOptions,
   ) {
     this.resume = options.resume;
-    this.metrics = options.metrics ?? NO_METRICS;
+    this.metrics = options.metrics ?? NO_RELAY_METRICS;
     this.received = this.metrics.received;
     this.sent = this.metrics.sent;
     this.reading = new ReadGate(

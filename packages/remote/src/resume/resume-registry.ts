@@ -2,12 +2,28 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { WebSocket } from 'ws';
 import type { PortClose } from '../relay/websocket-port.js';
-import { normalizeOrigin, presentedBearerToken } from '../server/admission.js';
-import type { ResumeCounters } from '../server/metrics.js';
 import { CloseCode } from '../shared/constants.js';
+import { normalizeOrigin, presentedBearerToken } from '../shared/http-headers.js';
 import type { RemoteLogger } from '../shared/logger.js';
 import { ResumeLink } from './resume-link.js';
 import { newResumeToken, type ResumeRefusalReason, resumeTokenKey } from './resume-protocol.js';
+
+/**
+ * Resume events of one server as plain counters, kept by the server's resume registry and read at scrape time (a
+ * frame never touches them). `refused` is keyed by {@link ResumeRefusalReason}.
+ */
+export interface ResumeCounters {
+  /** Sessions that negotiated resume. */
+  sessions: number;
+  /** Drops that detached a session (it waited for its client). */
+  detached: number;
+  /** Resumes accepted. */
+  accepted: number;
+  /** Resumes refused, by reason. */
+  readonly refused: Record<ResumeRefusalReason, number>;
+  /** Detached sessions ended because their window passed. */
+  expired: number;
+}
 
 /** Sessions whose end is remembered, so a late resume hears `expired`/`ended`/`overflow` rather than `unknown`. */
 const REMEMBERED_ENDS = 4096;

@@ -1,26 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { isIP } from 'node:net';
-
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-
-/**
- * Whether a bind host (or Host header name) is loopback: `localhost`, `127.0.0.0/8` or `::1`.
- *
- * @example
- * ```ts
- * isLoopbackHost('127.0.0.1'); // true
- * isLoopbackHost('0.0.0.0');   // false
- * ```
- */
-export function isLoopbackHost(host: string): boolean {
-  const name = host.trim().toLowerCase();
-  if (LOOPBACK_NAMES.has(name) || name.endsWith('.localhost')) return true;
-  const bare = name.startsWith('[') && name.endsWith(']') ? name.slice(1, -1) : name;
-  if (isIP(bare) === 4) return bare.startsWith('127.');
-  if (isIP(bare) === 6) return bare === '::1' || bare === '0:0:0:0:0:0:0:1' || bare === '::ffff:127.0.0.1';
-  return false;
-}
+import type { SecurityPolicy } from '../options/security-policy.js';
+import {
+  normalizeOrigin,
+  parseHostHeader,
+  presentedBearerToken,
+  singleHeader,
+} from '../shared/http-headers.js';
 
 /**
  * Compares a presented bearer token with the expected one in constant time: both are hashed with SHA-256 first, so
@@ -35,16 +21,6 @@ export function tokensMatch(presented: string, expected: string): boolean {
   const presentedDigest = createHash('sha256').update(presented, 'utf8').digest();
   const expectedDigest = createHash('sha256').update(expected, 'utf8').digest();
   return timingSafeEqual(presentedDigest, expectedDigest);
-}
-
-/** The request-level security policy of a server, resolved from its options. */
-export interface SecurityPolicy {
-  /** Expected bearer token, or undefined when authentication is off. */
-  readonly bearerToken: string | undefined;
-  /** Normalised allowed origins (`scheme://host[:port]`, lower case). */
-  readonly allowedOrigins: ReadonlySet<string>;
-  /** Lower-case host names accepted in `Host` when bound to loopback; undefined when bound publicly. */
-  readonly allowedHostNames: ReadonlySet<string> | undefined;
 }
 
 /**
@@ -100,61 +76,6 @@ export function checkSingleSecurityHeaders(rawHeaders: readonly string[]): Reque
   return { ok: true };
 }
 
-/** Splits a Host header into its lower-case name (IPv6 keeps brackets); undefined when malformed. */
-export function parseHostHeader(value: string): string | undefined {
-  if (value.length === 0 || value.length > 255 || /[\s/?#@\\]/.test(value)) return undefined;
-  let url: URL;
-  try {
-    url = new URL(`http://${value}`);
-  } catch {
-    return undefined;
-  }
-  if (url.username || url.password || url.pathname !== '/') return undefined;
-  return url.hostname.toLowerCase();
-}
-
-/**
- * Normalises an origin (`Origin` header or `allowedOrigins` entry) to `scheme://host[:port]` in lower case;
- * `null` stays `null`. Undefined when malformed.
- */
-export function normalizeOrigin(value: string): string | undefined {
-  const trimmed = value.trim();
-  if (trimmed === 'null') return 'null';
-  if (trimmed.length === 0 || trimmed.length > 2048 || /\s/.test(trimmed)) return undefined;
-  let url: URL;
-  try {
-    url = new URL(trimmed);
-  } catch {
-    return undefined;
-  }
-  if (url.origin === 'null') return undefined;
-  return url.origin.toLowerCase();
-}
-
-/** Builds the allowed Host names for a loopback bind (undefined for a public bind: no DNS-rebinding check). */
-export function buildAllowedHostNames(
-  bindHost: string,
-  extraHosts: readonly string[],
-): ReadonlySet<string> | undefined {
-  if (!isLoopbackHost(bindHost)) return undefined;
-  const names = new Set(['localhost', '127.0.0.1', '[::1]']);
-  const bind = bindHost.trim().toLowerCase();
-  names.add(isIP(bind) === 6 ? `[${bind}]` : bind);
-  for (const host of extraHosts) {
-    const name = parseHostHeader(host.trim());
-    if (name) names.add(name);
-  }
-  return names;
-}
-
-/** A header that may appear once: its value, undefined when absent, null when repeated. */
-export function singleHeader(headers: IncomingHttpHeaders, name: string): string | undefined | null {
-  const value = headers[name];
-  if (value === undefined) return undefined;
-  if (Array.isArray(value)) return value.length === 1 ? (value[0] ?? null) : null;
-  return value;
-}
-
 /**
  * Checks the Host (DNS rebinding) and Origin (cross-site WebSocket hijacking) rules that apply to every route.
  * Malformed headers give 400, never an exception.
@@ -177,12 +98,6 @@ export function checkHostAndOrigin(headers: IncomingHttpHeaders, policy: Securit
     }
   }
   return { ok: true };
-}
-
-/** The token of an `Authorization: Bearer <token>` header (scheme case-insensitive, RFC 7235), if there is one. */
-export function presentedBearerToken(headers: IncomingHttpHeaders): string | undefined {
-  const header = singleHeader(headers, 'authorization');
-  return typeof header === 'string' ? /^Bearer +(\S+) *$/i.exec(header)?.[1] : undefined;
 }
 
 /** Checks the `Authorization: Bearer <token>` header against the server's token. */

@@ -7,6 +7,7 @@ import type { ServerPaths } from '../options/mount-path.js';
 import { type ResolvedServeOptions, resolveGraceMs } from '../options/validation.js';
 import { FrameLog } from '../relay/frame-log.js';
 import { startHeartbeat } from '../relay/heartbeat.js';
+import type { FrameRefusalReason } from '../relay/relay-metrics.js';
 import { startSendStallGuard } from '../relay/send-stall-guard.js';
 import { WebSocketPort } from '../relay/websocket-port.js';
 import {
@@ -36,7 +37,7 @@ import {
   type RefusalReason,
 } from './admission.js';
 import { HttpConnectionCap } from './http-connection-cap.js';
-import { createMetricsEndpoint, type FrameRefusalReason, NO_METRICS, type ServerMetrics } from './metrics.js';
+import { createMetricsEndpoint, NO_METRICS, type ServerMetrics } from './metrics.js';
 
 /**
  * A running WebSocket server returned by {@link serveAcp} and {@link serveCommand}.
