@@ -1,6 +1,19 @@
+// Admission: every check a request or WebSocket upgrade passes before the server answers it (once-only security
+// headers, Host and Origin, path, method, bearer token, resume, drain, connection cap), each refusal with its HTTP
+// status and a stable reason. Pure decisions: the server logs, counts and answers them.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { ServerPaths } from '../options/mount-path.js';
 import type { SecurityPolicy } from '../options/security-policy.js';
+import {
+  REFUSAL_EXPLANATIONS,
+  RESUME_REFUSED_HEADER,
+  RESUME_SUBPROTOCOL,
+  type ResumeRefusalReason,
+  readResumeRequest,
+} from '../resume/resume-protocol.js';
+import { connectionIdentity, type ResumableSession, type ResumeRegistry } from '../resume/resume-registry.js';
+import { DRAIN_RETRY_AFTER_SECONDS, METRICS_PATH } from '../shared/constants.js';
 import {
   normalizeOrigin,
   parseHostHeader,
@@ -114,4 +127,142 @@ export function checkBearer(headers: IncomingHttpHeaders, policy: SecurityPolicy
     body: 'missing or invalid bearer token\n',
     headers: { 'WWW-Authenticate': 'Bearer realm="acpremote"' },
   };
+}
+
+/** What the server's state means for a new WebSocket upgrade. */
+export type AdmissionPhase = 'open' | 'draining' | 'shutting-down';
+
+/** The fixed rules of one server's admission, from its resolved options. */
+export interface AdmissionRules {
+  readonly policy: SecurityPolicy;
+  readonly paths: ServerPaths;
+  readonly maxConnections: number;
+  /** Whether `/metrics` is served (metrics on). */
+  readonly metricsServed: boolean;
+  /** The server's resume registry; undefined when it offers no resume. */
+  readonly resumes: ResumeRegistry | undefined;
+}
+
+/** The outcome of checking an upgrade: a refusal, a new connection, or a resume of `session`. */
+export type UpgradeDecision =
+  | Refusal
+  | { readonly ok: true; readonly resume?: { session: ResumableSession; received: number } };
+
+/** The path of a request (no query or fragment); undefined for a request target that is not a path. */
+export function requestPath(request: IncomingMessage): string | undefined {
+  const raw = request.url ?? '';
+  if (!raw.startsWith('/')) return undefined;
+  const end = raw.search(/[?#]/);
+  return end === -1 ? raw : raw.slice(0, end);
+}
+
+function refuse(
+  status: number,
+  reason: RefusalReason,
+  body: string,
+  headers?: Record<string, string>,
+): Refusal {
+  return { ok: false, status, reason, body, ...(headers ? { headers } : {}) };
+}
+
+/** The subprotocols a request offers (`Sec-WebSocket-Protocol`, comma-separated). */
+function offeredProtocols(request: IncomingMessage): string[] {
+  const header = request.headers['sec-websocket-protocol'];
+  return typeof header === 'string' ? header.split(',').map((protocol) => protocol.trim()) : [];
+}
+
+function refuseResume(reason: ResumeRefusalReason): Refusal {
+  return refuse(
+    reason === 'invalid' ? 400 : 410,
+    'resume',
+    `resume refused: ${reason}: ${REFUSAL_EXPLANATIONS[reason]}\n`,
+    { [RESUME_REFUSED_HEADER]: reason },
+  );
+}
+
+/**
+ * A resume request (its headers present): the session to attach, or why not. Skips the connection cap (the
+ * session already counts) and the drain (the session is this instance's to finish).
+ */
+function decideResume(
+  request: IncomingMessage,
+  resumes: ResumeRegistry | undefined,
+): UpgradeDecision | undefined {
+  const resumeRequest = readResumeRequest(request.headers);
+  if (resumeRequest.kind === 'none') return undefined;
+  const refuseCounted = (reason: ResumeRefusalReason) => {
+    resumes?.countRefusal(reason);
+    return refuseResume(reason);
+  };
+  if (resumeRequest.kind === 'invalid' || !offeredProtocols(request).includes(RESUME_SUBPROTOCOL))
+    return refuseCounted('invalid');
+  // Resume off: this server keeps no session for anyone.
+  if (resumes === undefined) return refuseResume('unknown');
+  const verdict = resumes.check(
+    resumeRequest.token,
+    resumeRequest.received,
+    connectionIdentity(request.headers),
+  );
+  if (!verdict.ok) return refuseResume(verdict.reason);
+  return { ok: true, resume: { session: verdict.session, received: resumeRequest.received } };
+}
+
+/**
+ * Every refusal point of a WebSocket upgrade, in order. `connections` counts open connections and upgrades in
+ * progress (against `maxConnections`).
+ */
+export function decideUpgrade(
+  request: IncomingMessage,
+  rules: AdmissionRules,
+  phase: AdmissionPhase,
+  connections: number,
+): UpgradeDecision {
+  if (phase === 'shutting-down') return refuse(503, 'shutdown', 'server is shutting down\n');
+  const common = checkHostAndHeaders(request, rules.policy);
+  if (!common.ok) return common;
+  const path = requestPath(request);
+  if (path !== rules.paths.websocket && path !== rules.paths.metadata)
+    return refuse(404, 'path', 'not found\n');
+  const bearer = checkBearer(request.headers, rules.policy);
+  if (!bearer.ok) return bearer;
+  const resume = decideResume(request, rules.resumes);
+  if (resume !== undefined) return resume;
+  // After the token: only a client that may connect learns that this instance drains.
+  if (phase === 'draining') {
+    return refuse(503, 'draining', 'server is draining; connect again to reach another instance\n', {
+      'Retry-After': String(DRAIN_RETRY_AFTER_SECONDS),
+    });
+  }
+  if (connections >= rules.maxConnections) return refuse(503, 'limit', 'too many connections\n');
+  return { ok: true };
+}
+
+/** Every refusal point of a plain HTTP request (health, readiness, metadata, metrics), in order. */
+export function decideRequest(request: IncomingMessage, rules: AdmissionRules): RequestDecision {
+  const common = checkHostAndHeaders(request, rules.policy);
+  if (!common.ok) return common;
+  const path = requestPath(request);
+  const isMetrics = rules.metricsServed && path === METRICS_PATH;
+  if (
+    path !== rules.paths.health &&
+    path !== rules.paths.readiness &&
+    path !== rules.paths.metadata &&
+    !isMetrics
+  ) {
+    return refuse(404, 'path', 'not found\n');
+  }
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    return refuse(405, 'method', 'method not allowed\n', { Allow: 'GET, HEAD' });
+  }
+  // Metadata names the remote cwd and metrics describe the traffic: both need the token when one is configured.
+  return path === rules.paths.metadata || isMetrics
+    ? checkBearer(request.headers, rules.policy)
+    : { ok: true };
+}
+
+/** The checks every route and upgrade passes first: once-only security headers, then Host and Origin. */
+function checkHostAndHeaders(request: IncomingMessage, policy: SecurityPolicy): RequestDecision {
+  const single = checkSingleSecurityHeaders(request.rawHeaders);
+  if (!single.ok) return single;
+  return checkHostAndOrigin(request.headers, policy);
 }

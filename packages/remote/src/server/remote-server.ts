@@ -1,5 +1,13 @@
-import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
+// The HTTP + WebSocket server behind `serveAcp` and `serveCommand`, written as `ws`'s WebSocketServer is: a class
+// whose state (running, draining, closing, closed) lives in one field, with one method per step: admission, the HTTP
+// routes, the upgrade, the setup of each accepted socket, and the drain and close of its lifecycle.
+import {
+  createServer,
+  type Server as HttpServer,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
@@ -10,15 +18,9 @@ import { startHeartbeat } from '../relay/heartbeat.js';
 import type { FrameRefusalReason } from '../relay/relay-metrics.js';
 import { startSendStallGuard } from '../relay/send-stall-guard.js';
 import { WebSocketPort } from '../relay/websocket-port.js';
-import {
-  REFUSAL_EXPLANATIONS,
-  RESUME_REFUSED_HEADER,
-  RESUME_SUBPROTOCOL,
-  type ResumeRefusalReason,
-  readResumeRequest,
-} from '../resume/resume-protocol.js';
-import { connectionIdentity, type ResumableSession, ResumeRegistry } from '../resume/resume-registry.js';
-import { CloseCode, DRAIN_RETRY_AFTER_SECONDS, METRICS_PATH } from '../shared/constants.js';
+import { RESUME_REFUSED_HEADER, RESUME_SUBPROTOCOL } from '../resume/resume-protocol.js';
+import { connectionIdentity, ResumeRegistry } from '../resume/resume-registry.js';
+import { CloseCode } from '../shared/constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
 import {
   HTTP_HEADERS_TIMEOUT_MS,
@@ -30,14 +32,16 @@ import {
 import { type RemoteLogger, rateLimitLogger } from '../shared/logger.js';
 import { buildServerMetadata, type ServerMetadata } from '../wire/server-metadata.js';
 import {
-  checkBearer,
-  checkHostAndOrigin,
-  checkSingleSecurityHeaders,
+  type AdmissionPhase,
+  type AdmissionRules,
+  decideRequest,
+  decideUpgrade,
   type Refusal,
-  type RefusalReason,
+  type UpgradeDecision,
 } from './admission.js';
 import { HttpConnectionCap } from './http-connection-cap.js';
-import { createMetricsEndpoint, NO_METRICS, type ServerMetrics } from './metrics.js';
+import { clientErrorAnswer, HttpEndpoints, rejectUpgrade, respondRefusal } from './http-endpoints.js';
+import { createMetricsEndpoint, type MetricsEndpoint, NO_METRICS, type ServerMetrics } from './metrics.js';
 
 /**
  * A running WebSocket server returned by {@link serveAcp} and {@link serveCommand}.
@@ -170,84 +174,6 @@ const WS_ERROR_REASONS: Readonly<Record<string, FrameRefusalReason>> = {
  */
 export type ConnectionHandler = (port: WebSocketPort, context: ConnectionContext) => ConnectionSession;
 
-/** The outcome of checking an upgrade: a refusal, a new connection, or a resume of `session`. */
-type UpgradeDecision =
-  | Refusal
-  | { readonly ok: true; readonly resume?: { session: ResumableSession; received: number } };
-
-function requestPath(request: IncomingMessage): string | undefined {
-  const raw = request.url ?? '';
-  if (!raw.startsWith('/')) return undefined;
-  const end = raw.search(/[?#]/);
-  return end === -1 ? raw : raw.slice(0, end);
-}
-
-function refuse(
-  status: number,
-  reason: RefusalReason,
-  body: string,
-  headers?: Record<string, string>,
-): Refusal {
-  return { ok: false, status, reason, body, ...(headers ? { headers } : {}) };
-}
-
-function rejectUpgrade(socket: Duplex, refusal: Refusal): void {
-  const body = refusal.body;
-  const headers = [
-    `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? 'Error'}`,
-    'Connection: close',
-    'Content-Type: text/plain; charset=utf-8',
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    ...Object.entries(refusal.headers ?? {}).map(([name, value]) => `${name}: ${value}`),
-  ];
-  socket.on('error', () => {});
-  socket.end(`${headers.join('\r\n')}\r\n\r\n${body}`);
-}
-
-/** A complete answer with a body (`text/plain` unless said otherwise); HEAD gets the headers only. */
-function respondText(
-  request: IncomingMessage,
-  response: ServerResponse,
-  status: number,
-  body: string,
-  contentType = 'text/plain; charset=utf-8',
-): void {
-  response.writeHead(status, {
-    'Content-Type': contentType,
-    'Content-Length': Buffer.byteLength(body),
-    'Cache-Control': 'no-store',
-  });
-  response.end(request.method === 'HEAD' ? undefined : body);
-}
-
-function respond(response: ServerResponse, refusal: Refusal): void {
-  response.writeHead(refusal.status, {
-    'Content-Type': 'text/plain; charset=utf-8',
-    'Content-Length': Buffer.byteLength(refusal.body),
-    ...refusal.headers,
-  });
-  response.end(refusal.body);
-}
-
-/** The subprotocols a request offers (`Sec-WebSocket-Protocol`, comma-separated). */
-function offeredProtocols(request: IncomingMessage): string[] {
-  const header = request.headers['sec-websocket-protocol'];
-  return typeof header === 'string' ? header.split(',').map((protocol) => protocol.trim()) : [];
-}
-
-function refuseResume(reason: ResumeRefusalReason): Refusal {
-  return refuse(
-    reason === 'invalid' ? 400 : 410,
-    'resume',
-    `resume refused: ${reason}: ${REFUSAL_EXPLANATIONS[reason]}\n`,
-    { [RESUME_REFUSED_HEADER]: reason },
-  );
-}
-
-function formatUrlHost(host: string): string {
-  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-}
-
 /** Refusals are logged at info, at most 10 lines per reason every 10 s (then one line with the count). */
 const REFUSAL_LOG_LIMIT = {
   linesPerWindow: 10,
@@ -260,6 +186,10 @@ const LOGGED_PATH_CHARACTERS = 200;
 function loggedPath(request: IncomingMessage): string {
   const url = request.url ?? '';
   return url.length > LOGGED_PATH_CHARACTERS ? `${url.slice(0, LOGGED_PATH_CHARACTERS)}...` : url;
+}
+
+function formatUrlHost(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
 function describeListenError(error: NodeJS.ErrnoException): string {
@@ -275,249 +205,337 @@ function describeListenError(error: NodeJS.ErrnoException): string {
 }
 
 /**
- * Starts the HTTP + WebSocket server shared by `serveAcp` and `serveCommand`: routes, security checks before the
- * upgrade, connection caps, HTTP timeouts, heartbeats, metrics, a drain, and an idempotent close that waits for
- * every connection's teardown. Every refusal goes through `decide` (one place, a stable reason each) and is logged
- * rate-limited and counted by `recordRefusal`.
+ * Where a server is in its life: `running` accepts connections; `draining` refuses new ones (503 with
+ * `Retry-After`) while open ones go on; `closing` refuses everything and closes what is open; `closed` listens no
+ * more.
  */
-export async function startRemoteServer(
-  resolved: ResolvedServeOptions,
-  handleConnection: ConnectionHandler,
-): Promise<RemoteServer> {
-  const { paths, policy, logger } = resolved;
-  const refusalLog = rateLimitLogger(logger, REFUSAL_LOG_LIMIT);
-  const metadata = buildServerMetadata({
-    paths,
-    authRequired: policy.bearerToken !== undefined,
-    maxMessageBytes: resolved.maxMessageBytes,
-    remoteCwd: resolved.remoteCwd,
-    useUnstableProtocol: resolved.useUnstableProtocol,
-  });
-  const metadataBody = `${JSON.stringify(metadata)}\n`;
-  const sessions = new Set<ConnectionSession>();
-  // Resume (`acpkit.resume.v1`) is offered unless the window is 0; tokens live in this registry only.
-  const resumes =
-    resolved.resumeWindowMs > 0
-      ? new ResumeRegistry(
-          { windowMs: resolved.resumeWindowMs, bufferBytes: resolved.resumeBufferBytes },
-          logger,
-        )
-      : undefined;
-  let pendingUpgrades = 0;
-  let nextConnectionId = 1;
-  let draining: Promise<DrainResult> | undefined;
-  let closing: Promise<void> | undefined;
-  let markCloseStarted: () => void = () => {};
-  const closeStarted = new Promise<'closed'>((resolve) => {
-    markCloseStarted = () => resolve('closed');
-  });
-  const isDraining = () => draining !== undefined || closing !== undefined;
-  // A drain waits for the last connection (and any upgrade in progress) to end.
-  const idleWaiters = new Set<() => void>();
-  const isIdle = () => sessions.size === 0 && pendingUpgrades === 0;
-  const connectionEnded = () => {
-    if (!isIdle()) return;
-    for (const waiter of idleWaiters) waiter();
-    idleWaiters.clear();
-  };
+type ServerState = 'running' | 'draining' | 'closing' | 'closed';
 
-  const metricsEndpoint = resolved.metrics
-    ? await createMetricsEndpoint({
-        openConnections: () => sessions.size,
-        draining: isDraining,
-        detachedSessions: () => resumes?.detachedCount ?? 0,
-        resumeCounters: resumes?.counters,
-      })
-    : undefined;
-  const metrics = metricsEndpoint?.metrics ?? NO_METRICS;
+/**
+ * The server shared by `serveAcp` and `serveCommand`: routes, security checks before the upgrade, connection caps,
+ * HTTP timeouts, heartbeats, metrics, a drain, and an idempotent close that waits for every connection's teardown.
+ * Every refusal is decided in admission.ts (one place, a stable reason each) and is logged rate-limited and counted
+ * by `#recordRefusal`. Start one with {@link RemoteServerHost.start}.
+ */
+export class RemoteServerHost implements RemoteServer {
+  readonly host: string;
+  readonly paths: ServerPaths;
+  readonly metadata: ServerMetadata;
+  /** Set once listening (see {@link RemoteServerHost.start}). */
+  url = '';
+  port = 0;
 
-  const webSocketServer = new WebSocketServer({
-    noServer: true,
-    clientTracking: false,
-    perMessageDeflate: false,
-    maxPayload: hardPayloadCap(resolved.maxMessageBytes),
-    // The resume subprotocol when resume is on; otherwise what `ws` always did (the first one offered), so a
-    // client offering other subprotocols sees the same handshake as before.
-    handleProtocols: (protocols: Set<string>) => {
-      if (resumes !== undefined && protocols.has(RESUME_SUBPROTOCOL)) return RESUME_SUBPROTOCOL;
-      for (const protocol of protocols) if (protocol !== RESUME_SUBPROTOCOL) return protocol;
-      return false;
-    },
-  });
+  #state: ServerState = 'running';
+  readonly #resolved: ResolvedServeOptions;
+  readonly #handleConnection: ConnectionHandler;
+  readonly #logger: RemoteLogger;
+  readonly #refusalLog: RemoteLogger;
+  /** Every connection until its teardown ends, detached resumable sessions included. */
+  readonly #sessions = new Set<ConnectionSession>();
+  /** Upgrades admitted whose WebSocket handshake has not completed. */
+  #pendingUpgrades = 0;
+  #nextConnectionId = 1;
+  /** Resume (`acpkit.resume.v1`) is offered unless the window is 0; tokens live in this registry only. */
+  readonly #resumes: ResumeRegistry | undefined;
+  #metricsEndpoint: MetricsEndpoint | undefined;
+  #metrics: ServerMetrics = NO_METRICS;
+  /** Admission's rules, the routes and the HTTP server: made by {@link RemoteServerHost.start}, before anyone sees them. */
+  #admissionRules!: AdmissionRules;
+  #endpoints!: HttpEndpoints;
+  #httpServer!: HttpServer | HttpsServer;
+  readonly #httpConnections: HttpConnectionCap;
+  readonly #webSocketServer: WebSocketServer;
+  /** The first drain's outcome (drain() is idempotent). */
+  #drained: Promise<DrainResult> | undefined;
+  /** The close in progress or done (close() is idempotent). */
+  #closed: Promise<void> | undefined;
+  /** Resolves when close begins: it cuts a drain in progress short. */
+  readonly #closeStarted: Promise<'closed'>;
+  #markCloseStarted: () => void = () => {};
+  /** A drain waits for the last connection (and any upgrade in progress) to end. */
+  readonly #idleWaiters = new Set<() => void>();
 
   /**
-   * A resume request (its headers present): the session to attach, or why not. Skips the connection cap (the
-   * session already counts) and the drain (the session is this instance's to finish).
+   * Starts a server: metrics (when on), then the HTTP server listening on the resolved host and port.
+   *
+   * @throws {@link AcpRemoteError} `LISTEN_FAILED` when the address cannot be bound.
    */
-  const decideResume = (request: IncomingMessage): UpgradeDecision | undefined => {
-    const resumeRequest = readResumeRequest(request.headers);
-    if (resumeRequest.kind === 'none') return undefined;
-    const refuseCounted = (reason: ResumeRefusalReason) => {
-      resumes?.countRefusal(reason);
-      return refuseResume(reason);
+  static async start(
+    resolved: ResolvedServeOptions,
+    handleConnection: ConnectionHandler,
+  ): Promise<RemoteServer> {
+    const server = new RemoteServerHost(resolved, handleConnection);
+    await server.#listen();
+    return server;
+  }
+
+  private constructor(resolved: ResolvedServeOptions, handleConnection: ConnectionHandler) {
+    this.#resolved = resolved;
+    this.#handleConnection = handleConnection;
+    this.#logger = resolved.logger;
+    this.#refusalLog = rateLimitLogger(resolved.logger, REFUSAL_LOG_LIMIT);
+    this.host = resolved.host;
+    this.paths = resolved.paths;
+    this.metadata = buildServerMetadata({
+      paths: resolved.paths,
+      authRequired: resolved.policy.bearerToken !== undefined,
+      maxMessageBytes: resolved.maxMessageBytes,
+      remoteCwd: resolved.remoteCwd,
+      useUnstableProtocol: resolved.useUnstableProtocol,
+    });
+    this.#resumes =
+      resolved.resumeWindowMs > 0
+        ? new ResumeRegistry(
+            { windowMs: resolved.resumeWindowMs, bufferBytes: resolved.resumeBufferBytes },
+            resolved.logger,
+          )
+        : undefined;
+    this.#closeStarted = new Promise<'closed'>((resolve) => {
+      this.#markCloseStarted = () => resolve('closed');
+    });
+    this.#httpConnections = new HttpConnectionCap(resolved.maxHttpConnections, (socket) => {
+      this.#metrics.requestRefused('limit');
+      this.#refusalLog.info('idle connection closed to make room', {
+        reason: 'limit',
+        remoteAddress: socket.remoteAddress,
+        maxHttpConnections: resolved.maxHttpConnections,
+      });
+    });
+    const resumes = this.#resumes;
+    this.#webSocketServer = new WebSocketServer({
+      noServer: true,
+      clientTracking: false,
+      perMessageDeflate: false,
+      maxPayload: hardPayloadCap(resolved.maxMessageBytes),
+      // The resume subprotocol when resume is on; otherwise what `ws` always did (the first one offered), so a
+      // client offering other subprotocols sees the same handshake as before.
+      handleProtocols: (protocols: Set<string>) => {
+        if (resumes !== undefined && protocols.has(RESUME_SUBPROTOCOL)) return RESUME_SUBPROTOCOL;
+        for (const protocol of protocols) if (protocol !== RESUME_SUBPROTOCOL) return protocol;
+        return false;
+      },
+    });
+    // drain and close work detached from the object too (`const { close } = server`), as they always did.
+    this.drain = this.drain.bind(this);
+    this.close = this.close.bind(this);
+  }
+
+  get connectionCount(): number {
+    return this.#sessions.size;
+  }
+
+  get detachedCount(): number {
+    return this.#resumes?.detachedCount ?? 0;
+  }
+
+  get draining(): boolean {
+    return this.#state !== 'running';
+  }
+
+  // --- Lifecycle: listen ---
+
+  async #listen(): Promise<void> {
+    const resolved = this.#resolved;
+    if (resolved.metrics) {
+      this.#metricsEndpoint = await createMetricsEndpoint({
+        openConnections: () => this.#sessions.size,
+        draining: () => this.draining,
+        detachedSessions: () => this.detachedCount,
+        resumeCounters: this.#resumes?.counters,
+      });
+      this.#metrics = this.#metricsEndpoint.metrics;
+    }
+    this.#admissionRules = {
+      policy: resolved.policy,
+      paths: resolved.paths,
+      maxConnections: resolved.maxConnections,
+      metricsServed: this.#metricsEndpoint !== undefined,
+      resumes: this.#resumes,
     };
-    if (resumeRequest.kind === 'invalid' || !offeredProtocols(request).includes(RESUME_SUBPROTOCOL))
-      return refuseCounted('invalid');
-    // Resume off: this server keeps no session for anyone.
-    if (resumes === undefined) return refuseResume('unknown');
-    const verdict = resumes.check(
-      resumeRequest.token,
-      resumeRequest.received,
-      connectionIdentity(request.headers),
+    this.#endpoints = new HttpEndpoints({
+      paths: resolved.paths,
+      metadataBody: `${JSON.stringify(this.metadata)}\n`,
+      metricsEndpoint: this.#metricsEndpoint,
+      logger: this.#logger,
+      draining: () => this.draining,
+    });
+    // Node's defaults let a silent connection live 60-90 s; these bounds are documented in docs/remote-transport.md.
+    const httpOptions = {
+      requireHostHeader: false,
+      headersTimeout: HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeout: HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeout: HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      connectionsCheckingInterval: HTTP_TIMEOUT_CHECK_INTERVAL_MS,
+    };
+    const onRequest = (request: IncomingMessage, response: ServerResponse) =>
+      this.#onRequest(request, response);
+    const httpServer = resolved.tls
+      ? createHttpsServer(
+          { ...resolved.tls, ...httpOptions, handshakeTimeout: HTTP_HEADERS_TIMEOUT_MS },
+          onRequest,
+        )
+      : createServer(httpOptions, onRequest);
+    this.#httpServer = httpServer;
+    httpServer.on('connection', (socket: Socket) => this.#onConnection(socket));
+    httpServer.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex & Partial<Socket>) =>
+      this.#onClientError(error, socket),
     );
-    if (!verdict.ok) return refuseResume(verdict.reason);
-    return { ok: true, resume: { session: verdict.session, received: resumeRequest.received } };
-  };
+    httpServer.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) =>
+      this.#onUpgrade(request, socket, head),
+    );
 
-  /** Every refusal point of the server, in order. */
-  const decide = (kind: 'upgrade' | 'http', request: IncomingMessage): UpgradeDecision => {
-    if (kind === 'upgrade' && closing !== undefined)
-      return refuse(503, 'shutdown', 'server is shutting down\n');
-    const single = checkSingleSecurityHeaders(request.rawHeaders);
-    if (!single.ok) return single;
-    const hostAndOrigin = checkHostAndOrigin(request.headers, policy);
-    if (!hostAndOrigin.ok) return hostAndOrigin;
-    const path = requestPath(request);
-    if (kind === 'upgrade') {
-      if (path !== paths.websocket && path !== paths.metadata) return refuse(404, 'path', 'not found\n');
-      const bearer = checkBearer(request.headers, policy);
-      if (!bearer.ok) return bearer;
-      const resume = decideResume(request);
-      if (resume !== undefined) return resume;
-      // After the token: only a client that may connect learns that this instance drains.
-      if (draining !== undefined) {
-        return refuse(503, 'draining', 'server is draining; connect again to reach another instance\n', {
-          'Retry-After': String(DRAIN_RETRY_AFTER_SECONDS),
-        });
-      }
-      if (sessions.size + pendingUpgrades >= resolved.maxConnections) {
-        return refuse(503, 'limit', 'too many connections\n');
-      }
-      return { ok: true };
-    }
-    const isMetrics = metricsEndpoint !== undefined && path === METRICS_PATH;
-    if (path !== paths.health && path !== paths.readiness && path !== paths.metadata && !isMetrics) {
-      return refuse(404, 'path', 'not found\n');
-    }
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return refuse(405, 'method', 'method not allowed\n', { Allow: 'GET, HEAD' });
-    }
-    // Metadata names the remote cwd and metrics describe the traffic: both need the token when one is configured.
-    return path === paths.metadata || isMetrics ? checkBearer(request.headers, policy) : { ok: true };
-  };
+    await new Promise<void>((resolve, reject) => {
+      const onError = (error: NodeJS.ErrnoException) => {
+        reject(
+          new AcpRemoteError(
+            AcpRemoteErrorCode.ListenFailed,
+            `cannot listen on ${formatUrlHost(resolved.host)}:${resolved.port}: ${describeListenError(error)}`,
+            { cause: error },
+          ),
+        );
+      };
+      httpServer.once('error', onError);
+      httpServer.listen(resolved.port, resolved.host, () => {
+        httpServer.off('error', onError);
+        resolve();
+      });
+    });
+    httpServer.on('error', (error) => this.#logger.error('server error', { error: String(error) }));
 
-  /** Logs (rate-limited) and counts a refusal `decide` made. */
-  const recordRefusal = (kind: 'upgrade' | 'http', refusal: Refusal, request: IncomingMessage) => {
-    if (kind === 'upgrade') metrics.connectionRefused(refusal.reason);
-    else metrics.requestRefused(refusal.reason);
-    refusalLog.info(kind === 'upgrade' ? 'connection refused' : 'request refused', {
+    this.port = (httpServer.address() as AddressInfo).port;
+    this.url = `${resolved.tls ? 'wss' : 'ws'}://${formatUrlHost(resolved.host)}:${this.port}${resolved.paths.websocket}`;
+  }
+
+  // --- Admission ---
+
+  get #admissionPhase(): AdmissionPhase {
+    if (this.#state === 'running') return 'open';
+    return this.#state === 'draining' ? 'draining' : 'shutting-down';
+  }
+
+  /** Logs (rate-limited) and counts a refusal admission made. */
+  #recordRefusal(kind: 'upgrade' | 'http', refusal: Refusal, request: IncomingMessage): void {
+    if (kind === 'upgrade') this.#metrics.connectionRefused(refusal.reason);
+    else this.#metrics.requestRefused(refusal.reason);
+    this.#refusalLog.info(kind === 'upgrade' ? 'connection refused' : 'request refused', {
       reason: refusal.reason,
       status: refusal.status,
       remoteAddress: request.socket.remoteAddress,
       path: loggedPath(request),
-      ...(refusal.reason === 'limit' ? { maxConnections: resolved.maxConnections } : {}),
+      ...(refusal.reason === 'limit' ? { maxConnections: this.#resolved.maxConnections } : {}),
       ...(refusal.reason === 'resume' ? { resume: refusal.headers?.[RESUME_REFUSED_HEADER] } : {}),
     });
-  };
+  }
 
-  const httpConnections = new HttpConnectionCap(resolved.maxHttpConnections, (socket) => {
-    metrics.requestRefused('limit');
-    refusalLog.info('idle connection closed to make room', {
-      reason: 'limit',
-      remoteAddress: socket.remoteAddress,
-      maxHttpConnections: resolved.maxHttpConnections,
-    });
-  });
+  // --- HTTP: connections, routes, parser errors ---
 
-  const serveMetrics = async (
-    endpoint: NonNullable<typeof metricsEndpoint>,
-    request: IncomingMessage,
-    response: ServerResponse,
-  ) => {
-    let body: string;
-    try {
-      body = await endpoint.render();
-    } catch (error) {
-      logger.error('metrics collection failed', { error: String(error) });
-      respondText(request, response, 500, 'metrics collection failed\n');
-      return;
-    }
-    respondText(request, response, 200, body, endpoint.contentType);
-  };
-
-  const handleRequest = (request: IncomingMessage, response: ServerResponse) => {
-    httpConnections.requestStarted(request.socket);
-    response.once('close', () => httpConnections.requestFinished(request.socket));
-    const decision = decide('http', request);
-    if (!decision.ok) {
-      recordRefusal('http', decision, request);
-      return respond(response, decision);
-    }
-    const path = requestPath(request);
-    if (path === paths.health) return respondText(request, response, 200, 'ok\n');
-    if (path === paths.readiness) {
-      return isDraining()
-        ? respondText(request, response, 503, 'draining\n')
-        : respondText(request, response, 200, 'ok\n');
-    }
-    if (path === METRICS_PATH && metricsEndpoint !== undefined) {
-      void serveMetrics(metricsEndpoint, request, response);
-      return;
-    }
-    respondText(request, response, 200, metadataBody, 'application/json');
-  };
-  // Node's defaults let a silent connection live 60-90 s; these bounds are documented in docs/remote-transport.md.
-  const httpOptions = {
-    requireHostHeader: false,
-    headersTimeout: HTTP_HEADERS_TIMEOUT_MS,
-    requestTimeout: HTTP_REQUEST_TIMEOUT_MS,
-    keepAliveTimeout: HTTP_KEEP_ALIVE_TIMEOUT_MS,
-    connectionsCheckingInterval: HTTP_TIMEOUT_CHECK_INTERVAL_MS,
-  };
-  const httpServer = resolved.tls
-    ? createHttpsServer(
-        { ...resolved.tls, ...httpOptions, handshakeTimeout: HTTP_HEADERS_TIMEOUT_MS },
-        handleRequest,
-      )
-    : createServer(httpOptions, handleRequest);
-
-  httpServer.on('connection', (socket: Socket) => {
-    if (httpConnections.admit(socket)) return;
+  /** A new TCP (or TLS) connection: within the plain HTTP connection cap, or refused. */
+  #onConnection(socket: Socket): void {
+    if (this.#httpConnections.admit(socket)) return;
     socket.destroy();
-    metrics.requestRefused('limit');
-    refusalLog.info('connection refused', {
+    this.#metrics.requestRefused('limit');
+    this.#refusalLog.info('connection refused', {
       reason: 'limit',
       remoteAddress: socket.remoteAddress,
-      maxHttpConnections: resolved.maxHttpConnections,
+      maxHttpConnections: this.#resolved.maxHttpConnections,
     });
-  });
+  }
 
-  httpServer.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex & Partial<Socket>) => {
+  #onRequest(request: IncomingMessage, response: ServerResponse): void {
+    this.#httpConnections.requestStarted(request.socket);
+    response.once('close', () => this.#httpConnections.requestFinished(request.socket));
+    const decision = decideRequest(request, this.#admissionRules);
+    if (!decision.ok) {
+      this.#recordRefusal('http', decision, request);
+      respondRefusal(response, decision);
+      return;
+    }
+    this.#endpoints.serve(request, response);
+  }
+
+  /** A request the HTTP parser refused or that timed out: 408 or 400, never a crash. */
+  #onClientError(error: NodeJS.ErrnoException, socket: Duplex & Partial<Socket>): void {
     if (error.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
       return;
     }
-    // A request that did not arrive in time gets 408; anything else the parser refused, 400 (never a crash).
     const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
-    metrics.requestRefused(timedOut ? 'timeout' : 'malformed');
-    refusalLog.info('request refused', {
+    this.#metrics.requestRefused(timedOut ? 'timeout' : 'malformed');
+    this.#refusalLog.info('request refused', {
       reason: timedOut ? 'timeout' : 'malformed',
       status: timedOut ? 408 : 400,
       remoteAddress: socket.remoteAddress,
       ...(timedOut ? {} : { error: error.code ?? error.message }),
     });
-    socket.end(
-      timedOut
-        ? 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 16\r\n\r\nrequest timeout\n'
-        : 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 12\r\n\r\nbad request\n',
+    socket.end(clientErrorAnswer(timedOut));
+  }
+
+  // --- Upgrade ---
+
+  #onUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    socket.on('error', () => {});
+    this.#httpConnections.upgraded(request.socket);
+    const decision = decideUpgrade(
+      request,
+      this.#admissionRules,
+      this.#admissionPhase,
+      this.#sessions.size + this.#pendingUpgrades,
     );
-  });
+    if (!decision.ok) {
+      this.#recordRefusal('upgrade', decision, request);
+      rejectUpgrade(socket, decision);
+      return;
+    }
+    this.#pendingUpgrades += 1;
+    let upgraded = false;
+    // handleUpgrade answers an invalid handshake itself (400) without calling back; release the slot then.
+    socket.once('close', () => {
+      if (!upgraded) {
+        upgraded = true;
+        this.#pendingUpgrades -= 1;
+        this.#metrics.connectionRefused('malformed');
+        this.#connectionEnded();
+      }
+    });
+    this.#webSocketServer.handleUpgrade(request, socket, head, (webSocket) => {
+      upgraded = true;
+      this.#pendingUpgrades -= 1;
+      this.#completeUpgrade(webSocket, request, decision);
+    });
+  }
+
+  /** The handshake completed: a new connection, a resumed one, or (closing meanwhile) a 1001. */
+  #completeUpgrade(
+    webSocket: WebSocket,
+    request: IncomingMessage,
+    decision: Extract<UpgradeDecision, { ok: true }>,
+  ): void {
+    if (this.#state === 'closing' || this.#state === 'closed') {
+      this.#metrics.connectionRefused('shutdown');
+      webSocket.close(CloseCode.GoingAway, SHUTDOWN_REASON);
+      this.#connectionEnded();
+      return;
+    }
+    const resume = decision.resume;
+    if (resume === undefined) {
+      this.#openConnection(webSocket, request);
+      return;
+    }
+    this.#prepareSocket(webSocket, resume.session.connectionId);
+    this.#resumes?.attach(resume.session, webSocket, resume.received, request.socket.remoteAddress);
+    this.#connectionEnded();
+  }
+
+  // --- Socket setup and connections ---
 
   /**
    * What every accepted socket gets, new or resumed: the size-limit close reason, an error listener, heartbeats and
-   * the send-stall guard (each stops when that socket closes).
+   * the send-stall guard (each stops when that socket closes). Returns the heartbeat's stop.
    */
-  const prepareSocket = (webSocket: WebSocket, connectionId: number): (() => void) => {
+  #prepareSocket(webSocket: WebSocket, connectionId: number): () => void {
+    const { maxMessageBytes, pingIntervalMs, stallTimeoutMs } = this.#resolved;
+    const logger = this.#logger;
+    const metrics = this.#metrics;
     // ws closes a message over its payload cap itself, with code 1009 and no reason; give that close the same
     // reason our own size check gives, so the peer learns the limit either way.
     const closeSocket = webSocket.close.bind(webSocket);
@@ -525,7 +543,7 @@ export async function startRemoteServer(
       closeSocket(
         code,
         code === CloseCode.MessageTooBig && (reason === undefined || reason.length === 0)
-          ? `message exceeds the ${resolved.maxMessageBytes}-byte limit`
+          ? `message exceeds the ${maxMessageBytes}-byte limit`
           : reason,
       );
     // ws reports protocol violations (invalid UTF-8, oversize) as 'error' before closing with 1007/1009;
@@ -534,11 +552,11 @@ export async function startRemoteServer(
       metrics.frameRefused('client', WS_ERROR_REASONS[error.code ?? ''] ?? 'protocol_error');
       logger.warn('WebSocket error', { connection: connectionId, error: error.code ?? error.message });
     });
-    const stopHeartbeat = startHeartbeat(webSocket, resolved.pingIntervalMs, () => {
+    const stopHeartbeat = startHeartbeat(webSocket, pingIntervalMs, () => {
       metrics.heartbeatTimedOut();
       logger.warn('connection terminated: missed pong', { connection: connectionId });
     });
-    startSendStallGuard(webSocket, resolved.stallTimeoutMs, (stalledForMs) => {
+    startSendStallGuard(webSocket, stallTimeoutMs, (stalledForMs) => {
       metrics.sendStallClosed();
       logger.warn('connection closed: send stalled, the client stopped reading', {
         connection: connectionId,
@@ -547,12 +565,17 @@ export async function startRemoteServer(
       });
     });
     return stopHeartbeat;
-  };
+  }
 
-  const openConnection = (webSocket: WebSocket, request: IncomingMessage) => {
+  /** A new connection: its port (resumable when negotiated), handed to the connection handler. */
+  #openConnection(webSocket: WebSocket, request: IncomingMessage): void {
+    const { maxMessageBytes } = this.#resolved;
+    const logger = this.#logger;
+    const metrics = this.#metrics;
+    const resumes = this.#resumes;
     metrics.connectionAccepted();
-    const connectionId = nextConnectionId++;
-    const stopHeartbeat = prepareSocket(webSocket, connectionId);
+    const connectionId = this.#nextConnectionId++;
+    const stopHeartbeat = this.#prepareSocket(webSocket, connectionId);
     logger.info('connection opened', {
       connection: connectionId,
       remoteAddress: request.socket.remoteAddress,
@@ -560,7 +583,7 @@ export async function startRemoteServer(
     });
     const log = new FrameLog(logger, { connection: connectionId });
     const port = new WebSocketPort(webSocket, {
-      maxMessageBytes: resolved.maxMessageBytes,
+      maxMessageBytes,
       log,
       peer: 'client',
       pauseWhenFull: true,
@@ -571,125 +594,73 @@ export async function startRemoteServer(
     });
     let session: ConnectionSession;
     try {
-      session = handleConnection(port, {
-        maxMessageBytes: resolved.maxMessageBytes,
-        logger,
-        connectionId,
-        metrics,
-        log,
-      });
+      session = this.#handleConnection(port, { maxMessageBytes, logger, connectionId, metrics, log });
     } catch (error) {
       stopHeartbeat();
       logger.error('connection handler failed', { connection: connectionId, error: String(error) });
       port.close(CloseCode.InternalError, 'connection setup failed');
       port.terminate({ code: CloseCode.InternalError, reason: 'connection setup failed' });
-      connectionEnded();
+      this.#connectionEnded();
       return;
     }
-    sessions.add(session);
+    this.#sessions.add(session);
     void session.done
       .catch((error: unknown) => {
         logger.error('connection teardown failed', { connection: connectionId, error: String(error) });
       })
       .finally(() => {
         stopHeartbeat();
-        sessions.delete(session);
+        this.#sessions.delete(session);
         logger.info('connection closed', { connection: connectionId });
-        connectionEnded();
+        this.#connectionEnded();
       });
-  };
+  }
 
-  httpServer.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    socket.on('error', () => {});
-    httpConnections.upgraded(request.socket);
-    const decision = decide('upgrade', request);
-    if (!decision.ok) {
-      recordRefusal('upgrade', decision, request);
-      return rejectUpgrade(socket, decision);
+  #isIdle(): boolean {
+    return this.#sessions.size === 0 && this.#pendingUpgrades === 0;
+  }
+
+  /** A connection or upgrade ended: wakes a drain waiting for the last one. */
+  #connectionEnded(): void {
+    if (!this.#isIdle()) return;
+    for (const waiter of this.#idleWaiters) waiter();
+    this.#idleWaiters.clear();
+  }
+
+  // --- Lifecycle: drain and close ---
+
+  async drain(options: DrainOptions = {}): Promise<DrainResult> {
+    const graceMs = resolveGraceMs(options.graceMs);
+    if (this.#drained === undefined) {
+      if (this.#state === 'running') this.#state = 'draining';
+      this.#drained = this.#runDrain(graceMs);
     }
-    pendingUpgrades += 1;
-    let upgraded = false;
-    // handleUpgrade answers an invalid handshake itself (400) without calling back; release the slot then.
-    socket.once('close', () => {
-      if (!upgraded) {
-        upgraded = true;
-        pendingUpgrades -= 1;
-        metrics.connectionRefused('malformed');
-        connectionEnded();
-      }
-    });
-    webSocketServer.handleUpgrade(request, socket, head, (webSocket) => {
-      upgraded = true;
-      pendingUpgrades -= 1;
-      if (closing !== undefined) {
-        metrics.connectionRefused('shutdown');
-        webSocket.close(CloseCode.GoingAway, SHUTDOWN_REASON);
-        connectionEnded();
-        return;
-      }
-      const resume = decision.resume;
-      if (resume === undefined) {
-        openConnection(webSocket, request);
-        return;
-      }
-      prepareSocket(webSocket, resume.session.connectionId);
-      resumes?.attach(resume.session, webSocket, resume.received, request.socket.remoteAddress);
-      connectionEnded();
-    });
-  });
+    return this.#drained;
+  }
 
-  await new Promise<void>((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException) => {
-      reject(
-        new AcpRemoteError(
-          AcpRemoteErrorCode.ListenFailed,
-          `cannot listen on ${formatUrlHost(resolved.host)}:${resolved.port}: ${describeListenError(error)}`,
-          { cause: error },
-        ),
-      );
-    };
-    httpServer.once('error', onError);
-    httpServer.listen(resolved.port, resolved.host, () => {
-      httpServer.off('error', onError);
-      resolve();
-    });
-  });
-  httpServer.on('error', (error) => logger.error('server error', { error: String(error) }));
-
-  const address = httpServer.address() as AddressInfo;
-  const port = address.port;
-  const url = `${resolved.tls ? 'wss' : 'ws'}://${formatUrlHost(resolved.host)}:${port}${paths.websocket}`;
-
-  const shutDownSessions = (reason: string) =>
-    Promise.allSettled(
-      [...sessions].map((session) => {
-        session.shutdown(reason);
-        return session.done;
-      }),
-    );
-
-  const runDrain = async (graceMs: number): Promise<DrainResult> => {
+  async #runDrain(graceMs: number): Promise<DrainResult> {
+    const logger = this.#logger;
     const startedAt = performance.now();
-    logger.info('drain started', { connections: sessions.size, graceMs });
+    logger.info('drain started', { connections: this.#sessions.size, graceMs });
     let timer: NodeJS.Timeout | undefined;
     const outcome = await Promise.race([
       new Promise<'idle'>((resolve) => {
-        if (isIdle()) resolve('idle');
-        else idleWaiters.add(() => resolve('idle'));
+        if (this.#isIdle()) resolve('idle');
+        else this.#idleWaiters.add(() => resolve('idle'));
       }),
       new Promise<'expired'>((resolve) => {
         timer = setTimeout(() => resolve('expired'), graceMs);
       }),
-      closeStarted,
+      this.#closeStarted,
     ]);
     clearTimeout(timer);
-    idleWaiters.clear();
+    this.#idleWaiters.clear();
     const elapsedMs = Math.round(performance.now() - startedAt);
     if (outcome === 'idle') {
       logger.info('drain finished: every connection ended', { elapsedMs });
       return { endedWithinGrace: true, closedConnections: 0 };
     }
-    const remaining = sessions.size;
+    const remaining = this.#sessions.size;
     logger.warn(
       outcome === 'expired'
         ? 'drain grace period ended; closing the remaining connections'
@@ -697,46 +668,36 @@ export async function startRemoteServer(
       { connections: remaining, graceMs, elapsedMs },
     );
     // close() shuts its connections down itself.
-    await (outcome === 'expired' ? shutDownSessions(DRAIN_EXPIRED_REASON) : closing);
+    await (outcome === 'expired' ? this.#shutDownSessions(DRAIN_EXPIRED_REASON) : this.#closed);
     return { endedWithinGrace: false, closedConnections: remaining };
-  };
+  }
 
-  const drain = async (options: DrainOptions = {}): Promise<DrainResult> => {
-    const graceMs = resolveGraceMs(options.graceMs);
-    draining ??= runDrain(graceMs);
-    return draining;
-  };
+  async close(options: CloseOptions = {}): Promise<void> {
+    if (options.graceMs !== undefined && this.#closed === undefined)
+      await this.drain({ graceMs: options.graceMs });
+    this.#closed ??= this.#runClose();
+    return this.#closed;
+  }
 
-  const close = async (options: CloseOptions = {}): Promise<void> => {
-    if (options.graceMs !== undefined && closing === undefined) await drain({ graceMs: options.graceMs });
-    closing ??= (async () => {
-      markCloseStarted();
-      const serverClosed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
-      httpServer.closeIdleConnections();
-      await shutDownSessions(SHUTDOWN_REASON);
-      httpServer.closeAllConnections();
-      webSocketServer.close();
-      await serverClosed;
-    })();
-    return closing;
-  };
+  async #runClose(): Promise<void> {
+    const httpServer = this.#httpServer;
+    this.#state = 'closing';
+    this.#markCloseStarted();
+    const serverClosed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    httpServer.closeIdleConnections();
+    await this.#shutDownSessions(SHUTDOWN_REASON);
+    httpServer.closeAllConnections();
+    this.#webSocketServer.close();
+    await serverClosed;
+    this.#state = 'closed';
+  }
 
-  return {
-    url,
-    host: resolved.host,
-    port,
-    paths,
-    metadata,
-    get connectionCount() {
-      return sessions.size;
-    },
-    get detachedCount() {
-      return resumes?.detachedCount ?? 0;
-    },
-    get draining() {
-      return isDraining();
-    },
-    drain,
-    close,
-  };
+  #shutDownSessions(reason: string): Promise<PromiseSettledResult<void>[]> {
+    return Promise.allSettled(
+      [...this.#sessions].map((session) => {
+        session.shutdown(reason);
+        return session.done;
+      }),
+    );
+  }
 }

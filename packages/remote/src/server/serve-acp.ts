@@ -10,7 +10,7 @@ import {
   type ConnectionContext,
   type ConnectionSession,
   type RemoteServer,
-  startRemoteServer,
+  RemoteServerHost,
 } from './remote-server.js';
 
 /**
@@ -117,5 +117,7 @@ export async function serveAcp(
     );
   }
   const resolved = resolveServeOptions(options);
-  return startRemoteServer(resolved, (port, context) => serveAgentConnection(port, agentOrFactory, context));
+  return RemoteServerHost.start(resolved, (port, context) =>
+    serveAgentConnection(port, agentOrFactory, context),
+  );
 }

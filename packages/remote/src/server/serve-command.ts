@@ -9,7 +9,7 @@ import {
   type ConnectionContext,
   type ConnectionSession,
   type RemoteServer,
-  startRemoteServer,
+  RemoteServerHost,
 } from './remote-server.js';
 
 const PREVIEW_CHARS = 200;
@@ -160,5 +160,5 @@ export async function serveCommand(
 ): Promise<RemoteServer> {
   const command = resolveCommandOptions(argv, options);
   const resolved = resolveServeOptions(options, command.cwd ?? process.cwd());
-  return startRemoteServer(resolved, (port, context) => relayToChild(port, command, context));
+  return RemoteServerHost.start(resolved, (port, context) => relayToChild(port, command, context));
 }
