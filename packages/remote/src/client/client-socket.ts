@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
 import type { ResolvedConnectOptions } from '../options/validation.js';
 import { RESUME_REFUSED_HEADER, RESUME_SUBPROTOCOL } from '../resume/resume-protocol.js';
-import { DEFAULT_MOUNT_PATH } from '../shared/constants.js';
+import { RemoteDefaults } from '../shared/constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
 import { hardPayloadCap } from '../shared/fixed-limits.js';
 import { isLoopbackHost } from '../shared/http-headers.js';
@@ -185,7 +185,7 @@ async function findWebSocketEndpoint(
   for (let depth = segments.length - 1; depth >= 1 && mounts.size < 2; depth -= 1) {
     mounts.add(`/${segments.slice(0, depth).join('/')}`);
   }
-  mounts.add(DEFAULT_MOUNT_PATH);
+  mounts.add(RemoteDefaults.mountPath);
   for (const mount of mounts) {
     if (timeLeft() <= 0) return undefined;
     const found = await fetchServerMetadata(at(`${mount}/ws`), {
@@ -230,7 +230,7 @@ async function refusalError(
       `the server at ${origin} has no ACP WebSocket endpoint at ${resolved.url.pathname} (HTTP 404); ` +
         (endpoint
           ? `its endpoint is ${redactUrls(endpoint)}`
-          : `the endpoint is usually ${DEFAULT_MOUNT_PATH}/ws, e.g. ${origin}${DEFAULT_MOUNT_PATH}/ws`),
+          : `the endpoint is usually ${RemoteDefaults.mountPath}/ws, e.g. ${origin}${RemoteDefaults.mountPath}/ws`),
     );
   }
   return fail(

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { HostOwnership } from '../options/options.js';
 import type { FrameLog } from '../relay/frame-log.js';
 import type { FramePolicy, RelayDirection } from '../relay/relay-core.js';
-import { TRANSPORT_LATENCY_META_KEY } from '../shared/constants.js';
+import { RemoteProtocol } from '../shared/constants.js';
 import { isUnstableMethod } from '../shared/unstable-methods.js';
 import { ByteSplice, forEachMember, lastMember, setMember } from '../wire/frame-rewrite.js';
 import {
@@ -103,7 +103,7 @@ export class MirrorPolicy {
       result: true,
       error: true,
       ...(options.emitLatencyMeta
-        ? { params: { sessionId: true, _meta: { [TRANSPORT_LATENCY_META_KEY]: true } } }
+        ? { params: { sessionId: true, _meta: { [RemoteProtocol.transportLatencyMetaKey]: true } } }
         : {}),
     });
     this.editor = nodesOf(this.editorWatch);
@@ -437,7 +437,7 @@ export class MirrorPolicy {
           splice.replace(
             scan.memberValueStart[member]!,
             scan.memberValueEnd[member]!,
-            `{${JSON.stringify(TRANSPORT_LATENCY_META_KEY)}:${latencyJson}}`,
+            `{${JSON.stringify(RemoteProtocol.transportLatencyMetaKey)}:${latencyJson}}`,
           );
         } else setMember(splice, scan, meta, nodes.latency!, latencyJson);
       });
@@ -446,7 +446,7 @@ export class MirrorPolicy {
           scan,
           params,
           '_meta',
-          `{${JSON.stringify(TRANSPORT_LATENCY_META_KEY)}:${latencyJson}}`,
+          `{${JSON.stringify(RemoteProtocol.transportLatencyMetaKey)}:${latencyJson}}`,
         );
     }
     return splice.apply(payload);
@@ -492,6 +492,6 @@ function nodesOf(root: WatchNode): Nodes {
     writeTextFile: child(fs, 'writeTextFile'),
     terminal: child(capabilities, 'terminal'),
     meta,
-    latency: child(meta, TRANSPORT_LATENCY_META_KEY),
+    latency: child(meta, RemoteProtocol.transportLatencyMetaKey),
   };
 }

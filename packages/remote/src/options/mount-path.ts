@@ -1,4 +1,4 @@
-import { HEALTH_PATH, READINESS_PATH } from '../shared/constants.js';
+import { RemoteProtocol } from '../shared/constants.js';
 import { invalidOption } from './option-error.js';
 
 /**
@@ -21,7 +21,8 @@ export function normalizeMountPath(mount: string): string {
   let path = trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
   path = path.replace(/\/+$/, '');
   if (path === '') path = '/';
-  if (path === HEALTH_PATH || path === READINESS_PATH) throw invalidOption('mountPath', allowed, mount);
+  if (path === RemoteProtocol.healthPath || path === RemoteProtocol.readinessPath)
+    throw invalidOption('mountPath', allowed, mount);
   return path;
 }
 
@@ -58,7 +59,7 @@ export function buildServerPaths(mount: string): ServerPaths {
   return {
     metadata,
     websocket: metadata === '/' ? '/ws' : `${metadata}/ws`,
-    health: HEALTH_PATH,
-    readiness: READINESS_PATH,
+    health: RemoteProtocol.healthPath,
+    readiness: RemoteProtocol.readinessPath,
   };
 }

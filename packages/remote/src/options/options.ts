@@ -82,22 +82,6 @@ export interface MirrorOptions extends ConnectOptions {
 }
 
 /**
- * The options `connectAcp` and `runMirror` used to share. `connectAcp` takes {@link ConnectOptions} (it ignored
- * the mirror-only fields); `runMirror` takes {@link MirrorOptions}.
- *
- * @deprecated Use {@link ConnectOptions} for `connectAcp` and {@link MirrorOptions} for `runMirror`. Removal:
- *   `@acpkit/remote` 0.3.0.
- * @example
- * ```ts
- * const options: ConnectOptions = { bearerToken: process.env.ACP_TOKEN };
- * ```
- */
-export type TransportOptions = Omit<
-  MirrorOptions,
-  'input' | 'output' | 'logger' | 'signal' | 'resume' | 'resumeBufferBytes' | 'onConnectionEvent'
->;
-
-/**
  * Options of {@link serveAcp} and {@link serveCommand}.
  *
  * @example
@@ -113,7 +97,7 @@ export interface ServeOptions {
   host?: string;
   /** TCP port (default 8080; `0` = any free port). */
   port?: number;
-  /** Mount path (default `/acp`), normalised by {@link normalizeMountPath}. */
+  /** Mount path (default `/acp`), normalised: trimmed, one leading `/`, no trailing `/`. */
   mountPath?: string;
   /** Required bearer token: visible ASCII only (what an HTTP header can carry); blank is an error, not "auth off". */
   bearerToken?: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_HTTP_CONNECTIONS } from '../shared/constants.js';
+import { RemoteDefaults } from '../shared/constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
 import { silentLogger } from '../shared/logger.js';
 import {
@@ -99,7 +99,7 @@ describe('one rule per option, one error', () => {
   it('defaults maxHttpConnections and unbrackets an IPv6 bind host', () => {
     const resolved = resolveServeOptions({ host: '[::1]', logger: silentLogger });
     expect(resolved.host).toBe('::1');
-    expect(resolved.maxHttpConnections).toBe(DEFAULT_MAX_HTTP_CONNECTIONS);
+    expect(resolved.maxHttpConnections).toBe(RemoteDefaults.maxHttpConnections);
     expect(resolved.policy.allowedHostNames?.has('[::1]')).toBe(true);
   });
 

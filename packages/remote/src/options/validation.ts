@@ -4,21 +4,7 @@
 import { statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve as resolvePath } from 'node:path';
-import {
-  DEFAULT_DRAIN_GRACE_MS,
-  DEFAULT_HOST,
-  DEFAULT_MAX_HTTP_CONNECTIONS,
-  DEFAULT_MAX_MESSAGE_BYTES,
-  DEFAULT_MOUNT_PATH,
-  DEFAULT_OPEN_TIMEOUT_MS,
-  DEFAULT_PING_INTERVAL_MS,
-  DEFAULT_PORT,
-  DEFAULT_RESUME_BUFFER_BYTES,
-  DEFAULT_RESUME_WINDOW_MS,
-  DEFAULT_STALL_TIMEOUT_MS,
-  DEFAULT_TERMINATE_TIMEOUT_MS,
-  METRICS_PATH,
-} from '../shared/constants.js';
+import { RemoteDefaults, RemoteProtocol } from '../shared/constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
 import { isLoopbackHost, normalizeOrigin, parseHostHeader } from '../shared/http-headers.js';
 import { createStderrLogger, type RemoteLogger } from '../shared/logger.js';
@@ -90,7 +76,7 @@ function integerOption(option: keyof typeof INTEGER_RULES, value: unknown, fallb
  * ```
  */
 export function resolveGraceMs(value: unknown): number {
-  return integerOption('graceMs', value, DEFAULT_DRAIN_GRACE_MS);
+  return integerOption('graceMs', value, RemoteDefaults.drainGraceMs);
 }
 
 function booleanOption(option: string, value: unknown, fallback: boolean): boolean {
@@ -161,7 +147,7 @@ const BIND_HOST_ALLOWED = 'a host name or IP address to bind (an IPv6 address ma
 
 /** The bind host: trimmed, an IPv6 address unbracketed (`[::1]` → `::1`, as `listen` needs it). */
 function resolveBindHost(value: unknown): string {
-  if (value === undefined) return DEFAULT_HOST;
+  if (value === undefined) return RemoteDefaults.host;
   if (typeof value !== 'string') throw invalidOption('host', BIND_HOST_ALLOWED, value);
   const host = value.trim();
   if (host === '' || /[\s/?#@\\]/.test(host)) throw invalidOption('host', BIND_HOST_ALLOWED, value);
@@ -203,7 +189,7 @@ export interface ResolvedServeOptions {
  */
 export function resolveServeOptions(options: ServeOptions, defaultRemoteCwd?: string): ResolvedServeOptions {
   const host = resolveBindHost(options.host);
-  const port = integerOption('port', options.port, DEFAULT_PORT);
+  const port = integerOption('port', options.port, RemoteDefaults.port);
   const bearerToken = resolveBearerTokenOption(options.bearerToken);
   if (!isLoopbackHost(host) && bearerToken === undefined && options.allowUnauthenticated !== true) {
     throw new AcpRemoteError(
@@ -232,12 +218,12 @@ export function resolveServeOptions(options: ServeOptions, defaultRemoteCwd?: st
     }
     allowedOrigins.add(normalized);
   }
-  const paths = buildServerPaths(options.mountPath ?? DEFAULT_MOUNT_PATH);
+  const paths = buildServerPaths(options.mountPath ?? RemoteDefaults.mountPath);
   const metrics = options.metrics === true;
-  if (metrics && paths.metadata === METRICS_PATH) {
+  if (metrics && paths.metadata === RemoteProtocol.metricsPath) {
     throw invalidOption(
       'mountPath',
-      `another path than ${METRICS_PATH} when metrics is on`,
+      `another path than ${RemoteProtocol.metricsPath} when metrics is on`,
       options.mountPath,
     );
   }
@@ -254,16 +240,20 @@ export function resolveServeOptions(options: ServeOptions, defaultRemoteCwd?: st
     maxHttpConnections: integerOption(
       'maxHttpConnections',
       options.maxHttpConnections,
-      DEFAULT_MAX_HTTP_CONNECTIONS,
+      RemoteDefaults.maxHttpConnections,
     ),
-    maxMessageBytes: integerOption('maxMessageBytes', options.maxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES),
-    pingIntervalMs: integerOption('pingIntervalMs', options.pingIntervalMs, DEFAULT_PING_INTERVAL_MS),
-    stallTimeoutMs: integerOption('stallTimeoutMs', options.stallTimeoutMs, DEFAULT_STALL_TIMEOUT_MS),
-    resumeWindowMs: integerOption('resumeWindowMs', options.resumeWindowMs, DEFAULT_RESUME_WINDOW_MS),
+    maxMessageBytes: integerOption(
+      'maxMessageBytes',
+      options.maxMessageBytes,
+      RemoteDefaults.maxMessageBytes,
+    ),
+    pingIntervalMs: integerOption('pingIntervalMs', options.pingIntervalMs, RemoteDefaults.pingIntervalMs),
+    stallTimeoutMs: integerOption('stallTimeoutMs', options.stallTimeoutMs, RemoteDefaults.stallTimeoutMs),
+    resumeWindowMs: integerOption('resumeWindowMs', options.resumeWindowMs, RemoteDefaults.resumeWindowMs),
     resumeBufferBytes: integerOption(
       'resumeBufferBytes',
       options.resumeBufferBytes,
-      DEFAULT_RESUME_BUFFER_BYTES,
+      RemoteDefaults.resumeBufferBytes,
     ),
     useUnstableProtocol: options.useUnstableProtocol === true,
     remoteCwd: options.remoteCwd ?? defaultRemoteCwd,
@@ -363,9 +353,13 @@ export function resolveConnectOptions(url: string, options: ConnectOptions): Res
   if (bearerToken !== undefined) headers.Authorization = `Bearer ${bearerToken}`;
   return {
     url: parsed,
-    maxMessageBytes: integerOption('maxMessageBytes', options.maxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES),
-    pingIntervalMs: integerOption('pingIntervalMs', options.pingIntervalMs, DEFAULT_PING_INTERVAL_MS),
-    openTimeoutMs: integerOption('openTimeoutMs', options.openTimeoutMs, DEFAULT_OPEN_TIMEOUT_MS),
+    maxMessageBytes: integerOption(
+      'maxMessageBytes',
+      options.maxMessageBytes,
+      RemoteDefaults.maxMessageBytes,
+    ),
+    pingIntervalMs: integerOption('pingIntervalMs', options.pingIntervalMs, RemoteDefaults.pingIntervalMs),
+    openTimeoutMs: integerOption('openTimeoutMs', options.openTimeoutMs, RemoteDefaults.openTimeoutMs),
     headers,
     sendsCredentials: Object.keys(headers).some((name) => name.toLowerCase() === 'authorization'),
     ca: resolveCa(options.ca),
@@ -373,7 +367,7 @@ export function resolveConnectOptions(url: string, options: ConnectOptions): Res
     resumeBufferBytes: integerOption(
       'resumeBufferBytes',
       options.resumeBufferBytes,
-      DEFAULT_RESUME_BUFFER_BYTES,
+      RemoteDefaults.resumeBufferBytes,
     ),
     onConnectionEvent: functionOption('onConnectionEvent', options.onConnectionEvent),
     logger: options.logger ?? createStderrLogger(),
@@ -421,7 +415,7 @@ export function validateCommandArgv(argv: readonly string[]): void {
 
 /** `terminateTimeoutMs`: a positive finite number of milliseconds (default 5 s). */
 export function validateTerminateTimeout(value: number | undefined): number {
-  const terminateTimeoutMs = value ?? DEFAULT_TERMINATE_TIMEOUT_MS;
+  const terminateTimeoutMs = value ?? RemoteDefaults.terminateTimeoutMs;
   if (
     typeof terminateTimeoutMs !== 'number' ||
     !Number.isFinite(terminateTimeoutMs) ||

@@ -13,7 +13,7 @@ import {
   readResumeRequest,
 } from '../resume/resume-protocol.js';
 import { connectionIdentity, type ResumableSession, type ResumeRegistry } from '../resume/resume-registry.js';
-import { DRAIN_RETRY_AFTER_SECONDS, METRICS_PATH } from '../shared/constants.js';
+import { RemoteProtocol } from '../shared/constants.js';
 import {
   normalizeOrigin,
   parseHostHeader,
@@ -230,7 +230,7 @@ export function decideUpgrade(
   // After the token: only a client that may connect learns that this instance drains.
   if (phase === 'draining') {
     return refuse(503, 'draining', 'server is draining; connect again to reach another instance\n', {
-      'Retry-After': String(DRAIN_RETRY_AFTER_SECONDS),
+      'Retry-After': String(RemoteProtocol.drainRetryAfterSeconds),
     });
   }
   if (connections >= rules.maxConnections) return refuse(503, 'limit', 'too many connections\n');
@@ -242,7 +242,7 @@ export function decideRequest(request: IncomingMessage, rules: AdmissionRules): 
   const common = checkHostAndHeaders(request, rules.policy);
   if (!common.ok) return common;
   const path = requestPath(request);
-  const isMetrics = rules.metricsServed && path === METRICS_PATH;
+  const isMetrics = rules.metricsServed && path === RemoteProtocol.metricsPath;
   if (
     path !== rules.paths.health &&
     path !== rules.paths.readiness &&

@@ -31,7 +31,7 @@ export interface SpawnProcessGroupOptions {
    * Windows has no process groups: there the child alone is signalled either way.
    */
   newProcessGroup?: boolean;
-  /** How long each teardown step waits before the next, harsher one. Default {@link DEFAULT_TERMINATE_TIMEOUT_MS}. */
+  /** How long each teardown step waits before the next, harsher one. Default {@link RemoteDefaults.terminateTimeoutMs}. */
   terminateTimeoutMs?: number;
 }
 

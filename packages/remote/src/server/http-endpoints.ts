@@ -3,7 +3,7 @@
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ServerPaths } from '../options/mount-path.js';
-import { METRICS_PATH } from '../shared/constants.js';
+import { RemoteProtocol } from '../shared/constants.js';
 import type { RemoteLogger } from '../shared/logger.js';
 import { type Refusal, requestPath } from './admission.js';
 import type { MetricsEndpoint } from './metrics.js';
@@ -80,7 +80,7 @@ export class HttpEndpoints {
     } else if (path === paths.readiness) {
       const draining = this.options.draining();
       respondText(request, response, draining ? 503 : 200, draining ? 'draining\n' : 'ok\n');
-    } else if (path === METRICS_PATH && metricsEndpoint !== undefined) {
+    } else if (path === RemoteProtocol.metricsPath && metricsEndpoint !== undefined) {
       void this.serveMetrics(metricsEndpoint, request, response);
     } else {
       respondText(request, response, 200, this.options.metadataBody, 'application/json');

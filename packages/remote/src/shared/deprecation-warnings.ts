@@ -1,10 +1,7 @@
+// Runtime deprecation warnings of @acpkit/remote: their codes and a once-per-process emitter.
+
 /** Deprecation warning codes of `@acpkit/remote` (VERSIONING.md keeps the table of them). */
 export const RemoteDeprecationCode = {
-  /** `PACKAGE_VERSION`: TSDoc only (a constant cannot warn when read). */
-  PackageVersion: 'ACPKIT_DEP002',
-  TokensMatch: 'ACPKIT_DEP003',
-  ApplyHostOwnership: 'ACPKIT_DEP004',
-  RewriteSessionCwd: 'ACPKIT_DEP005',
   /** `connectAcp` given `useUnstableProtocol`, `hostOwnership` or `emitLatencyMeta`, which only `runMirror` uses. */
   ConnectMirrorOnlyOptions: 'ACPKIT_DEP006',
 } as const;

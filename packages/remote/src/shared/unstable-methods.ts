@@ -4,7 +4,7 @@
  *
  * Listed here rather than derived at load time: reading the SDK's constants evaluates both of its entrypoints, zod
  * schemas included (~8 MB of heap each), in every relay and mirror process, which only relay bytes (see
- * `WireError` in json-rpc.ts). `unstable-methods.test.ts` derives the list from the SDK and fails when an SDK
+ * `WireError` in wire/json-rpc.ts). `unstable-methods.test.ts` derives the list from the SDK and fails when an SDK
  * upgrade changes it.
  *
  * @example

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CloseCode, MESSAGE_TOO_LARGE_ERROR_CODE } from '../shared/constants.js';
+import { CloseCode, RelayErrorCode } from '../shared/constants.js';
 import { closeReason, FrameChecks, inspectOversize, refusalReply } from './inbound.js';
 
 describe('FrameChecks', () => {
@@ -69,7 +69,7 @@ describe('inspectOversize', () => {
     const text = action.type === 'reply' ? action.text : '';
     expect(text).toContain('"id":12345678901234567890,');
     expect(JSON.parse(text)).toMatchObject({
-      error: { code: MESSAGE_TOO_LARGE_ERROR_CODE, data: { maxMessageBytes: 100, messageBytes: 5000 } },
+      error: { code: RelayErrorCode.MessageTooLarge, data: { maxMessageBytes: 100, messageBytes: 5000 } },
     });
   });
 

@@ -1,6 +1,6 @@
 import { RequestError } from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
-import { MESSAGE_TOO_LARGE_ERROR_CODE, TRANSPORT_LOST_ERROR_CODE } from '../shared/constants.js';
+import { RelayErrorCode } from '../shared/constants.js';
 import {
   errorResponseText,
   idKey,
@@ -90,7 +90,7 @@ describe('wireErrors', () => {
     [
       'message too large',
       wireErrors.messageTooLarge(100, 5000),
-      new RequestError(MESSAGE_TOO_LARGE_ERROR_CODE, 'Message exceeds the 100-byte limit', {
+      new RequestError(RelayErrorCode.MessageTooLarge, 'Message exceeds the 100-byte limit', {
         maxMessageBytes: 100,
         messageBytes: 5000,
       }),
@@ -98,7 +98,7 @@ describe('wireErrors', () => {
     [
       'message too large, size unknown',
       wireErrors.messageTooLarge(100, undefined),
-      new RequestError(MESSAGE_TOO_LARGE_ERROR_CODE, 'Message exceeds the 100-byte limit', {
+      new RequestError(RelayErrorCode.MessageTooLarge, 'Message exceeds the 100-byte limit', {
         maxMessageBytes: 100,
       }),
     ],
@@ -106,7 +106,7 @@ describe('wireErrors', () => {
       'transport lost',
       wireErrors.transportLost(1006, 'gone'),
       new RequestError(
-        TRANSPORT_LOST_ERROR_CODE,
+        RelayErrorCode.TransportLost,
         'ACP remote transport lost: the WebSocket connection closed (code 1006: gone)',
         { transport: 'websocket', closeCode: 1006, reason: 'gone' },
       ),

@@ -1,4 +1,4 @@
-import { MESSAGE_TOO_LARGE_ERROR_CODE, TRANSPORT_LOST_ERROR_CODE } from '../shared/constants.js';
+import { RelayErrorCode } from '../shared/constants.js';
 
 /** A JSON-RPC id as it appears on the wire. */
 export type WireId = string | number | null;
@@ -55,13 +55,13 @@ export const wireErrors = {
   }),
   /** The answer to an oversized request whose id could be recovered; `data` names the limit. */
   messageTooLarge: (maxMessageBytes: number, messageBytes: number | undefined): WireError => ({
-    code: MESSAGE_TOO_LARGE_ERROR_CODE,
+    code: RelayErrorCode.MessageTooLarge,
     message: `Message exceeds the ${maxMessageBytes}-byte limit`,
     data: { maxMessageBytes, ...(messageBytes === undefined ? {} : { messageBytes }) },
   }),
   /** The answer the mirror gives its in-flight requests when the connection to the remote is gone. */
   transportLost: (closeCode: number, reason: string): WireError => ({
-    code: TRANSPORT_LOST_ERROR_CODE,
+    code: RelayErrorCode.TransportLost,
     message: `ACP remote transport lost: the WebSocket connection closed (code ${closeCode}${reason ? `: ${reason}` : ''})`,
     data: { transport: 'websocket', closeCode, reason },
   }),

@@ -8,7 +8,7 @@ const require = createRequire(import.meta.url);
 const packageJson = require('@acpkit/remote/package.json') as { version: string };
 
 /**
- * The ACP protocol version of the pinned SDK (its `PROTOCOL_VERSION`; metadata.test.ts compares them), written here
+ * The ACP protocol version of the pinned SDK (its `PROTOCOL_VERSION`; server-metadata.test.ts compares them), written here
  * so serving metadata never loads the SDK's entry and its schemas (see `WireError` in json-rpc.ts).
  */
 const ACP_PROTOCOL_VERSION = 1;
