@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Assembles src/wire/frame-scan.wat with wabt and writes its bytes into src/wire/frame-scan-module.ts (base64), so the
-// package ships no .wasm file and needs no assembler at run time. `--check` only verifies that the committed bytes are the
-// assembler's output for the committed source (exit 1 otherwise). Usage: node scripts/assemble-wat.mjs [--check]
+// package ships no .wasm file and needs no assembler at run time. `--check` only verifies that the committed bytes are
+// the assembler's output for the committed source (exit 1 otherwise). Usage: node scripts/assemble-wat.mjs [--check]
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { assembleFrameScanModule, moduleSource } from './wat.mjs';

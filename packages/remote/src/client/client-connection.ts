@@ -1,3 +1,4 @@
+// A client's connection to a server: the port over the opened socket, and the reconnect loop that resumes it.
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { WebSocket } from 'ws';

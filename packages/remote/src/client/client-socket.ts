@@ -1,3 +1,4 @@
+// Opening a client WebSocket: the metadata fetch, the upgrade within one deadline, and why a server refused it.
 import { performance } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
 import type { ResolvedConnectOptions } from '../options/validation.js';

@@ -1,3 +1,4 @@
+// connectAcp: a client connection to a remote ACP server as an SDK Stream.
 import type { Stream } from '@agentclientprotocol/sdk';
 import type { ConnectOptions } from '../options/options.js';
 import { resolveConnectOptions } from '../options/validation.js';

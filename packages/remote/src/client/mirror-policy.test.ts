@@ -1,3 +1,4 @@
+// Unit tests of the mirror's frame policy: rewrites, the unstable gate, host ownership and transport-loss answers.
 import { RequestError } from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
 import { FrameLog } from '../relay/frame-log.js';

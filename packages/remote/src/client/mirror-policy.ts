@@ -1,3 +1,5 @@
+// The mirror's frame policy: host ownership, session cwd rewrites, the unstable-method gate, latency _meta, in-flight
+// requests.
 import { performance } from 'node:perf_hooks';
 import type { HostOwnership } from '../options/options.js';
 import type { FrameLog } from '../relay/frame-log.js';

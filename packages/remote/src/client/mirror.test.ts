@@ -1,3 +1,4 @@
+// Unit tests of the mirror's rewrites: host ownership of initialize and the session cwd.
 import { describe, expect, it } from 'vitest';
 import { applyHostOwnership, rewriteSessionCwd } from './mirror.js';
 

@@ -1,3 +1,4 @@
+// runMirror: relays a remote ACP server to local stdio, and the mirror's two rewrites of what the editor sends.
 import type { HostOwnership, MirrorOptions } from '../options/options.js';
 import { resolveMirrorOptions } from '../options/validation.js';
 import { Relay } from '../relay/relay-core.js';

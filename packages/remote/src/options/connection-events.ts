@@ -1,3 +1,4 @@
+// What a resumable client connection tells through onConnectionEvent: ConnectionEvent and ResumeFailureReason.
 /**
  * Why a client could not resume its session: a reason the server gave (`unknown`, `expired`, `ended`, `overflow`,
  * `invalid`), or one the client found itself: `unreachable` (no connection to the server within the resume

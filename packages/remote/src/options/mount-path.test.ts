@@ -1,3 +1,4 @@
+// Unit tests of mount path normalisation and the server paths built from it.
 import { describe, expect, it } from 'vitest';
 import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
 import { buildServerPaths, normalizeMountPath } from './mount-path.js';

@@ -1,3 +1,4 @@
+// Mount path rules and the routes a server serves under it (ServerPaths).
 import { RemoteProtocol } from '../shared/constants.js';
 import { invalidOption } from './option-error.js';
 

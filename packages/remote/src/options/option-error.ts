@@ -1,3 +1,4 @@
+// The INVALID_OPTION error every option check throws, with the value described but never echoed.
 import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
 import { redactUrls } from '../shared/logger.js';
 

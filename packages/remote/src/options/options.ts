@@ -1,3 +1,4 @@
+// The option types of the public API: ConnectOptions, MirrorOptions, ServeOptions, CommandOptions.
 import type { Readable, Writable } from 'node:stream';
 import type { RemoteLogger } from '../shared/logger.js';
 import type { ConnectionEvent } from './connection-events.js';

@@ -1,3 +1,4 @@
+// Unit tests of option validation: one rule per option, one INVALID_OPTION error each.
 import { describe, expect, it } from 'vitest';
 import { RemoteDefaults } from '../shared/constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';

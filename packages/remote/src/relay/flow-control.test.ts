@@ -1,3 +1,4 @@
+// Unit tests of the read gate.
 import { describe, expect, it } from 'vitest';
 import { PauseReason, ReadGate } from './flow-control.js';
 

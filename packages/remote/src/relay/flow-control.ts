@@ -1,3 +1,4 @@
+// Flow control: the water marks of every outbound queue and the ReadGate that pauses a source for a set of reasons.
 import type { Readable, Writable } from 'node:stream';
 
 /**

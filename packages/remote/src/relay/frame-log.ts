@@ -1,3 +1,4 @@
+// Per-frame warnings of one connection: rate-limited, carrying the connection's fields.
 import { type RemoteLogger, rateLimitLogger } from '../shared/logger.js';
 
 /**

@@ -1,3 +1,4 @@
+// WebSocket liveness: pings every interval, and a peer silent for 1.5 intervals is terminated.
 import type { WebSocket } from 'ws';
 
 /** Half-interval checks without a byte from the peer after which it is taken for dead (1.5 ping intervals). */

@@ -1,3 +1,4 @@
+// The NDJSON side of a relay: lines in (split, bounded) and out (corked per turn), with flow control.
 import type { Readable, Writable } from 'node:stream';
 import { LineSplitter, type LineSplitterHandlers } from '../wire/line-splitter.js';
 import { HIGH_WATER_BYTES, type ReadGate, streamReadGate, whenDrained } from './flow-control.js';

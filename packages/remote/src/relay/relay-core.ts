@@ -1,3 +1,4 @@
+// The relay core: joins a WebSocketPort and a LinePort, checks every frame and applies a direction's policy.
 import type { Readable, Writable } from 'node:stream';
 import type { FrameScanner } from '../wire/frame-scan.js';
 import { FrameChecks, type FrameRules, type Refusal, refusalReply } from '../wire/inbound.js';

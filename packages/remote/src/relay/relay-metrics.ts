@@ -1,5 +1,6 @@
-// What the relay counts (RelayMetrics): per message, plain number fields of a MessageCounter the WebSocket port adds
-// to, so a message costs a few integer adds and never a prom-client call; the server's metrics read them at scrape time.
+// What the relay counts (RelayMetrics): per message, plain number fields of a MessageCounter the WebSocket port
+// adds to, so a message costs a few integer adds and never a prom-client call; the server's metrics read them at
+// scrape time.
 
 /** Upper bounds (bytes) of the message-size histogram buckets: powers of 4 from 64 B to 16 MiB (the default limit). */
 export const MESSAGE_SIZE_BUCKETS = [

@@ -1,3 +1,5 @@
+// Closes a peer whose socket accepted nothing for the stall timeout, so a client that stops reading cannot hold a
+// relay.
 import type { WebSocket } from 'ws';
 import { CloseCode } from '../shared/constants.js';
 

@@ -1,3 +1,4 @@
+// The WebSocket side of a relay: frames in and out, size limits, flow control, and the seam where resume attaches.
 import type { Writable } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';
 import { CloseCode } from '../shared/constants.js';

@@ -1,3 +1,4 @@
+// An SDK Stream of JSON-RPC objects on a WebSocketPort (serveAcp, connectAcp).
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 import { CloseCode } from '../shared/constants.js';
 import { refusalReply } from '../wire/inbound.js';

@@ -1,3 +1,4 @@
+// Batching writes: one cork per event-loop turn, and the socket under a ws WebSocket.
 import type { Writable } from 'node:stream';
 import type { WebSocket } from 'ws';
 

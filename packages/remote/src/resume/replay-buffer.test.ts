@@ -1,3 +1,4 @@
+// Unit and property tests of the replay buffer: numbering, acknowledgement, the bound and eviction.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ReplayBuffer } from './replay-buffer.js';

@@ -1,3 +1,4 @@
+// The replay buffer of one side of a resumable session: sent frames kept until acknowledged, within a byte bound.
 /** Bytes a frame holds in a replay buffer: its UTF-8 length. */
 function frameBytes(payload: Buffer | string): number {
   return typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;

@@ -1,3 +1,4 @@
+// ResumeLink: one side of a resumable session (counts, acks, welcome, replay) under a WebSocketPort.
 import type { PortClose, PortResume, WebSocketPort } from '../relay/websocket-port.js';
 import { ReplayBuffer } from './replay-buffer.js';
 import {

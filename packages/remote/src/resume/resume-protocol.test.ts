@@ -1,3 +1,4 @@
+// Unit tests of the resume wire: control frames, tokens and request headers.
 import { describe, expect, it } from 'vitest';
 import {
   encodeControlFrame,

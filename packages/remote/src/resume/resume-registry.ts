@@ -1,3 +1,4 @@
+// The server's resume registry: where resume requests find their session and detached sessions wait out their window.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { WebSocket } from 'ws';

@@ -1,3 +1,4 @@
+// Unit tests of the admission checks: Host and Origin, once-only security headers, the bearer token.
 import { describe, expect, it } from 'vitest';
 import { buildAllowedHostNames, type SecurityPolicy } from '../options/security-policy.js';
 import { checkBearer, checkHostAndOrigin, checkSingleSecurityHeaders, tokensMatch } from './admission.js';

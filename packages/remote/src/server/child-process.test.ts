@@ -1,3 +1,4 @@
+// Tests of the process-group teardown with real child processes.
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';

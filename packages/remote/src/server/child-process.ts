@@ -1,3 +1,4 @@
+// spawnProcessGroup: a child in its own process group, and its teardown (stdin EOF, SIGTERM, SIGKILL, leftovers).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { validateCommandArgv, validateTerminateTimeout } from '../options/validation.js';
 import { isRunning, newTreeMarker, PROCESS_TREE_VARIABLE, processesCarrying } from './process-tree.js';
@@ -31,7 +32,10 @@ export interface SpawnProcessGroupOptions {
    * Windows has no process groups: there the child alone is signalled either way.
    */
   newProcessGroup?: boolean;
-  /** How long each teardown step waits before the next, harsher one. Default {@link RemoteDefaults.terminateTimeoutMs}. */
+  /**
+   * How long each teardown step waits before the next, harsher one. Default
+   * {@link RemoteDefaults.terminateTimeoutMs}.
+   */
   terminateTimeoutMs?: number;
 }
 

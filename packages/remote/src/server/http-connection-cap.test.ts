@@ -1,3 +1,4 @@
+// Unit tests of the HTTP connection cap.
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { type CappedSocket, HttpConnectionCap } from './http-connection-cap.js';

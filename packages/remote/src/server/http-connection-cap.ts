@@ -1,3 +1,4 @@
+// The cap on plain HTTP connections a server holds: the oldest idle one makes room for a new one.
 /** What the cap needs of a socket (a `net.Socket`; TLS sockets share the raw socket's address and port). */
 export interface CappedSocket {
   readonly remoteAddress?: string | undefined;

@@ -1,3 +1,4 @@
+// Unit tests of the server metrics: the no-op object and the Prometheus endpoint.
 import { register as globalRegistry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { parseMetrics, sampleValue } from '../../test/support/prometheus.js';

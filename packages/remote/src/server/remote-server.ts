@@ -239,7 +239,7 @@ export class RemoteServerHost implements RemoteServer {
   readonly #resumes: ResumeRegistry | undefined;
   #metricsEndpoint: MetricsEndpoint | undefined;
   #metrics: ServerMetrics = NO_METRICS;
-  /** Admission's rules, the routes and the HTTP server: made by {@link RemoteServerHost.start}, before anyone sees them. */
+  /** Admission's rules, the routes and the HTTP server: made in `start()`, before anyone sees the server. */
   #admissionRules!: AdmissionRules;
   #endpoints!: HttpEndpoints;
   #httpServer!: HttpServer | HttpsServer;
@@ -403,7 +403,8 @@ export class RemoteServerHost implements RemoteServer {
     httpServer.on('error', (error) => this.#logger.error('server error', { error: String(error) }));
 
     this.port = (httpServer.address() as AddressInfo).port;
-    this.url = `${resolved.tls ? 'wss' : 'ws'}://${formatUrlHost(resolved.host)}:${this.port}${resolved.paths.websocket}`;
+    const scheme = resolved.tls ? 'wss' : 'ws';
+    this.url = `${scheme}://${formatUrlHost(resolved.host)}:${this.port}${resolved.paths.websocket}`;
   }
 
   // --- Admission ---

@@ -1,3 +1,4 @@
+// serveAcp: serves an in-process ACP agent over WebSocket, one agent connection per client.
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Stream } from '@agentclientprotocol/sdk';
 import type { ServeOptions } from '../options/options.js';

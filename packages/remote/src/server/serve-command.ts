@@ -1,3 +1,4 @@
+// serveCommand: serves a stdio ACP command over WebSocket, one child process per connection.
 import type { CommandOptions, ServeOptions } from '../options/options.js';
 import { type ResolvedCommand, resolveCommandOptions, resolveServeOptions } from '../options/validation.js';
 import { Relay } from '../relay/relay-core.js';

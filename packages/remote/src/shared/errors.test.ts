@@ -1,3 +1,4 @@
+// Unit tests of AcpRemoteError and its branding.
 import { describe, expect, it, vi } from 'vitest';
 import { AcpRemoteError, AcpRemoteErrorCode } from './errors.js';
 

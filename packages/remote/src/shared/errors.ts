@@ -1,3 +1,4 @@
+// AcpRemoteError, the error class of @acpkit/remote, and its stable codes.
 import { brandErrorClass, isBrandedInstance } from '@acpkit/internal-branding';
 
 /**

@@ -1,3 +1,4 @@
+// Unit tests of the stderr logger, redaction and the rate limiter.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createStderrLogger,

@@ -1,3 +1,5 @@
+// Logging: the RemoteLogger interface, the one-line stderr logger, redaction, and the rate limiter for peer-driven
+// lines.
 /**
  * Structured logger used by the servers and the mirror. Payloads are never passed to it by default.
  *

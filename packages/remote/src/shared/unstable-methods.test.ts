@@ -1,3 +1,4 @@
+// Tests that the unstable-method list matches the SDK's own constants.
 import * as stable from '@agentclientprotocol/sdk';
 import * as unstable from '@agentclientprotocol/sdk/unstable';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// The methods the pinned SDK defines only in its /unstable entrypoint (the mirror's unstable gate).
 /**
  * Methods the pinned SDK defines only in its `/unstable` entrypoint, in both directions: its `AGENT_METHODS`,
  * `CLIENT_METHODS` and `PROTOCOL_METHODS` of `/unstable` minus those of the main entry.

@@ -1,3 +1,4 @@
+// Unit tests of the byte splices.
 import { describe, expect, it } from 'vitest';
 import { ByteSplice, setMember } from './frame-rewrite.js';
 import { compileWatch, FrameScanner } from './frame-scan.js';

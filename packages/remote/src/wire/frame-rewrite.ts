@@ -1,3 +1,4 @@
+// Byte splices of a scanned frame: rewrites that change only the bytes they mean to.
 import { type FrameScanner, ValueKind, type WatchNode } from './frame-scan.js';
 
 /**

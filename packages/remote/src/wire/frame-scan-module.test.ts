@@ -1,3 +1,4 @@
+// Checks that the committed WebAssembly module is what wabt assembles from frame-scan.wat.
 import { describe, expect, it } from 'vitest';
 import { FRAME_SCAN_MODULE_BASE64 } from './frame-scan-module.js';
 

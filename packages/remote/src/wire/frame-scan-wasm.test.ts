@@ -1,3 +1,4 @@
+// Property tests of the special-byte finders, WebAssembly against JavaScript against the definition.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { javaScriptFinder, specialByteFinder, webAssemblyFinder } from './frame-scan-wasm.js';

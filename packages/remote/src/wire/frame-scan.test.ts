@@ -1,3 +1,4 @@
+// Property tests of the frame scan: WebAssembly against JavaScript, and both against JSON.parse.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileWatch, FrameScanner, ValueKind, type WatchNode } from './frame-scan.js';

@@ -1,3 +1,4 @@
+// Unit tests of the inbound frame checks.
 import { describe, expect, it } from 'vitest';
 import { CloseCode, RelayErrorCode } from '../shared/constants.js';
 import { closeReason, FrameChecks, inspectOversize, refusalReply } from './inbound.js';

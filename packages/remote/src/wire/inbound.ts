@@ -1,3 +1,4 @@
+// The checks of every inbound frame (UTF-8, one JSON object, line breaks, oversize answers) and their refusals.
 import { isUtf8 } from 'node:buffer';
 import type { RawData } from 'ws';
 import { CloseCode } from '../shared/constants.js';

@@ -1,3 +1,4 @@
+// Unit tests of the wire errors (byte for byte the SDK's RequestError), parsing and id recovery.
 import { RequestError } from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
 import { RelayErrorCode } from '../shared/constants.js';

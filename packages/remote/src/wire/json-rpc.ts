@@ -1,3 +1,4 @@
+// JSON-RPC on the wire: the errors the relays write themselves, frame parsing, ids, and request-head recovery.
 import { RelayErrorCode } from '../shared/constants.js';
 
 /** A JSON-RPC id as it appears on the wire. */

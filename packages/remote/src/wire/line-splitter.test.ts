@@ -1,3 +1,4 @@
+// Unit tests of the line splitter.
 import { describe, expect, it, vi } from 'vitest';
 import { LineSplitter } from './line-splitter.js';
 

@@ -1,3 +1,4 @@
+// Splits a byte stream into NDJSON lines, bounded per line, keeping the head of an oversized one.
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 const OVERSIZE_HEAD_BYTES = 64 * 1024;

@@ -1,3 +1,4 @@
+// Unit tests of the metadata document.
 import { PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
 import { buildServerPaths } from '../options/mount-path.js';

@@ -1,3 +1,4 @@
+// The metadata document a server serves at its mount path: building, parsing and fetching it.
 import { get as httpGet } from 'node:http';
 import { get as httpsGet } from 'node:https';
 import { createRequire } from 'node:module';
