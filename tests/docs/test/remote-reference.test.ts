@@ -126,7 +126,7 @@ describe('docs/remote-transport.md metrics on a fresh server', () => {
     });
     let text: string;
     try {
-      text = await (await fetch(`http://127.0.0.1:${server.port}${METRICS_PATH}`)).text();
+      text = await (await fetch(`http://127.0.0.1:${server.port}${RemoteProtocol.metricsPath}`)).text();
     } finally {
       await server.close();
     }

@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildServerMetadata, buildServerPaths } from '@acpkit/remote';
+import { buildServerMetadata, buildServerPaths } from '@acpkit/remote/internal';
 import { describe, expect, it } from 'vitest';
 import { markdownSection } from '../src/cli-help.js';
 
