@@ -30,9 +30,26 @@ export const ElicitationErrorCode = {
 export type ElicitationErrorCode = (typeof ElicitationErrorCode)[keyof typeof ElicitationErrorCode];
 
 /**
- * The connected client does not support the elicitation mode: it did not advertise it in `initialize`
+ * The codes an {@link ElicitationUnsupportedError} carries: `ELICITATION_UNSUPPORTED` itself, and
+ * `CLIENT_CAPABILITIES_NOT_RECORDED` from its subclass {@link ClientCapabilitiesNotRecordedError}.
+ *
+ * @example
+ * ```ts
+ * import type { ElicitationUnsupportedErrorCode } from '@acpkit/elicitation';
+ *
+ * const code: ElicitationUnsupportedErrorCode = 'ELICITATION_UNSUPPORTED';
+ * ```
+ */
+export type ElicitationUnsupportedErrorCode =
+  | typeof ElicitationErrorCode.ElicitationUnsupported
+  | typeof ElicitationErrorCode.ClientCapabilitiesNotRecorded;
+
+/**
+ * The elicitation mode cannot be used with the connected client: it did not advertise it in `initialize`
  * (`clientCapabilities.elicitation.<mode>` absent or `null`), or it answered `-32601` (then `cause` is that
- * `RequestError`). Nothing was sent in the first case.
+ * `RequestError`), or — as the subclass {@link ClientCapabilitiesNotRecordedError} — no capabilities were recorded
+ * at all. Nothing was sent in the first and last cases. Catch this class when the client cannot show forms; branch
+ * on `code` to tell the cases apart.
  *
  * @example
  * ```ts
@@ -49,23 +66,29 @@ export type ElicitationErrorCode = (typeof ElicitationErrorCode)[keyof typeof El
  * }
  * ```
  */
-export class ElicitationUnsupportedError extends AcpKitError<
-  typeof ElicitationErrorCode.ElicitationUnsupported
-> {
+export class ElicitationUnsupportedError extends AcpKitError<ElicitationUnsupportedErrorCode> {
   static {
     brandErrorClass(ElicitationUnsupportedError, 'acpkit.error.elicitation-unsupported');
   }
 
   override readonly name: string = 'ElicitationUnsupportedError';
-  /** The mode that is not supported: `form`, `url` or a custom mode string. */
+  /** The mode that cannot be used: `form`, `url` or a custom mode string. */
   readonly mode: string;
 
-  constructor(mode: string, options?: { cause?: unknown }) {
+  /**
+   * @param mode The elicitation mode asked for.
+   * @param options `cause`: the client's `-32601` answer, when that is how it said so. `code` and `message` are for
+   * subclasses, which say why otherwise.
+   */
+  constructor(
+    mode: string,
+    options?: { cause?: unknown; code?: ElicitationUnsupportedErrorCode; message?: string },
+  ) {
     const described = mode === 'form' || mode === 'url' ? mode : `'${mode.slice(0, 100)}'`;
     super(
-      ElicitationErrorCode.ElicitationUnsupported,
-      `The connected ACP client does not support ${described} elicitation.`,
-      options,
+      options?.code ?? ElicitationErrorCode.ElicitationUnsupported,
+      options?.message ?? `The connected ACP client does not support ${described} elicitation.`,
+      options?.cause === undefined ? undefined : { cause: options.cause },
     );
     this.mode = mode;
   }
@@ -222,32 +245,36 @@ export class ElicitationConnectionClosedError extends AcpKitError<
 /**
  * No client capabilities were recorded for the session, so ACP Kit cannot tell whether the client supports the
  * elicitation mode: the agent did not wrap its `initialize` handler with `sessions.initialize(...)` from
- * `acpSessions()` (or built an `AcpSessionContext` without `clientCapabilities`). A programmer error, distinct from
- * {@link ElicitationUnsupportedError}: nothing was sent and no fallback ran.
+ * `acpSessions()` (or built an `AcpSessionContext` without `clientCapabilities`). A programmer error; nothing was
+ * sent and no fallback ran. It is an {@link ElicitationUnsupportedError} (the client's support is unknown, so the
+ * form cannot be shown), so code that catches that class catches this one too; its `code` tells them apart.
  *
  * @example
  * ```ts
- * import { ClientCapabilitiesNotRecordedError } from '@acpkit/elicitation';
+ * import { ClientCapabilitiesNotRecordedError, ElicitationUnsupportedError } from '@acpkit/elicitation';
  *
- * ClientCapabilitiesNotRecordedError.isInstance(new Error('x')); // false
+ * const error = new ClientCapabilitiesNotRecordedError('form');
+ * ElicitationUnsupportedError.isInstance(error); // true
+ * error.code; // 'CLIENT_CAPABILITIES_NOT_RECORDED'
  * ```
  */
-export class ClientCapabilitiesNotRecordedError extends AcpKitError<
-  typeof ElicitationErrorCode.ClientCapabilitiesNotRecorded
-> {
+export class ClientCapabilitiesNotRecordedError extends ElicitationUnsupportedError {
   static {
     brandErrorClass(ClientCapabilitiesNotRecordedError, 'acpkit.error.client-capabilities-not-recorded');
   }
 
   override readonly name: string = 'ClientCapabilitiesNotRecordedError';
+  declare readonly code: typeof ElicitationErrorCode.ClientCapabilitiesNotRecorded;
 
-  constructor() {
-    super(
-      ElicitationErrorCode.ClientCapabilitiesNotRecorded,
-      'No client capabilities were recorded for this session, so ACP Kit cannot tell whether the client supports ' +
+  /** @param mode The elicitation mode asked for. */
+  constructor(mode: string) {
+    super(mode, {
+      code: ElicitationErrorCode.ClientCapabilitiesNotRecorded,
+      message:
+        'No client capabilities were recorded for this session, so ACP Kit cannot tell whether the client supports ' +
         "elicitation. Wrap the agent's initialize handler with sessions.initialize(...) from acpSessions() (it " +
         'records params.clientCapabilities per connection), or pass clientCapabilities to new AcpSessionContext(...).',
-    );
+    });
   }
 
   /**
@@ -257,7 +284,7 @@ export class ClientCapabilitiesNotRecordedError extends AcpKitError<
    * ```ts
    * import { ClientCapabilitiesNotRecordedError } from '@acpkit/elicitation';
    *
-   * ClientCapabilitiesNotRecordedError.isInstance(new ClientCapabilitiesNotRecordedError()); // true
+   * ClientCapabilitiesNotRecordedError.isInstance(new ClientCapabilitiesNotRecordedError('form')); // true
    * ```
    */
   static override isInstance(value: unknown): value is ClientCapabilitiesNotRecordedError {

@@ -40,6 +40,7 @@ export {
   ElicitationErrorCode,
   ElicitationScopeError,
   ElicitationUnsupportedError,
+  type ElicitationUnsupportedErrorCode,
   InvalidElicitationFallbackError,
 } from './errors.js';
 export type { ChoiceElicitationFallback, ChoiceValueEquals, ElicitationFallback } from './fallback.js';

@@ -26,7 +26,7 @@ const constructors: Record<string, (errorClass: new (...args: never[]) => Error)
     new (C as new (...args: unknown[]) => Error)('FALLBACK_NOT_A_RESULT', 'not a result', 'plain', { cause }),
   ElicitationScopeError: (C) => new (C as new (...args: unknown[]) => Error)('other', 'this'),
   ElicitationConnectionClosedError: (C) => new (C as new (...args: unknown[]) => Error)({ cause }),
-  ClientCapabilitiesNotRecordedError: (C) => new (C as new (...args: unknown[]) => Error)(),
+  ClientCapabilitiesNotRecordedError: (C) => new (C as new (...args: unknown[]) => Error)('form'),
   FormSchemaError: (C) =>
     new (C as new (...args: unknown[]) => Error)(
       'NESTED_OBJECT',
