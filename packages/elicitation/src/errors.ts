@@ -1,5 +1,5 @@
-import { AcpKitError } from '@acpkit/choice-schema';
-import { brandErrorClass, isBrandedInstance } from '@acpkit/internal-branding';
+// The errors `@acpkit/elicitation` throws itself, on the one ACP Kit error root (`AcpKitError` from `@acpkit/errors`).
+import { AcpKitError, brandErrorClass } from '@acpkit/errors';
 
 /**
  * Stable codes of the errors `@acpkit/elicitation` throws itself (validation and response codes come from
@@ -67,10 +67,20 @@ export type ElicitationUnsupportedErrorCode =
  * ```
  */
 export class ElicitationUnsupportedError extends AcpKitError<ElicitationUnsupportedErrorCode> {
-  static {
-    brandErrorClass(ElicitationUnsupportedError, 'acpkit.error.elicitation-unsupported');
-  }
-
+  /**
+   * Like `instanceof`, but also true for errors created by another copy of the package.
+   *
+   * @example
+   * ```ts
+   * import { ElicitationUnsupportedError } from '@acpkit/elicitation';
+   *
+   * ElicitationUnsupportedError.isInstance(new Error('x')); // false
+   * ```
+   */
+  static override readonly isInstance = brandErrorClass(
+    ElicitationUnsupportedError,
+    'acpkit.error.elicitation-unsupported',
+  );
   override readonly name: string = 'ElicitationUnsupportedError';
   /** The mode that cannot be used: `form`, `url` or a custom mode string. */
   readonly mode: string;
@@ -92,20 +102,6 @@ export class ElicitationUnsupportedError extends AcpKitError<ElicitationUnsuppor
     );
     this.mode = mode;
   }
-
-  /**
-   * Like `instanceof`, but also true for errors created by another copy of the package.
-   *
-   * @example
-   * ```ts
-   * import { ElicitationUnsupportedError } from '@acpkit/elicitation';
-   *
-   * ElicitationUnsupportedError.isInstance(new Error('x')); // false
-   * ```
-   */
-  static override isInstance(value: unknown): value is ElicitationUnsupportedError {
-    return isBrandedInstance(ElicitationUnsupportedError, value);
-  }
 }
 
 /**
@@ -125,10 +121,20 @@ export class ElicitationUnsupportedError extends AcpKitError<ElicitationUnsuppor
 export class InvalidElicitationFallbackError extends AcpKitError<
   typeof ElicitationErrorCode.FallbackValueNotOffered | typeof ElicitationErrorCode.FallbackNotAResult
 > {
-  static {
-    brandErrorClass(InvalidElicitationFallbackError, 'acpkit.error.invalid-elicitation-fallback');
-  }
-
+  /**
+   * Like `instanceof`, but also true for errors created by another copy of the package.
+   *
+   * @example
+   * ```ts
+   * import { InvalidElicitationFallbackError } from '@acpkit/elicitation';
+   *
+   * InvalidElicitationFallbackError.isInstance(new Error('x')); // false
+   * ```
+   */
+  static override readonly isInstance = brandErrorClass(
+    InvalidElicitationFallbackError,
+    'acpkit.error.invalid-elicitation-fallback',
+  );
   override readonly name: string = 'InvalidElicitationFallbackError';
   /** What the fallback returned (the accepted value, or the plain value). */
   readonly value: unknown;
@@ -144,20 +150,6 @@ export class InvalidElicitationFallbackError extends AcpKitError<
     super(code, message, options);
     this.value = value;
   }
-
-  /**
-   * Like `instanceof`, but also true for errors created by another copy of the package.
-   *
-   * @example
-   * ```ts
-   * import { InvalidElicitationFallbackError } from '@acpkit/elicitation';
-   *
-   * InvalidElicitationFallbackError.isInstance(new Error('x')); // false
-   * ```
-   */
-  static override isInstance(value: unknown): value is InvalidElicitationFallbackError {
-    return isBrandedInstance(InvalidElicitationFallbackError, value);
-  }
 }
 
 /**
@@ -171,19 +163,6 @@ export class InvalidElicitationFallbackError extends AcpKitError<
  * ```
  */
 export class ElicitationScopeError extends AcpKitError<typeof ElicitationErrorCode.SessionMismatch> {
-  static {
-    brandErrorClass(ElicitationScopeError, 'acpkit.error.elicitation-scope');
-  }
-
-  override readonly name: string = 'ElicitationScopeError';
-
-  constructor(requestedSessionId: string, sessionId: string) {
-    super(
-      ElicitationErrorCode.SessionMismatch,
-      `The elicitation is scoped to session ${JSON.stringify(requestedSessionId.slice(0, 100))}, not to this session ${JSON.stringify(sessionId.slice(0, 100))}.`,
-    );
-  }
-
   /**
    * Like `instanceof`, but also true for errors created by another copy of the package.
    *
@@ -194,8 +173,17 @@ export class ElicitationScopeError extends AcpKitError<typeof ElicitationErrorCo
    * ElicitationScopeError.isInstance(new Error('x')); // false
    * ```
    */
-  static override isInstance(value: unknown): value is ElicitationScopeError {
-    return isBrandedInstance(ElicitationScopeError, value);
+  static override readonly isInstance = brandErrorClass(
+    ElicitationScopeError,
+    'acpkit.error.elicitation-scope',
+  );
+  override readonly name: string = 'ElicitationScopeError';
+
+  constructor(requestedSessionId: string, sessionId: string) {
+    super(
+      ElicitationErrorCode.SessionMismatch,
+      `The elicitation is scoped to session ${JSON.stringify(requestedSessionId.slice(0, 100))}, not to this session ${JSON.stringify(sessionId.slice(0, 100))}.`,
+    );
   }
 }
 
@@ -213,20 +201,6 @@ export class ElicitationScopeError extends AcpKitError<typeof ElicitationErrorCo
 export class ElicitationConnectionClosedError extends AcpKitError<
   typeof ElicitationErrorCode.ConnectionClosed
 > {
-  static {
-    brandErrorClass(ElicitationConnectionClosedError, 'acpkit.error.elicitation-connection-closed');
-  }
-
-  override readonly name: string = 'ElicitationConnectionClosedError';
-
-  constructor(options?: { cause?: unknown }) {
-    super(
-      ElicitationErrorCode.ConnectionClosed,
-      'The ACP connection closed before the client answered the elicitation.',
-      options,
-    );
-  }
-
   /**
    * Like `instanceof`, but also true for errors created by another copy of the package.
    *
@@ -237,8 +211,18 @@ export class ElicitationConnectionClosedError extends AcpKitError<
    * ElicitationConnectionClosedError.isInstance(new Error('x')); // false
    * ```
    */
-  static override isInstance(value: unknown): value is ElicitationConnectionClosedError {
-    return isBrandedInstance(ElicitationConnectionClosedError, value);
+  static override readonly isInstance = brandErrorClass(
+    ElicitationConnectionClosedError,
+    'acpkit.error.elicitation-connection-closed',
+  );
+  override readonly name: string = 'ElicitationConnectionClosedError';
+
+  constructor(options?: { cause?: unknown }) {
+    super(
+      ElicitationErrorCode.ConnectionClosed,
+      'The ACP connection closed before the client answered the elicitation.',
+      options,
+    );
   }
 }
 
@@ -259,10 +243,20 @@ export class ElicitationConnectionClosedError extends AcpKitError<
  * ```
  */
 export class ClientCapabilitiesNotRecordedError extends ElicitationUnsupportedError {
-  static {
-    brandErrorClass(ClientCapabilitiesNotRecordedError, 'acpkit.error.client-capabilities-not-recorded');
-  }
-
+  /**
+   * Like `instanceof`, but also true for errors created by another copy of the package.
+   *
+   * @example
+   * ```ts
+   * import { ClientCapabilitiesNotRecordedError } from '@acpkit/elicitation';
+   *
+   * ClientCapabilitiesNotRecordedError.isInstance(new ClientCapabilitiesNotRecordedError('form')); // true
+   * ```
+   */
+  static override readonly isInstance = brandErrorClass(
+    ClientCapabilitiesNotRecordedError,
+    'acpkit.error.client-capabilities-not-recorded',
+  );
   override readonly name: string = 'ClientCapabilitiesNotRecordedError';
   declare readonly code: typeof ElicitationErrorCode.ClientCapabilitiesNotRecorded;
 
@@ -275,19 +269,5 @@ export class ClientCapabilitiesNotRecordedError extends ElicitationUnsupportedEr
         "elicitation. Wrap the agent's initialize handler with sessions.initialize(...) from acpSessions() (it " +
         'records params.clientCapabilities per connection), or pass clientCapabilities to new AcpSessionContext(...).',
     });
-  }
-
-  /**
-   * Like `instanceof`, but also true for errors created by another copy of the package.
-   *
-   * @example
-   * ```ts
-   * import { ClientCapabilitiesNotRecordedError } from '@acpkit/elicitation';
-   *
-   * ClientCapabilitiesNotRecordedError.isInstance(new ClientCapabilitiesNotRecordedError('form')); // true
-   * ```
-   */
-  static override isInstance(value: unknown): value is ClientCapabilitiesNotRecordedError {
-    return isBrandedInstance(ClientCapabilitiesNotRecordedError, value);
   }
 }

@@ -42,10 +42,13 @@ describe('built bundle', () => {
     for (const bundle of bundles) {
       const source = readFileSync(join(distDirectory, bundle), 'utf8');
       expect(importedSpecifiers(source).filter(isNodeBuiltin), bundle).toEqual([]);
-      // Only its two declared dependencies: zod (peer) and the token scheme of @acpkit/choice-schema.
+      // Only its declared dependencies: zod (peer), the token scheme of @acpkit/choice-schema, the error root.
       const packages = importedSpecifiers(source).filter((specifier) => !specifier.startsWith('.'));
       expect(
-        packages.filter((specifier) => specifier !== 'zod' && specifier !== '@acpkit/choice-schema'),
+        packages.filter(
+          (specifier) =>
+            specifier !== 'zod' && specifier !== '@acpkit/choice-schema' && specifier !== '@acpkit/errors',
+        ),
         bundle,
       ).toEqual([]);
     }
