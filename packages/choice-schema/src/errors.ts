@@ -42,16 +42,7 @@ export type ChoiceValidationErrorCode =
  * ```
  */
 export class ChoiceValidationError extends AcpKitError<ChoiceValidationErrorCode> {
-  /**
-   * Like `instanceof`, but also true for errors created by another copy of the package.
-   *
-   * @example
-   * ```ts
-   * import { ChoiceValidationError } from '@acpkit/choice-schema';
-   *
-   * ChoiceValidationError.isInstance(new Error('x')); // false
-   * ```
-   */
+  /** Like `instanceof`, but also true for errors created by another copy of the package. */
   static override readonly isInstance = brandErrorClass(
     ChoiceValidationError,
     'acpkit.error.choice-validation',
@@ -119,16 +110,7 @@ export interface ElicitationContentIssue {
  * ```
  */
 export class InvalidElicitationResponseError extends AcpKitError<InvalidElicitationResponseErrorCode> {
-  /**
-   * Like `instanceof`, but also true for errors created by another copy of the package.
-   *
-   * @example
-   * ```ts
-   * import { InvalidElicitationResponseError } from '@acpkit/choice-schema';
-   *
-   * InvalidElicitationResponseError.isInstance(new Error('x')); // false
-   * ```
-   */
+  /** Like `instanceof`, but also true for errors created by another copy of the package. */
   static override readonly isInstance = brandErrorClass(
     InvalidElicitationResponseError,
     'acpkit.error.invalid-elicitation-response',

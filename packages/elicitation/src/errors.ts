@@ -67,16 +67,7 @@ export type ElicitationUnsupportedErrorCode =
  * ```
  */
 export class ElicitationUnsupportedError extends AcpKitError<ElicitationUnsupportedErrorCode> {
-  /**
-   * Like `instanceof`, but also true for errors created by another copy of the package.
-   *
-   * @example
-   * ```ts
-   * import { ElicitationUnsupportedError } from '@acpkit/elicitation';
-   *
-   * ElicitationUnsupportedError.isInstance(new Error('x')); // false
-   * ```
-   */
+  /** Like `instanceof`, but also true for errors created by another copy of the package. */
   static override readonly isInstance = brandErrorClass(
     ElicitationUnsupportedError,
     'acpkit.error.elicitation-unsupported',
@@ -121,16 +112,7 @@ export class ElicitationUnsupportedError extends AcpKitError<ElicitationUnsuppor
 export class InvalidElicitationFallbackError extends AcpKitError<
   typeof ElicitationErrorCode.FallbackValueNotOffered | typeof ElicitationErrorCode.FallbackNotAResult
 > {
-  /**
-   * Like `instanceof`, but also true for errors created by another copy of the package.
-   *
-   * @example
-   * ```ts
-   * import { InvalidElicitationFallbackError } from '@acpkit/elicitation';
-   *
-   * InvalidElicitationFallbackError.isInstance(new Error('x')); // false
-   * ```
-   */
+  /** Like `instanceof`, but also true for errors created by another copy of the package. */
   static override readonly isInstance = brandErrorClass(
     InvalidElicitationFallbackError,
     'acpkit.error.invalid-elicitation-fallback',
@@ -163,16 +145,7 @@ export class InvalidElicitationFallbackError extends AcpKitError<
  * ```
  */
 export class ElicitationScopeError extends AcpKitError<typeof ElicitationErrorCode.SessionMismatch> {
-  /**
-   * Like `instanceof`, but also true for errors created by another copy of the package.
-   *
-   * @example
-   * ```ts
-   * import { ElicitationScopeError } from '@acpkit/elicitation';
-   *
-   * ElicitationScopeError.isInstance(new Error('x')); // false
-   * ```
-   */
+  /** Like `instanceof`, but also true for errors created by another copy of the package. */
   static override readonly isInstance = brandErrorClass(
     ElicitationScopeError,
     'acpkit.error.elicitation-scope',
@@ -201,16 +174,7 @@ export class ElicitationScopeError extends AcpKitError<typeof ElicitationErrorCo
 export class ElicitationConnectionClosedError extends AcpKitError<
   typeof ElicitationErrorCode.ConnectionClosed
 > {
-  /**
-   * Like `instanceof`, but also true for errors created by another copy of the package.
-   *
-   * @example
-   * ```ts
-   * import { ElicitationConnectionClosedError } from '@acpkit/elicitation';
-   *
-   * ElicitationConnectionClosedError.isInstance(new Error('x')); // false
-   * ```
-   */
+  /** Like `instanceof`, but also true for errors created by another copy of the package. */
   static override readonly isInstance = brandErrorClass(
     ElicitationConnectionClosedError,
     'acpkit.error.elicitation-connection-closed',
@@ -243,16 +207,7 @@ export class ElicitationConnectionClosedError extends AcpKitError<
  * ```
  */
 export class ClientCapabilitiesNotRecordedError extends ElicitationUnsupportedError {
-  /**
-   * Like `instanceof`, but also true for errors created by another copy of the package.
-   *
-   * @example
-   * ```ts
-   * import { ClientCapabilitiesNotRecordedError } from '@acpkit/elicitation';
-   *
-   * ClientCapabilitiesNotRecordedError.isInstance(new ClientCapabilitiesNotRecordedError('form')); // true
-   * ```
-   */
+  /** Like `instanceof`, but also true for errors created by another copy of the package. */
   static override readonly isInstance = brandErrorClass(
     ClientCapabilitiesNotRecordedError,
     'acpkit.error.client-capabilities-not-recorded',

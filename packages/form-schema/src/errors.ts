@@ -61,16 +61,7 @@ export type FormSchemaErrorCode = (typeof FormSchemaErrorCode)[keyof typeof Form
  * ```
  */
 export class FormSchemaError extends AcpKitError<FormSchemaErrorCode> {
-  /**
-   * Like `instanceof`, but also true for errors created by another copy of the package.
-   *
-   * @example
-   * ```ts
-   * import { FormSchemaError } from '@acpkit/form-schema';
-   *
-   * FormSchemaError.isInstance(new Error('x')); // false
-   * ```
-   */
+  /** Like `instanceof`, but also true for errors created by another copy of the package. */
   static override readonly isInstance = brandErrorClass(FormSchemaError, 'acpkit.error.form-schema');
   override readonly name: string = 'FormSchemaError';
   /** The property path: `name`, `name[]` for array items, `''` for the whole schema. */
