@@ -1,5 +1,5 @@
 // AcpKitError, the root of every error an ACP Kit package throws, and brandErrorClass, the one line a subclass adds.
-import { type AcpKitErrorMarker, brand, isBrandedInstance } from './brand-error-class.js';
+import { type AcpKitErrorMarker, brand, isBrandedInstance } from './class-markers.js';
 
 /**
  * The root of every error thrown by an ACP Kit package (`@acpkit/choice-schema`, `@acpkit/form-schema`,

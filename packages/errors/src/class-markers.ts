@@ -7,7 +7,7 @@ const CLASS_MARKER = Symbol.for('acpkit.class-marker');
 
 /**
  * A class's marker name, `Symbol.for`'s key. One namespace for every ACP Kit error: `acpkit.error` is the root's
- * ({@link AcpKitError}); every other class uses `acpkit.error.<kebab-name>`, its name without `Acp` and `Error`
+ * (`AcpKitError`); every other class uses `acpkit.error.<kebab-name>`, its name without `Acp` and `Error`
  * (`acpkit.error.remote`, `acpkit.error.choice-validation`).
  *
  * @example
