@@ -393,7 +393,7 @@ export class AcpSessionContext {
     options: CreateElicitationOptions = {},
   ): Promise<CreateElicitationResponse> {
     const name = modeName(mode);
-    this.#requireRecordedCapabilities();
+    this.#requireRecordedCapabilities(name);
     if (this.#turnCancelled()) return { action: 'cancel' };
     if (!this.supportsElicitation(mode)) throw new ElicitationUnsupportedError(name);
     if ('sessionId' in mode && mode.sessionId !== undefined && mode.sessionId !== this.sessionId) {
@@ -696,7 +696,7 @@ export class AcpSessionContext {
     },
     checkFallback: (result: unknown) => ElicitationResult<Value>,
   ): Promise<ElicitationResult<Value>> {
-    this.#requireRecordedCapabilities();
+    this.#requireRecordedCapabilities('form');
     if (this.#turnCancelled()) return new ElicitationCancelled('client');
     const runFallback = async (cause: RequestError | undefined): Promise<ElicitationResult<Value>> => {
       if (options.fallback === undefined) {
@@ -722,8 +722,8 @@ export class AcpSessionContext {
     return this.signal.aborted && connectionContextOf(this.client)?.signal?.aborted !== true;
   }
 
-  #requireRecordedCapabilities(): void {
-    if (this.clientCapabilities === undefined) throw new ClientCapabilitiesNotRecordedError();
+  #requireRecordedCapabilities(mode: string): void {
+    if (this.clientCapabilities === undefined) throw new ClientCapabilitiesNotRecordedError(mode);
   }
 
   /** The params of a raw elicitation: this session's id unless the mode is request-scoped, then the mode. */
