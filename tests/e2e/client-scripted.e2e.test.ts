@@ -44,6 +44,11 @@ function answersFile(content: unknown): string {
 
 const deploy = ['--prompt', 'Deploy', '--', process.execPath, deployTarget.directory];
 
+/** The line `--answer` adds to a form it does not fit; `which` says an earlier form took the answers. */
+const answersFilePointer = (which: string) =>
+  `--answer applies to every form the agent asks${which}; to answer each form differently, give one answer per ` +
+  'form, or answers keyed by form title, with --answers FILE.\n';
+
 /** `--answer A --answer B … --prompt release -- node client-fixture-agent.mjs multi-field` */
 function releaseForm(...answers: string[]): string[] {
   return [
@@ -115,8 +120,7 @@ describe('acpkit client --answer', () => {
     const result = await client(['--answer', 'Target=Preview', ...deploy]);
     expect(result.stderr).toBe(
       'Error: The form "Choose a deployment target" has no field "Target" (its fields: "Choice" (choice)).\n' +
-        '--answer applies to every form the agent asks; to answer each form differently, give one answer per form, ' +
-        'or answers keyed by form title, with --answers FILE.\n',
+        answersFilePointer(''),
     );
     expect(result.code).toBe(2);
   });
@@ -175,8 +179,7 @@ describe('acpkit client --answer', () => {
         '- The form "Second question" has no field "First" (its fields: "Second" (pick)).\n' +
         '- The form "Second question" needs an answer for the field "Second", which the script leaves out (Second is ' +
         'required and has no default).\n' +
-        '--answer applies to every form the agent asks, and an earlier form took these answers; to answer each form ' +
-        'differently, give one answer per form, or answers keyed by form title, with --answers FILE.\n',
+        answersFilePointer(', and an earlier form took these answers'),
     );
     expect(result.code).toBe(2);
   });
@@ -197,8 +200,7 @@ describe('acpkit client --answer', () => {
         '- The form "First question" has no field "Second" (its fields: "First" (pick)).\n' +
         '- The form "First question" needs an answer for the field "First", which the script leaves out (First is ' +
         'required and has no default).\n' +
-        '--answer applies to every form the agent asks; to answer each form differently, give one answer per form, ' +
-        'or answers keyed by form title, with --answers FILE.\n',
+        answersFilePointer(''),
     );
     expect(result.code).toBe(2);
   });
@@ -216,9 +218,7 @@ describe('acpkit client --answer', () => {
           'options ("Stable", "Beta", "Nightly")',
         '- The form "Release details" needs an answer for the field "Release name", which the script leaves out ' +
           '(Release name is required and has no default).',
-        '--answer applies to every form the agent asks; to answer each form differently, give one answer per form, ' +
-          'or answers keyed by form title, with --answers FILE.',
-        '',
+        answersFilePointer(''),
       ].join('\n'),
     );
     expect(result.code).toBe(2);
