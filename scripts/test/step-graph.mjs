@@ -2,8 +2,8 @@
 // steps run at the same time, and each step's output is printed as one block when it ends, so concurrent steps never
 // interleave their lines. Every step runs in its own process group and is stopped with it on SIGINT/SIGTERM.
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 /**
  * @typedef {object} StepResult
@@ -21,7 +21,8 @@ import { join } from 'node:path';
  */
 
 /**
- * Runs a command to its end in its own process group, collecting stdout and stderr together (and into `log`).
+ * Runs a command to its end in its own process group, collecting stdout and stderr together, and writing them to
+ * `log` as they come (`tail -f` it to follow a long step).
  * @param {string[]} command
  * @param {{ cwd: string; env: NodeJS.ProcessEnv; log?: string }} options
  * @returns {Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }>}
@@ -35,14 +36,18 @@ export function runCommand(command, { cwd, env, log }) {
       detached: true,
     });
     running.add(child);
+    if (log) mkdirSync(dirname(log), { recursive: true });
+    const logFile = log ? createWriteStream(log) : undefined;
     let output = '';
     const append = (chunk) => {
       output += chunk;
+      logFile?.write(chunk);
     };
     child.stdout.setEncoding('utf8').on('data', append);
     child.stderr.setEncoding('utf8').on('data', append);
     child.once('error', (error) => {
       running.delete(child);
+      logFile?.end();
       resolvePromise({
         code: null,
         signal: null,
@@ -51,10 +56,7 @@ export function runCommand(command, { cwd, env, log }) {
     });
     child.once('close', (code, signal) => {
       running.delete(child);
-      if (log) {
-        mkdirSync(join(log, '..'), { recursive: true });
-        writeFileSync(log, output);
-      }
+      logFile?.end();
       resolvePromise({ code, signal, output });
     });
   });
