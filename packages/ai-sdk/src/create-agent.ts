@@ -1,0 +1,202 @@
+// createAiSdkAgent: an SDK AgentApp around an AI SDK model and its tools. Handlers: initialize (honest
+// capabilities), session/new, session/load (only with a session store), session/prompt, session/cancel. Sessions are
+// kept per connection; the store keeps them across connections.
+import { randomUUID } from 'node:crypto';
+import { type AcpSessions, acpSessions, type ElicitationClient } from '@acpkit/elicitation';
+import {
+  type AgentApp,
+  type AgentCapabilities,
+  agent,
+  methods,
+  PROTOCOL_VERSION,
+  RequestError,
+  type StopReason,
+} from '@agentclientprotocol/sdk';
+import type { ToolSet } from 'ai';
+import { type AiSdkAgentOptions, type ResolvedAgentOptions, resolveAgentOptions } from './options.js';
+import { LiveSession } from './sessions/live-session.js';
+import type { StoredAiSdkSession } from './sessions/session-store.js';
+
+/**
+ * The session id under which each connection's registry is anchored in `AcpSessions` (never a real session: ours
+ * are UUIDs). Why: `AcpSessions.sessionFor` is the one place that knows an SDK connection (SDK 2.4 makes a new
+ * handler context per request); the context it returns for this id is a stable per-connection key.
+ */
+const CONNECTION_ANCHOR = 'acpkit.ai-sdk/connection';
+
+/** The sessions open on each connection, kept as long as the connection is. */
+class ConnectionSessions {
+  readonly #acp: AcpSessions;
+  readonly #byConnection = new WeakMap<object, Map<string, LiveSession>>();
+
+  constructor(acp: AcpSessions) {
+    this.#acp = acp;
+  }
+
+  of(client: ElicitationClient): Map<string, LiveSession> {
+    const anchor = this.#acp.sessionFor({ params: { sessionId: CONNECTION_ANCHOR }, client });
+    let sessions = this.#byConnection.get(anchor);
+    if (sessions === undefined) {
+      sessions = new Map();
+      this.#byConnection.set(anchor, sessions);
+    }
+    return sessions;
+  }
+}
+
+class AiSdkAgent {
+  readonly #options: ResolvedAgentOptions;
+  readonly #acp = acpSessions();
+  readonly #connections = new ConnectionSessions(this.#acp);
+
+  constructor(options: ResolvedAgentOptions) {
+    this.#options = options;
+  }
+
+  capabilities(): AgentCapabilities {
+    const { modelInputs, sessionStore } = this.#options;
+    return {
+      loadSession: sessionStore !== null,
+      promptCapabilities: { image: modelInputs.image, audio: modelInputs.audio, embeddedContext: true },
+    };
+  }
+
+  app(): AgentApp {
+    const options = this.#options;
+    let app = agent({ name: options.name })
+      .onRequest(
+        methods.agent.initialize,
+        this.#acp.initialize(({ params }) => ({
+          protocolVersion: Math.min(params.protocolVersion, PROTOCOL_VERSION),
+          agentCapabilities: this.capabilities(),
+          authMethods: [],
+          agentInfo: {
+            name: options.name,
+            version: options.version,
+            ...(options.title === undefined ? {} : { title: options.title }),
+          },
+        })),
+      )
+      .onNotification(
+        methods.agent.session.cancel,
+        // Pending questions end first (AcpSessions), then the turn: its model call and permission requests.
+        this.#acp.cancel(({ params, client }) => {
+          this.#connections.of(client).get(params.sessionId)?.cancel();
+        }),
+      )
+      .onRequest(methods.agent.session.new, async ({ params, client }) => {
+        const sessionId = randomUUID();
+        const session = this.#open(client, LiveSession.empty(sessionId, params.cwd));
+        await this.#save(session);
+        return { sessionId };
+      })
+      .onRequest(methods.agent.session.prompt, async ({ params, client, signal }) => {
+        const session = this.#connections.of(client).get(params.sessionId);
+        if (session === undefined) throw RequestError.sessionNotFound(params.sessionId);
+        let stopReason: StopReason;
+        try {
+          stopReason = await session.prompt(params.prompt, signal);
+        } catch (error) {
+          // The turn's own error says more than a failed save would.
+          await this.#save(session).catch(() => undefined);
+          throw error;
+        }
+        try {
+          await this.#save(session);
+        } catch (error) {
+          throw RequestError.internalError(
+            { sessionId: params.sessionId, stopReason },
+            `the turn ended (${stopReason}) but the session store failed to save it: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        }
+        return { stopReason };
+      });
+    if (options.sessionStore !== null) {
+      const store = options.sessionStore;
+      app = app.onRequest(methods.agent.session.load, async ({ params, client }) => {
+        const open = this.#connections.of(client).get(params.sessionId);
+        if (open?.isRunning) {
+          throw RequestError.invalidRequest(
+            { sessionId: params.sessionId },
+            'this session is running a prompt on this connection; load it when the prompt has ended',
+          );
+        }
+        const stored = await store.get(params.sessionId);
+        if (stored === undefined) throw RequestError.sessionNotFound(params.sessionId);
+        const session = this.#open(client, { ...stored, cwd: params.cwd });
+        await session.replay();
+        return {};
+      });
+    }
+    return app;
+  }
+
+  /** Opens (or reopens) a session on the connection of `client`. */
+  #open(client: ElicitationClient, stored: StoredAiSdkSession): LiveSession {
+    const sessions = this.#connections.of(client);
+    if (!sessions.has(stored.sessionId) && sessions.size >= this.#options.maxSessionsPerConnection) {
+      throw RequestError.invalidRequest(
+        { maxSessionsPerConnection: this.#options.maxSessionsPerConnection },
+        `this connection already has ${sessions.size} sessions open, the most this agent allows ` +
+          '(maxSessionsPerConnection); open a new connection for more',
+      );
+    }
+    const acpSession = this.#acp.sessionFor({ params: { sessionId: stored.sessionId }, client });
+    const session = new LiveSession(this.#options, acpSession, stored);
+    sessions.set(stored.sessionId, session);
+    return session;
+  }
+
+  async #save(session: LiveSession): Promise<void> {
+    await this.#options.sessionStore?.set(session.toStored());
+  }
+}
+
+/**
+ * Exposes an AI SDK agent over ACP: returns an SDK `AgentApp` that streams the model's text
+ * (`agent_message_chunk`) and reasoning (`agent_thought_chunk`), shows each tool call (`tool_call`, then
+ * `tool_call_update` until completed or failed), asks `session/request_permission` before a tool with
+ * `needsApproval` runs (allow once, allow always for the session, reject — a rejected call never runs and the model
+ * is told), lets the model ask the user through {@link askUserTool} and {@link formTool}, keeps each session's
+ * history, and maps the AI SDK's finish reasons to ACP stop reasons (`end_turn`, `max_tokens`,
+ * `max_turn_requests` at `maxSteps`, `refusal`, `cancelled`). `session/cancel` aborts the model call and any pending
+ * question or permission request; a failed model call fails that prompt with a JSON-RPC error carrying the
+ * provider's message, and the session stays usable. Serve it with `acpremote serve`, run it over stdio with
+ * `ndJsonStream`, or test it with `@acpkit/testing`.
+ *
+ * @throws `AiSdkAgentError` `INVALID_OPTION` naming the first bad option.
+ * @example
+ * ```ts
+ * import { askUserTool, createAiSdkAgent, formTool } from '@acpkit/ai-sdk';
+ * import { openai } from '@ai-sdk/openai';
+ * import { tool } from 'ai';
+ * import { z } from 'zod';
+ *
+ * const deploy = tool({
+ *   description: 'Deploy the service to an environment.',
+ *   inputSchema: z.object({ environment: z.enum(['staging', 'production']) }),
+ *   needsApproval: true,
+ *   execute: async ({ environment }) => `Deployed to ${environment}.`,
+ * });
+ *
+ * export const createAgent = () =>
+ *   createAiSdkAgent({
+ *     name: 'release-helper',
+ *     version: '1.0.0',
+ *     model: openai('gpt-5-mini'),
+ *     system: 'You help release services.',
+ *     tools: {
+ *       deploy,
+ *       askUser: askUserTool(),
+ *       settings: formTool({
+ *         description: 'Ask for the rollout settings.',
+ *         schema: z.object({ replicas: z.int().min(1).max(5).default(2).meta({ title: 'Replicas' }) }),
+ *       }),
+ *     },
+ *     maxSteps: 20,
+ *   });
+ * ```
+ */
+export function createAiSdkAgent<Tools extends ToolSet>(options: AiSdkAgentOptions<Tools>): AgentApp {
+  return new AiSdkAgent(resolveAgentOptions(options as AiSdkAgentOptions)).app();
+}

@@ -1,0 +1,319 @@
+// One prompt turn: runs the model with the tools (streamText, up to maxSteps steps) and streams what it does as
+// `session/update`s. A tool call held for approval ends the AI SDK's call; the turn asks the client, adds the
+// AI SDK's own `tool-approval-response` parts to the messages and calls streamText again, which runs or denies the
+// held calls and goes on. Every update is sent (awaited, in order) before run() settles, so the prompt response
+// always comes after them.
+import type { ElicitationClient } from '@acpkit/elicitation';
+import type { ContentBlock, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
+import {
+  type ModelMessage,
+  stepCountIs,
+  streamText,
+  type TextStreamPart,
+  type ToolApprovalResponse,
+  type ToolSet,
+} from 'ai';
+import type { ResolvedAgentOptions } from '../options.js';
+import { sendSessionUpdate } from '../session-update.js';
+import type { Transcript } from '../sessions/transcript.js';
+import { type ApprovalDecision, REJECTED_REASON, requestToolApproval } from './approvals.js';
+import { resultsForOpenToolCalls } from './history.js';
+import { promptToUserMessage } from './prompt-content.js';
+import { modelCallFailed, modelStoppedWithError } from './provider-error.js';
+import { stopReasonFor } from './stop-reason.js';
+import { displayText, type ToolCallPart, ToolCalls } from './tool-calls.js';
+
+/** What a turn needs from its session. */
+export interface TurnHost {
+  readonly sessionId: string;
+  readonly client: ElicitationClient;
+  readonly options: ResolvedAgentOptions;
+  /** The session's tools, session tools bound. */
+  readonly tools: ToolSet;
+  /** The conversation before this turn. */
+  readonly history: readonly ModelMessage[];
+  /** Tools the user allowed for the whole session; the turn adds to it. */
+  readonly alwaysAllowedTools: Set<string>;
+  readonly transcript: Transcript;
+}
+
+type StreamPart = TextStreamPart<ToolSet>;
+type ApprovalRequestPart = Extract<StreamPart, { type: 'tool-approval-request' }>;
+
+/** What one streamText call of the turn did. */
+interface CallOutcome {
+  readonly approvals: ApprovalRequestPart[];
+  readonly error: { readonly value: unknown } | undefined;
+}
+
+/** Why the calls still open at the end of a turn did not finish. */
+const NOT_RUN = {
+  cancelled: 'The user cancelled the turn before this tool call finished.',
+  failed: 'The model call failed before this tool call finished.',
+  stepLimit: 'The turn reached its step limit (maxSteps) before this tool call ran.',
+  ended: 'The turn ended before this tool call ran.',
+} as const;
+
+function abortError(message: string): DOMException {
+  // An AbortError reason makes the AI SDK end its stream with an `abort` part instead of an error.
+  return new DOMException(message, 'AbortError');
+}
+
+/** One `session/prompt` turn of a session. */
+export class Turn {
+  readonly #host: TurnHost;
+  readonly #prompt: readonly ContentBlock[];
+  readonly #requestSignal: AbortSignal;
+  readonly #abort = new AbortController();
+  readonly #calls: ToolCalls;
+  /** Outputs of this turn's tool calls, for calls whose result message was cut off. */
+  readonly #outputs = new Map<string, unknown>();
+  readonly #messages: ModelMessage[] = [];
+  #cancelled = false;
+  #steps = 0;
+  #finishReason: string | undefined;
+  #rawFinishReason: string | undefined;
+  #connectionLost = false;
+
+  constructor(host: TurnHost, prompt: readonly ContentBlock[], requestSignal: AbortSignal) {
+    this.#host = host;
+    this.#prompt = prompt;
+    this.#requestSignal = requestSignal;
+    // The tools as given (session tools carry how their calls are shown), not the bound copies.
+    this.#calls = new ToolCalls(host.options.tools, host.options.describeToolCall);
+  }
+
+  /** The messages this turn adds to the history (complete once run() has settled). */
+  get messages(): readonly ModelMessage[] {
+    return this.#messages;
+  }
+
+  /** `session/cancel`: aborts the model call and pending questions and permission requests; run() ends `cancelled`. */
+  cancel(): void {
+    this.#cancelled = true;
+    this.#abort.abort(abortError('The turn was cancelled (session/cancel).'));
+  }
+
+  /**
+   * Runs the turn and resolves its stop reason.
+   *
+   * @throws `RequestError` -32602 for prompt content the agent did not advertise (nothing ran); -32603 when the
+   * model call failed (the provider's message); the request signal's reason when the prompt request itself was
+   * cancelled or its connection closed.
+   */
+  async run(): Promise<StopReason> {
+    const userMessage = promptToUserMessage(this.#prompt, this.#host.options.modelInputs);
+    for (const content of this.#prompt) {
+      // The client shows its own prompt; the transcript keeps it for replay on session/load.
+      this.#host.transcript.record({ sessionUpdate: 'user_message_chunk', content });
+    }
+    this.#messages.push(userMessage);
+    const onRequestAbort = (): void => this.#abort.abort(abortError('The prompt request was cancelled.'));
+    this.#requestSignal.addEventListener('abort', onRequestAbort, { once: true });
+    if (this.#requestSignal.aborted) onRequestAbort();
+    let error: { readonly value: unknown } | undefined;
+    let stepLimitReached = false;
+    try {
+      for (;;) {
+        const outcome = await this.#streamOnce();
+        error = outcome.error;
+        if (error !== undefined || this.#abort.signal.aborted || outcome.approvals.length === 0) break;
+        if (this.#steps >= this.#host.options.maxSteps) {
+          stepLimitReached = true;
+          break;
+        }
+        const responses = await this.#decide(outcome.approvals);
+        if (responses === undefined) break;
+        this.#messages.push({ role: 'tool', content: responses });
+      }
+    } finally {
+      this.#requestSignal.removeEventListener('abort', onRequestAbort);
+      await this.#closeOpenCalls(
+        this.#cancelled || this.#abort.signal.aborted
+          ? NOT_RUN.cancelled
+          : error !== undefined
+            ? NOT_RUN.failed
+            : stepLimitReached
+              ? NOT_RUN.stepLimit
+              : NOT_RUN.ended,
+      );
+    }
+    if (this.#cancelled) return 'cancelled';
+    if (this.#requestSignal.aborted) throw this.#requestSignal.reason;
+    if (error !== undefined) throw modelCallFailed(error.value);
+    if (this.#finishReason === 'error') throw modelStoppedWithError(this.#rawFinishReason);
+    return stopReasonFor(this.#finishReason, stepLimitReached || this.#steps >= this.#host.options.maxSteps);
+  }
+
+  /** One streamText call over the history and this turn's messages so far, streamed to the client. */
+  async #streamOnce(): Promise<CallOutcome> {
+    const { options, tools } = this.#host;
+    const approvals: ApprovalRequestPart[] = [];
+    let error: { value: unknown } | undefined;
+    let stepMessages: readonly ModelMessage[] = [];
+    // Each finished step reports every response message of this call so far (the last one wins); a call cut off
+    // mid-step keeps the steps that finished.
+    const onStepFinish = (step: {
+      readonly response: { readonly messages: readonly ModelMessage[] };
+    }): void => {
+      stepMessages = step.response.messages;
+    };
+    let held: ToolCallPart | undefined;
+    try {
+      const result = streamText({
+        ...options.callSettings,
+        model: options.model,
+        // `system` works in ai 6 and 7 (7 reads it as `instructions`), so one call fits both majors.
+        system: options.system,
+        tools,
+        messages: [...this.#host.history, ...this.#messages],
+        stopWhen: stepCountIs(options.maxSteps - this.#steps),
+        abortSignal: this.#abort.signal,
+        // Errors arrive as `error` parts; without a handler the AI SDK would also print them to stderr.
+        onError: () => undefined,
+        onStepFinish,
+        // ai 7 names the callback onStepEnd (onStepFinish is its deprecated alias); ai 6 ignores the unknown key.
+        ...({ onStepEnd: onStepFinish } as object),
+      });
+      for await (const part of result.fullStream) {
+        if (held !== undefined) {
+          // A call waiting for approval is followed at once by its approval request (the AI SDK emits both in one
+          // transform step), so the call's first update can already say whether it runs or waits.
+          const waits = part.type === 'tool-approval-request' && part.toolCall.toolCallId === held.toolCallId;
+          await this.#send(this.#calls.started(held, waits ? 'pending' : 'in_progress'));
+          held = undefined;
+        }
+        switch (part.type) {
+          case 'text-delta':
+            if (part.text !== '') {
+              await this.#send({
+                sessionUpdate: 'agent_message_chunk',
+                content: { type: 'text', text: part.text },
+              });
+            }
+            break;
+          case 'reasoning-delta':
+            if (part.text !== '') {
+              await this.#send({
+                sessionUpdate: 'agent_thought_chunk',
+                content: { type: 'text', text: part.text },
+              });
+            }
+            break;
+          case 'tool-call':
+            held = part;
+            break;
+          case 'tool-approval-request':
+            // ai 7 may decide an approval itself (`isAutomatic`); only the user's decisions are asked for.
+            if ((part as { isAutomatic?: boolean }).isAutomatic !== true) approvals.push(part);
+            break;
+          case 'tool-result': {
+            const preliminary = (part as { preliminary?: boolean }).preliminary === true;
+            if (!preliminary) this.#outputs.set(part.toolCallId, part.output);
+            await this.#sendIf(this.#calls.output(part.toolCallId, part.output, preliminary));
+            break;
+          }
+          case 'tool-error':
+            await this.#sendIf(this.#calls.failed(part.toolCallId, `Failed: ${displayText(part.error)}`));
+            break;
+          case 'tool-output-denied':
+            await this.#sendIf(this.#calls.failed(part.toolCallId, REJECTED_REASON));
+            break;
+          case 'finish-step':
+            this.#steps += 1;
+            this.#finishReason = part.finishReason;
+            this.#rawFinishReason = part.rawFinishReason;
+            break;
+          case 'error':
+            error ??= { value: part.error };
+            break;
+          default:
+            break;
+        }
+      }
+      if (held !== undefined) await this.#send(this.#calls.started(held, 'pending'));
+    } catch (thrown) {
+      // Aborting ends the stream with an `abort` part; anything thrown otherwise is a failed call, unless the
+      // connection is gone (then there is nobody to tell).
+      if (this.#connectionLost) throw thrown;
+      if (!this.#abort.signal.aborted) error ??= { value: thrown };
+    } finally {
+      this.#messages.push(...stepMessages);
+    }
+    return { approvals, error };
+  }
+
+  /**
+   * Asks the client about each held call (or approves it: allowed always), in order. `undefined` when the turn was
+   * cancelled meanwhile: nothing more runs.
+   */
+  async #decide(approvals: readonly ApprovalRequestPart[]): Promise<ToolApprovalResponse[] | undefined> {
+    const responses: ToolApprovalResponse[] = [];
+    for (const approval of approvals) {
+      const { toolCallId, toolName } = approval.toolCall;
+      const decision: ApprovalDecision = this.#host.alwaysAllowedTools.has(toolName)
+        ? { approved: true, always: false }
+        : await requestToolApproval(
+            this.#host.client,
+            this.#host.sessionId,
+            toolName,
+            this.#calls.permissionSubject(toolCallId),
+            this.#abort.signal,
+          );
+      if (!decision.approved && decision.cancelled) {
+        // The client answered `cancelled` (it cancels the turn) or session/cancel came while it asked.
+        if (!this.#abort.signal.aborted) this.cancel();
+        return undefined;
+      }
+      if (decision.approved) {
+        if (decision.always) this.#host.alwaysAllowedTools.add(toolName);
+        await this.#sendIf(this.#calls.running(toolCallId));
+        responses.push({ type: 'tool-approval-response', approvalId: approval.approvalId, approved: true });
+      } else {
+        await this.#sendIf(this.#calls.failed(toolCallId, decision.reason));
+        responses.push({
+          type: 'tool-approval-response',
+          approvalId: approval.approvalId,
+          approved: false,
+          reason: decision.reason,
+        });
+      }
+    }
+    return responses;
+  }
+
+  /** Gives every call still open a final status (client) and a result (history): `reason` says why it did not run. */
+  async #closeOpenCalls(reason: string): Promise<void> {
+    const closing = resultsForOpenToolCalls(this.#messages, this.#outputs, reason);
+    if (closing !== undefined) this.#messages.push(closing);
+    for (const toolCallId of this.#calls.unfinished()) {
+      if (this.#connectionLost) return;
+      const output = this.#outputs.get(toolCallId);
+      const update = this.#outputs.has(toolCallId)
+        ? this.#calls.output(toolCallId, output, false)
+        : this.#calls.failed(toolCallId, reason);
+      try {
+        await this.#sendIf(update);
+      } catch {
+        // The connection closed: run() reports that through the request signal.
+        return;
+      }
+    }
+  }
+
+  #sendIf(update: SessionUpdate | undefined): Promise<void> | undefined {
+    return update === undefined ? undefined : this.#send(update);
+  }
+
+  async #send(update: SessionUpdate): Promise<void> {
+    this.#host.transcript.record(update);
+    try {
+      await sendSessionUpdate(this.#host.client, this.#host.sessionId, update);
+    } catch (error) {
+      // Only a closed connection rejects a notification: stop the model, nothing can be shown any more.
+      this.#connectionLost = true;
+      this.#abort.abort(abortError('The ACP connection closed.'));
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: ['src/index.ts'],
+  format: ['esm'],
+  target: 'node20',
+  platform: 'node',
+  dts: true,
+  sourcemap: true,
+  clean: true,
+  // The private @acpkit/internal-branding (error markers) is bundled in, so the published package never depends on it.
+  noExternal: ['@acpkit/internal-branding'],
+});
