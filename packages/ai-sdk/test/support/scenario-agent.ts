@@ -13,6 +13,7 @@ export type ProviderPart = { readonly type: string } & Record<string, unknown>;
 interface PromptPart {
   readonly type: string;
   readonly text?: string;
+  readonly mediaType?: string;
   readonly toolName?: string;
   readonly output?: { readonly type: string; readonly value?: unknown; readonly reason?: string };
 }
@@ -24,6 +25,8 @@ interface PromptMessage {
 export interface ModelCall {
   readonly prompt: readonly PromptMessage[];
   readonly abortSignal?: AbortSignal;
+  readonly temperature?: number;
+  readonly maxOutputTokens?: number;
   readonly tools?: readonly { readonly name: string }[];
 }
 
@@ -79,6 +82,21 @@ function messageText(message: PromptMessage | undefined): string {
   return message.content.map((part) => part.text ?? '').join('');
 }
 
+/** The scenario a user message names: its first text part. */
+function scenarioOf(message: PromptMessage | undefined): string {
+  if (message === undefined) return '';
+  if (typeof message.content === 'string') return message.content.trim();
+  return (message.content.find((part) => part.type === 'text')?.text ?? '').trim();
+}
+
+/** What the last user message holds: `text: …` for text parts, `file: <media type>` for the others. */
+function describeUserParts(message: PromptMessage | undefined): string {
+  if (message === undefined || typeof message.content === 'string') return '';
+  return message.content
+    .map((part) => (part.type === 'text' ? `text: ${part.text}` : `${part.type}: ${part.mediaType ?? '?'}`))
+    .join(' | ');
+}
+
 /** Tool results the model got back in this turn, by tool name (the last one wins). */
 function toolResults(messages: readonly PromptMessage[]): Map<string, PromptPart['output']> {
   const results = new Map<string, PromptPart['output']>();
@@ -101,6 +119,7 @@ export interface ScenarioCall {
   readonly userMessages: number;
   /** Outputs of the tools called in this turn, by tool name. */
   readonly results: Map<string, PromptPart['output']>;
+  readonly lastUser: PromptMessage | undefined;
   readonly call: ModelCall;
 }
 
@@ -125,7 +144,8 @@ function describeResult(output: PromptPart['output']): string {
  * result. `deploy`: a tool that needs approval, then a reply saying what happened. `ask-choice`, `ask-text`, `form`:
  * the question tools. `loop`: a tool call every step (hits maxSteps). `length`, `refuse`: other finish reasons.
  * `provider-error`: doStream throws the AI SDK's APICallError. `stream-error`: text, then an error part. `stall`:
- * text, then nothing until the call is aborted. `history`: says what it saw. `report`: the probe's events.
+ * text, then nothing until the call is aborted. `history`: says what it saw. `inputs`: the parts of the user
+ * message. `call-settings`: the settings the call got. `report`: the probe's events.
  */
 export function scenarioReply(
   call: ScenarioCall,
@@ -196,6 +216,10 @@ export function scenarioReply(
       return stalled(call.call.abortSignal, probe);
     case 'history':
       return reply(`system=${call.system}; user messages=${call.userMessages}`);
+    case 'inputs':
+      return reply(describeUserParts(call.lastUser));
+    case 'call-settings':
+      return reply(`temperature=${call.call.temperature}; maxOutputTokens=${call.call.maxOutputTokens}`);
     case 'report':
       return reply([`events: ${probe.events.join(', ') || 'none'}`, ...probe.facts()].join('; '));
     default:
@@ -246,11 +270,12 @@ export function createScenarioModel(
       const after = call.prompt.slice(lastUser + 1);
       const reply = scenarioReply(
         {
-          scenario: messageText(call.prompt[lastUser]).trim(),
+          scenario: scenarioOf(call.prompt[lastUser]),
           step: after.filter((message) => message.role === 'assistant').length,
           system: messageText(call.prompt.find((message) => message.role === 'system')),
           userMessages: call.prompt.filter((message) => message.role === 'user').length,
           results: toolResults(after),
+          lastUser: call.prompt[lastUser],
           call,
         },
         probe,
