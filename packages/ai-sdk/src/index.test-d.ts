@@ -32,7 +32,9 @@ describe('public types', () => {
     expectTypeOf<InferToolOutput<typeof settings>>().toEqualTypeOf<
       QuestionToolResult<{ replicas: number; region: 'eu' | 'us' }>
     >();
-    expectTypeOf<InferToolOutput<ReturnType<typeof askUserTool>>>().toEqualTypeOf<QuestionToolResult<string>>();
+    expectTypeOf<InferToolOutput<ReturnType<typeof askUserTool>>>().toEqualTypeOf<
+      QuestionToolResult<string>
+    >();
   });
 
   it('refuses, at compile time, a form schema ACP forms cannot express', () => {

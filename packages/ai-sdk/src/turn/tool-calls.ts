@@ -24,7 +24,8 @@ interface TrackedCall {
   readonly title: string;
   readonly kind: ToolKind;
   readonly input: unknown;
-  status: ToolCallStatus;
+  /** `undefined` until its `tool_call` is sent. */
+  status: ToolCallStatus | undefined;
 }
 
 /** The text a client shows for a tool's output or error. */
@@ -43,11 +44,15 @@ function textContent(text: string): ToolCallContent[] {
   return [{ type: 'content', content: { type: 'text', text } }];
 }
 
-function isFinal(status: ToolCallStatus): boolean {
+function isFinal(status: ToolCallStatus | undefined): boolean {
   return status === 'completed' || status === 'failed';
 }
 
-/** Tracks the tool calls of one turn and builds their updates. */
+/**
+ * Tracks the tool calls of one turn and builds their updates, in an order the client can follow: a call's
+ * `tool_call` always comes first (also when the call's first news is its result), and a tool that runs is announced
+ * before it runs (the AI SDK awaits its tool-start callback), so a question it asks comes after its `tool_call`.
+ */
 export class ToolCalls {
   readonly #calls = new Map<string, TrackedCall>();
   readonly #tools: ToolSet;
@@ -58,24 +63,46 @@ export class ToolCalls {
     this.#describe = describe;
   }
 
-  /** The `tool_call` for a call the model made. */
-  started(part: ToolCallPart, status: 'pending' | 'in_progress'): SessionUpdate {
-    const tool = this.#tools[part.toolName];
-    const display =
-      this.#describe?.({ toolName: part.toolName, input: part.input }) ??
-      describeSessionToolCall(tool, part.input);
-    const title =
-      display?.title ?? (typeof tool?.title === 'string' ? tool.title : undefined) ?? part.toolName;
-    const kind = display?.kind ?? 'other';
-    this.#calls.set(part.toolCallId, { toolName: part.toolName, title, kind, input: part.input, status });
-    return {
-      sessionUpdate: 'tool_call',
-      toolCallId: part.toolCallId,
-      title,
-      kind,
-      status,
-      rawInput: part.input,
-    };
+  /** The model made `part`; it is announced when it runs, waits for approval or ends. */
+  seen(part: ToolCallPart): void {
+    if (!this.#calls.has(part.toolCallId)) this.#track(part);
+  }
+
+  /** The call waits for the user's approval. */
+  waiting(toolCallId: string): SessionUpdate[] {
+    const call = this.#calls.get(toolCallId);
+    return call === undefined ? [] : this.#announce(toolCallId, call, 'pending');
+  }
+
+  /** The call starts running (the AI SDK is about to execute it, or the user allowed it). */
+  running(part: ToolCallPart): SessionUpdate[] {
+    const call = this.#calls.get(part.toolCallId) ?? this.#track(part);
+    if (call.status === undefined) return this.#announce(part.toolCallId, call, 'in_progress');
+    return call.status === 'pending' ? [this.#move(part.toolCallId, call, 'in_progress')] : [];
+  }
+
+  /** The call's output; a preliminary output keeps it in progress. */
+  output(toolCallId: string, output: unknown, preliminary: boolean): SessionUpdate[] {
+    const call = this.#calls.get(toolCallId);
+    if (call === undefined || isFinal(call.status)) return [];
+    return [
+      ...this.#announce(toolCallId, call, 'in_progress'),
+      {
+        ...this.#move(toolCallId, call, preliminary ? 'in_progress' : 'completed'),
+        content: textContent(displayText(output)),
+        rawOutput: output,
+      },
+    ];
+  }
+
+  /** The call failed, was rejected or did not run; `text` says why. */
+  failed(toolCallId: string, text: string): SessionUpdate[] {
+    const call = this.#calls.get(toolCallId);
+    if (call === undefined || isFinal(call.status)) return [];
+    return [
+      ...this.#announce(toolCallId, call, 'pending'),
+      { ...this.#move(toolCallId, call, 'failed'), content: textContent(text) },
+    ];
   }
 
   /** The tool call as `session/request_permission` names it. */
@@ -83,30 +110,7 @@ export class ToolCalls {
     const call = this.#calls.get(toolCallId);
     return call === undefined
       ? { toolCallId }
-      : { toolCallId, title: call.title, kind: call.kind, status: call.status, rawInput: call.input };
-  }
-
-  toolName(toolCallId: string): string | undefined {
-    return this.#calls.get(toolCallId)?.toolName;
-  }
-
-  /** The call runs (approved); `undefined` when it is not pending. */
-  running(toolCallId: string): SessionUpdate | undefined {
-    return this.#move(toolCallId, 'in_progress');
-  }
-
-  /** The call's output; a preliminary output keeps it in progress. */
-  output(toolCallId: string, output: unknown, preliminary: boolean): SessionUpdate | undefined {
-    const update = this.#move(toolCallId, preliminary ? 'in_progress' : 'completed', true);
-    return update === undefined
-      ? undefined
-      : { ...update, content: textContent(displayText(output)), rawOutput: output };
-  }
-
-  /** The call failed, was rejected or did not run; `text` says why. */
-  failed(toolCallId: string, text: string): SessionUpdate | undefined {
-    const update = this.#move(toolCallId, 'failed');
-    return update === undefined ? undefined : { ...update, content: textContent(text) };
+      : { toolCallId, title: call.title, kind: call.kind, status: 'pending', rawInput: call.input };
   }
 
   /** Calls not yet completed or failed. */
@@ -114,14 +118,45 @@ export class ToolCalls {
     return [...this.#calls].filter(([, call]) => !isFinal(call.status)).map(([toolCallId]) => toolCallId);
   }
 
+  #track(part: ToolCallPart): TrackedCall {
+    const tool = this.#tools[part.toolName];
+    const display =
+      this.#describe?.({ toolName: part.toolName, input: part.input }) ??
+      describeSessionToolCall(tool, part.input);
+    const title =
+      display?.title ?? (typeof tool?.title === 'string' ? tool.title : undefined) ?? part.toolName;
+    const call: TrackedCall = {
+      toolName: part.toolName,
+      title,
+      kind: display?.kind ?? 'other',
+      input: part.input,
+      status: undefined,
+    };
+    this.#calls.set(part.toolCallId, call);
+    return call;
+  }
+
+  /** The `tool_call` of a call not announced yet (nothing once it has been). */
+  #announce(toolCallId: string, call: TrackedCall, status: 'pending' | 'in_progress'): SessionUpdate[] {
+    if (call.status !== undefined) return [];
+    call.status = status;
+    return [
+      {
+        sessionUpdate: 'tool_call',
+        toolCallId,
+        title: call.title,
+        kind: call.kind,
+        status,
+        rawInput: call.input,
+      },
+    ];
+  }
+
   #move(
     toolCallId: string,
+    call: TrackedCall,
     status: ToolCallStatus,
-    repeat = false,
-  ): Extract<SessionUpdate, { sessionUpdate: 'tool_call_update' }> | undefined {
-    const call = this.#calls.get(toolCallId);
-    // A final status is final; a repeated status is news only for outputs (preliminary results).
-    if (call === undefined || isFinal(call.status) || (call.status === status && !repeat)) return undefined;
+  ): Extract<SessionUpdate, { sessionUpdate: 'tool_call_update' }> {
     call.status = status;
     return { sessionUpdate: 'tool_call_update', toolCallId, status };
   }

@@ -158,7 +158,10 @@ export class Turn {
     }): void => {
       stepMessages = step.response.messages;
     };
-    let held: ToolCallPart | undefined;
+    // Awaited by the AI SDK before it runs a tool: the call's `tool_call` is on the wire before the tool can ask.
+    const onToolStart = async (event: { readonly toolCall: ToolCallPart }): Promise<void> => {
+      await this.#sendAll(this.#calls.running(event.toolCall));
+    };
     try {
       const result = streamText({
         ...options.callSettings,
@@ -172,17 +175,10 @@ export class Turn {
         // Errors arrive as `error` parts; without a handler the AI SDK would also print them to stderr.
         onError: () => undefined,
         onStepFinish,
-        // ai 7 names the callback onStepEnd (onStepFinish is its deprecated alias); ai 6 ignores the unknown key.
-        ...({ onStepEnd: onStepFinish } as object),
+        // ai 6 and 7 both read these names (7 also has onStepEnd / onToolExecutionStart for them).
+        experimental_onToolCallStart: onToolStart,
       });
       for await (const part of result.fullStream) {
-        if (held !== undefined) {
-          // A call waiting for approval is followed at once by its approval request (the AI SDK emits both in one
-          // transform step), so the call's first update can already say whether it runs or waits.
-          const waits = part.type === 'tool-approval-request' && part.toolCall.toolCallId === held.toolCallId;
-          await this.#send(this.#calls.started(held, waits ? 'pending' : 'in_progress'));
-          held = undefined;
-        }
         switch (part.type) {
           case 'text-delta':
             if (part.text !== '') {
@@ -201,23 +197,26 @@ export class Turn {
             }
             break;
           case 'tool-call':
-            held = part;
+            this.#calls.seen(part);
             break;
           case 'tool-approval-request':
             // ai 7 may decide an approval itself (`isAutomatic`); only the user's decisions are asked for.
-            if ((part as { isAutomatic?: boolean }).isAutomatic !== true) approvals.push(part);
+            if ((part as { isAutomatic?: boolean }).isAutomatic !== true) {
+              approvals.push(part);
+              await this.#sendAll(this.#calls.waiting(part.toolCall.toolCallId));
+            }
             break;
           case 'tool-result': {
             const preliminary = (part as { preliminary?: boolean }).preliminary === true;
             if (!preliminary) this.#outputs.set(part.toolCallId, part.output);
-            await this.#sendIf(this.#calls.output(part.toolCallId, part.output, preliminary));
+            await this.#sendAll(this.#calls.output(part.toolCallId, part.output, preliminary));
             break;
           }
           case 'tool-error':
-            await this.#sendIf(this.#calls.failed(part.toolCallId, `Failed: ${displayText(part.error)}`));
+            await this.#sendAll(this.#calls.failed(part.toolCallId, `Failed: ${displayText(part.error)}`));
             break;
           case 'tool-output-denied':
-            await this.#sendIf(this.#calls.failed(part.toolCallId, REJECTED_REASON));
+            await this.#sendAll(this.#calls.failed(part.toolCallId, REJECTED_REASON));
             break;
           case 'finish-step':
             this.#steps += 1;
@@ -231,7 +230,6 @@ export class Turn {
             break;
         }
       }
-      if (held !== undefined) await this.#send(this.#calls.started(held, 'pending'));
     } catch (thrown) {
       // Aborting ends the stream with an `abort` part; anything thrown otherwise is a failed call, unless the
       // connection is gone (then there is nobody to tell).
@@ -267,10 +265,10 @@ export class Turn {
       }
       if (decision.approved) {
         if (decision.always) this.#host.alwaysAllowedTools.add(toolName);
-        await this.#sendIf(this.#calls.running(toolCallId));
+        await this.#sendAll(this.#calls.running(approval.toolCall));
         responses.push({ type: 'tool-approval-response', approvalId: approval.approvalId, approved: true });
       } else {
-        await this.#sendIf(this.#calls.failed(toolCallId, decision.reason));
+        await this.#sendAll(this.#calls.failed(toolCallId, decision.reason));
         responses.push({
           type: 'tool-approval-response',
           approvalId: approval.approvalId,
@@ -288,12 +286,11 @@ export class Turn {
     if (closing !== undefined) this.#messages.push(closing);
     for (const toolCallId of this.#calls.unfinished()) {
       if (this.#connectionLost) return;
-      const output = this.#outputs.get(toolCallId);
-      const update = this.#outputs.has(toolCallId)
-        ? this.#calls.output(toolCallId, output, false)
+      const updates = this.#outputs.has(toolCallId)
+        ? this.#calls.output(toolCallId, this.#outputs.get(toolCallId), false)
         : this.#calls.failed(toolCallId, reason);
       try {
-        await this.#sendIf(update);
+        await this.#sendAll(updates);
       } catch {
         // The connection closed: run() reports that through the request signal.
         return;
@@ -301,8 +298,8 @@ export class Turn {
     }
   }
 
-  #sendIf(update: SessionUpdate | undefined): Promise<void> | undefined {
-    return update === undefined ? undefined : this.#send(update);
+  async #sendAll(updates: readonly SessionUpdate[]): Promise<void> {
+    for (const update of updates) await this.#send(update);
   }
 
   async #send(update: SessionUpdate): Promise<void> {

@@ -353,10 +353,10 @@ export function describeAdapterSuite(label: string, connector: ScenarioConnector
     });
   });
 
-  describe(`${label}: a client without form elicitation`, () => {
+  describe(`${label}: a client without form elicitation, an agent without a session store`, () => {
     const session = new ScenarioClient();
     beforeAll(async () => {
-      await session.open(connector, {}, {});
+      await session.open(connector, { sessionStore: null }, {});
     });
     afterAll(async () => {
       await session.client?.close();
@@ -369,16 +369,6 @@ export function describeAdapterSuite(label: string, connector: ScenarioConnector
         /^Answer: \{"status":"unsupported","message":"The user's ACP client cannot show/,
       );
       expect(turn.stopReason).toBe('end_turn');
-    });
-  });
-
-  describe(`${label}: without a session store`, () => {
-    const session = new ScenarioClient();
-    beforeAll(async () => {
-      await session.open(connector, { sessionStore: null });
-    });
-    afterAll(async () => {
-      await session.client?.close();
     });
 
     it('does not advertise loadSession, and session/load is not a method', async () => {
@@ -416,6 +406,13 @@ export function describeAdapterSuite(label: string, connector: ScenarioConnector
       };
       const texts: string[] = [];
       const connection = sdkClient({ name: 'plain-client' })
+        .onRequest(methods.client.elicitation.create, () => ({
+          action: 'accept',
+          content: { choice: 'choice_1' },
+        }))
+        .onRequest(methods.client.session.requestPermission, () => ({
+          outcome: { outcome: 'selected', optionId: 'allow_once' },
+        }))
         .onNotification(methods.client.session.update, ({ params }) => {
           if (
             params.update.sessionUpdate === 'agent_message_chunk' &&
@@ -453,6 +450,27 @@ export function describeAdapterSuite(label: string, connector: ScenarioConnector
           (message) => 'method' in message && message.method === methods.client.session.update,
         );
         expect(lastUpdate).toBeLessThan(lastResponse);
+
+        // A tool's tool_call is on the wire before the question it asks and before its permission request.
+        const position = (found: (message: AnyMessage) => boolean) => received.findIndex(found);
+        const toolCall = (toolCallId: string) => (message: AnyMessage) => {
+          if (!('method' in message) || message.method !== methods.client.session.update) return false;
+          const { update } = message.params as { update: { sessionUpdate: string; toolCallId?: string } };
+          return update.sessionUpdate === 'tool_call' && update.toolCallId?.startsWith(toolCallId) === true;
+        };
+        const requestOf = (method: string) => (message: AnyMessage) =>
+          'method' in message && 'id' in message && message.method === method;
+        expect((await prompt('ask-choice')).stopReason).toBe('end_turn');
+        expect(texts.at(-1)).toBe('Answer: {"status":"accepted","answer":"Production"}');
+        expect(position(toolCall('call-ask'))).toBeGreaterThan(-1);
+        expect(position(toolCall('call-ask'))).toBeLessThan(
+          position(requestOf(methods.client.elicitation.create)),
+        );
+        expect((await prompt('deploy')).stopReason).toBe('end_turn');
+        expect(position(toolCall('call-deploy-'))).toBeGreaterThan(-1);
+        expect(position(toolCall('call-deploy-'))).toBeLessThan(
+          position(requestOf(methods.client.session.requestPermission)),
+        );
 
         const image = await rejection(
           prompt('', [
