@@ -55,6 +55,8 @@ function isFinal(status: ToolCallStatus | undefined): boolean {
  */
 export class ToolCalls {
   readonly #calls = new Map<string, TrackedCall>();
+  /** Tool starts waiting for the stream to reach their call (see {@link ToolCalls.reached}). */
+  readonly #waiting = new Map<string, () => void>();
   readonly #tools: ToolSet;
   readonly #describe: ((call: ToolCallInfo) => ToolCallDisplay | undefined) | undefined;
 
@@ -63,9 +65,33 @@ export class ToolCalls {
     this.#describe = describe;
   }
 
-  /** The model made `part`; it is announced when it runs, waits for approval or ends. */
+  /** The stream reached `part` (everything before it has been sent); it is announced when it runs, waits or ends. */
   seen(part: ToolCallPart): void {
     if (!this.#calls.has(part.toolCallId)) this.#track(part);
+    this.#waiting.get(part.toolCallId)?.();
+    this.#waiting.delete(part.toolCallId);
+  }
+
+  /**
+   * Resolves once the stream has reached the call (at once for a call it has reached, such as one the user just
+   * approved). Why: the AI SDK starts a tool as soon as the model's call is parsed, ahead of the parts still on their
+   * way to this turn (the text the model wrote before calling it); the tool is announced after them.
+   */
+  reached(toolCallId: string): Promise<void> | undefined {
+    if (this.#calls.has(toolCallId)) return undefined;
+    return new Promise((resolve) => {
+      const earlier = this.#waiting.get(toolCallId);
+      this.#waiting.set(toolCallId, () => {
+        earlier?.();
+        resolve();
+      });
+    });
+  }
+
+  /** The stream ended: nothing more will be reached, so nothing waits any longer. */
+  streamEnded(): void {
+    for (const release of this.#waiting.values()) release();
+    this.#waiting.clear();
   }
 
   /** The call waits for the user's approval. */

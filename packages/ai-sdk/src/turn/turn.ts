@@ -158,8 +158,10 @@ export class Turn {
     }): void => {
       stepMessages = step.response.messages;
     };
-    // Awaited by the AI SDK before it runs a tool: the call's `tool_call` is on the wire before the tool can ask.
+    // Awaited by the AI SDK before it runs a tool: the call's `tool_call` goes on the wire after what the model
+    // streamed before the call, and before anything the tool does (a question, a permission request).
     const onToolStart = async (event: { readonly toolCall: ToolCallPart }): Promise<void> => {
+      await this.#calls.reached(event.toolCall.toolCallId);
       await this.#sendAll(this.#calls.running(event.toolCall));
     };
     try {
@@ -236,6 +238,7 @@ export class Turn {
       if (this.#connectionLost) throw thrown;
       if (!this.#abort.signal.aborted) error ??= { value: thrown };
     } finally {
+      this.#calls.streamEnded();
       this.#messages.push(...stepMessages);
     }
     return { approvals, error };

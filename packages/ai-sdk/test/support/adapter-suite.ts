@@ -234,7 +234,7 @@ export function describeAdapterSuite(label: string, connector: ScenarioConnector
         toolCallId: 'call-ask',
       });
       expect(updatesOf(turn, 'tool_call')[0]).toMatchObject({ title: 'Ask: Which environment?' });
-      expect(turn.text).toBe('Answer: {"status":"accepted","answer":"Production"}');
+      expect(turn.text).toBe('Let me ask. Answer: {"status":"accepted","answer":"Production"}');
     });
 
     it('lets the model ask for text (askText); declined and cancelled answers reach it as such', async () => {
@@ -366,7 +366,7 @@ export function describeAdapterSuite(label: string, connector: ScenarioConnector
       const turn = await session.client.prompt('ask-choice');
       expect(turn.elicitations).toHaveLength(0);
       expect(turn.text).toMatch(
-        /^Answer: \{"status":"unsupported","message":"The user's ACP client cannot show/,
+        /^Let me ask\. Answer: \{"status":"unsupported","message":"The user's ACP client cannot show/,
       );
       expect(turn.stopReason).toBe('end_turn');
     });
@@ -451,7 +451,8 @@ export function describeAdapterSuite(label: string, connector: ScenarioConnector
         );
         expect(lastUpdate).toBeLessThan(lastResponse);
 
-        // A tool's tool_call is on the wire before the question it asks and before its permission request.
+        // A tool's tool_call is on the wire after the text the model wrote before calling it, and before the
+        // question the tool asks or its permission request.
         const position = (found: (message: AnyMessage) => boolean) => received.findIndex(found);
         const toolCall = (toolCallId: string) => (message: AnyMessage) => {
           if (!('method' in message) || message.method !== methods.client.session.update) return false;
@@ -461,8 +462,19 @@ export function describeAdapterSuite(label: string, connector: ScenarioConnector
         const requestOf = (method: string) => (message: AnyMessage) =>
           'method' in message && 'id' in message && message.method === method;
         expect((await prompt('ask-choice')).stopReason).toBe('end_turn');
-        expect(texts.at(-1)).toBe('Answer: {"status":"accepted","answer":"Production"}');
-        expect(position(toolCall('call-ask'))).toBeGreaterThan(-1);
+        expect(position(toolCall('call-ask'))).toBeGreaterThan(
+          received.findLastIndex(
+            (message) =>
+              'method' in message &&
+              JSON.stringify(message.params).includes('"text":"ask. "') &&
+              message.method === methods.client.session.update,
+          ),
+        );
+        expect(texts.slice(-3)).toEqual([
+          'Let me ',
+          'ask. ',
+          'Answer: {"status":"accepted","answer":"Production"}',
+        ]);
         expect(position(toolCall('call-ask'))).toBeLessThan(
           position(requestOf(methods.client.elicitation.create)),
         );

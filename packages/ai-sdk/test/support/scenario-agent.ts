@@ -171,6 +171,7 @@ export function scenarioReply(
     case 'ask-choice':
       return step === 0
         ? [
+            ...text('Let me ', 'ask. '),
             toolCall('call-ask', 'askUser', {
               question: 'Which environment?',
               options: ['Staging', 'Production'],
