@@ -2,7 +2,7 @@
 // capabilities), session/new, session/load (only with a session store), session/prompt, session/cancel. Sessions are
 // kept per connection; the store keeps them across connections.
 import { randomUUID } from 'node:crypto';
-import { type AcpSessions, acpSessions, type ElicitationClient } from '@acpkit/elicitation';
+import { acpSessions } from '@acpkit/elicitation';
 import {
   type AgentApp,
   type AgentCapabilities,
@@ -14,43 +14,17 @@ import {
 } from '@agentclientprotocol/sdk';
 import type { ToolSet } from 'ai';
 import { type AiSdkAgentOptions, type ResolvedAgentOptions, resolveAgentOptions } from './options.js';
+import { ConnectionSessions } from './sessions/connection-sessions.js';
 import { LiveSession } from './sessions/live-session.js';
-import type { StoredAiSdkSession } from './sessions/session-store.js';
-
-/**
- * The session id under which each connection's registry is anchored in `AcpSessions` (never a real session: ours
- * are UUIDs). Why: `AcpSessions.sessionFor` is the one place that knows an SDK connection (SDK 2.4 makes a new
- * handler context per request); the context it returns for this id is a stable per-connection key.
- */
-const CONNECTION_ANCHOR = 'acpkit.ai-sdk/connection';
-
-/** The sessions open on each connection, kept as long as the connection is. */
-class ConnectionSessions {
-  readonly #acp: AcpSessions;
-  readonly #byConnection = new WeakMap<object, Map<string, LiveSession>>();
-
-  constructor(acp: AcpSessions) {
-    this.#acp = acp;
-  }
-
-  of(client: ElicitationClient): Map<string, LiveSession> {
-    const anchor = this.#acp.sessionFor({ params: { sessionId: CONNECTION_ANCHOR }, client });
-    let sessions = this.#byConnection.get(anchor);
-    if (sessions === undefined) {
-      sessions = new Map();
-      this.#byConnection.set(anchor, sessions);
-    }
-    return sessions;
-  }
-}
 
 class AiSdkAgent {
   readonly #options: ResolvedAgentOptions;
   readonly #acp = acpSessions();
-  readonly #connections = new ConnectionSessions(this.#acp);
+  readonly #sessions: ConnectionSessions;
 
   constructor(options: ResolvedAgentOptions) {
     this.#options = options;
+    this.#sessions = new ConnectionSessions(this.#acp, options);
   }
 
   capabilities(): AgentCapabilities {
@@ -81,17 +55,17 @@ class AiSdkAgent {
         methods.agent.session.cancel,
         // Pending questions end first (AcpSessions), then the turn: its model call and permission requests.
         this.#acp.cancel(({ params, client }) => {
-          this.#connections.of(client).get(params.sessionId)?.cancel();
+          this.#sessions.find(client, params.sessionId)?.cancel();
         }),
       )
       .onRequest(methods.agent.session.new, async ({ params, client }) => {
         const sessionId = randomUUID();
-        const session = this.#open(client, LiveSession.empty(sessionId, params.cwd));
+        const session = this.#sessions.open(client, LiveSession.empty(sessionId, params.cwd));
         await this.#save(session);
         return { sessionId };
       })
       .onRequest(methods.agent.session.prompt, async ({ params, client, signal }) => {
-        const session = this.#connections.of(client).get(params.sessionId);
+        const session = this.#sessions.find(client, params.sessionId);
         if (session === undefined) throw RequestError.sessionNotFound(params.sessionId);
         let stopReason: StopReason;
         try {
@@ -114,7 +88,7 @@ class AiSdkAgent {
     if (options.sessionStore !== null) {
       const store = options.sessionStore;
       app = app.onRequest(methods.agent.session.load, async ({ params, client }) => {
-        const open = this.#connections.of(client).get(params.sessionId);
+        const open = this.#sessions.find(client, params.sessionId);
         if (open?.isRunning) {
           throw RequestError.invalidRequest(
             { sessionId: params.sessionId },
@@ -123,28 +97,12 @@ class AiSdkAgent {
         }
         const stored = await store.get(params.sessionId);
         if (stored === undefined) throw RequestError.sessionNotFound(params.sessionId);
-        const session = this.#open(client, { ...stored, cwd: params.cwd });
+        const session = this.#sessions.open(client, { ...stored, cwd: params.cwd });
         await session.replay();
         return {};
       });
     }
     return app;
-  }
-
-  /** Opens (or reopens) a session on the connection of `client`. */
-  #open(client: ElicitationClient, stored: StoredAiSdkSession): LiveSession {
-    const sessions = this.#connections.of(client);
-    if (!sessions.has(stored.sessionId) && sessions.size >= this.#options.maxSessionsPerConnection) {
-      throw RequestError.invalidRequest(
-        { maxSessionsPerConnection: this.#options.maxSessionsPerConnection },
-        `this connection already has ${sessions.size} sessions open, the most this agent allows ` +
-          '(maxSessionsPerConnection); open a new connection for more',
-      );
-    }
-    const acpSession = this.#acp.sessionFor({ params: { sessionId: stored.sessionId }, client });
-    const session = new LiveSession(this.#options, acpSession, stored);
-    sessions.set(stored.sessionId, session);
-    return session;
   }
 
   async #save(session: LiveSession): Promise<void> {

@@ -130,7 +130,10 @@ export interface AiSdkAgentOptions<Tools extends ToolSet = ToolSet> {
   readonly describeToolCall?: ((call: ToolCallInfo) => ToolCallDisplay | undefined) | undefined;
   /** Settings passed to every model call (`temperature`, `maxOutputTokens`, `maxRetries`, `providerOptions`, …). */
   readonly callSettings?: AiSdkCallSettings | undefined;
-  /** Sessions one connection may hold open at once; `session/new` and `session/load` beyond it fail. Default 100. */
+  /**
+   * Sessions one connection keeps open at once. Opening one more closes the least recently used idle session (it
+   * stays in the session store: `session/load` opens it again; without a store it is gone). Default 100.
+   */
   readonly maxSessionsPerConnection?: number | undefined;
 }
 

@@ -94,14 +94,31 @@ describe('sessions', () => {
     expect((await client.prompt('hello')).stopReason).toBe('end_turn');
   });
 
-  it('bounds the sessions of one connection (maxSessionsPerConnection)', async () => {
+  it('keeps at most maxSessionsPerConnection open: the least recently used idle one closes, and loads again', async () => {
     const client = await connect({ maxSessionsPerConnection: 2 });
-    await client.agent.request(methods.agent.session.new, { cwd: '/', mcpServers: [] });
+    const prompt = (sessionId: string, text: string) =>
+      client.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] });
+    const second = await client.agent.request(methods.agent.session.new, { cwd: '/', mcpServers: [] });
+    await prompt(client.sessionId, 'hello'); // the first session is now the most recently used
+    const third = await client.agent.request(methods.agent.session.new, { cwd: '/', mcpServers: [] });
+    expect((await failure(prompt(second.sessionId, 'hello'))).code).toBe(-32002);
+    expect((await prompt(client.sessionId, 'history')).stopReason).toBe('end_turn');
+    expect((await prompt(third.sessionId, 'hello')).stopReason).toBe('end_turn');
+    await load(client, second.sessionId);
+    expect((await prompt(second.sessionId, 'history')).stopReason).toBe('end_turn');
+  });
+
+  it('refuses a new session when every session at the limit is running a prompt (-32600)', async () => {
+    const client = await connect({ maxSessionsPerConnection: 1 });
+    const stalled = client.prompt('stall');
     const thrown = await failure(
       client.agent.request(methods.agent.session.new, { cwd: '/', mcpServers: [] }),
     );
     expect(thrown.code).toBe(-32600);
     expect(thrown.message).toContain('maxSessionsPerConnection');
+    await client.cancel();
+    expect((await stalled).stopReason).toBe('cancelled');
+    await client.agent.request(methods.agent.session.new, { cwd: '/', mcpServers: [] });
   });
 
   it('fails the prompt when the store cannot save the turn, and keeps the session usable', async () => {

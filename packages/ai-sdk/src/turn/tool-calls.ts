@@ -57,6 +57,8 @@ export class ToolCalls {
   readonly #calls = new Map<string, TrackedCall>();
   /** Tool starts waiting for the stream to reach their call (see {@link ToolCalls.reached}). */
   readonly #waiting = new Map<string, () => void>();
+  /** Whether a stream is being read (a tool start may wait for it). */
+  #streaming = false;
   readonly #tools: ToolSet;
   readonly #describe: ((call: ToolCallInfo) => ToolCallDisplay | undefined) | undefined;
 
@@ -78,7 +80,7 @@ export class ToolCalls {
    * way to this turn (the text the model wrote before calling it); the tool is announced after them.
    */
   reached(toolCallId: string): Promise<void> | undefined {
-    if (this.#calls.has(toolCallId)) return undefined;
+    if (this.#calls.has(toolCallId) || !this.#streaming) return undefined;
     return new Promise((resolve) => {
       const earlier = this.#waiting.get(toolCallId);
       this.#waiting.set(toolCallId, () => {
@@ -88,8 +90,14 @@ export class ToolCalls {
     });
   }
 
+  /** A stream of the turn is being read from now on. */
+  streamStarted(): void {
+    this.#streaming = true;
+  }
+
   /** The stream ended: nothing more will be reached, so nothing waits any longer. */
   streamEnded(): void {
+    this.#streaming = false;
     for (const release of this.#waiting.values()) release();
     this.#waiting.clear();
   }

@@ -164,6 +164,7 @@ export class Turn {
       await this.#calls.reached(event.toolCall.toolCallId);
       await this.#sendAll(this.#calls.running(event.toolCall));
     };
+    this.#calls.streamStarted();
     try {
       const result = streamText({
         ...options.callSettings,
