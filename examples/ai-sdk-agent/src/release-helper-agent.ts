@@ -1,6 +1,6 @@
 // The release-helper agent: an AI SDK model with a deploy tool that needs approval and askUserTool(), exposed over
 // ACP by createAiSdkAgent.
-import { askUserTool, createAiSdkAgent } from '@acpkit/ai-sdk';
+import { askUserTool, createAiSdkAgent, inMemorySessionStore } from '@acpkit/ai-sdk';
 import type { AgentApp } from '@agentclientprotocol/sdk';
 import { type LanguageModel, tool } from 'ai';
 import { z } from 'zod';
@@ -65,9 +65,13 @@ export function modelFromEnvironment(env: NodeJS.ProcessEnv): LanguageModel {
   return createScriptedReleaseModel({ chunkDelayMs: Number(env.ACPKIT_EXAMPLE_CHUNK_DELAY_MS ?? 0) || 0 });
 }
 
+/** One session store for every agent app this module makes, so `acpremote serve` connections share sessions. */
+const sessionStore = inMemorySessionStore();
+
 /**
  * Creates the release-helper agent: an AI SDK model with a `deploy` tool that needs approval and `askUserTool()`,
- * exposed over ACP by `createAiSdkAgent`. Each call returns a fresh SDK `AgentApp`.
+ * exposed over ACP by `createAiSdkAgent`. Each call returns a fresh SDK `AgentApp`; they share one session store, so a
+ * client served by one can load its session through another (`session/load`).
  *
  * @example
  * ```ts
@@ -87,6 +91,7 @@ export function createReleaseHelperAgent(options: { model?: LanguageModel } = {}
     system: RELEASE_HELPER_SYSTEM,
     tools: { deploy: deployTool, askUser: askUserTool() },
     maxSteps: 10,
+    sessionStore,
     describeToolCall: ({ toolName, input }) =>
       toolName === 'deploy'
         ? {

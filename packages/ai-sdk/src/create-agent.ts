@@ -126,7 +126,6 @@ class AiSdkAgent {
  * @example
  * ```ts
  * import { askUserTool, createAiSdkAgent, formTool } from '@acpkit/ai-sdk';
- * import { openai } from '@ai-sdk/openai';
  * import { tool } from 'ai';
  * import { z } from 'zod';
  *
@@ -141,7 +140,7 @@ class AiSdkAgent {
  *   createAiSdkAgent({
  *     name: 'release-helper',
  *     version: '1.0.0',
- *     model: openai('gpt-5-mini'),
+ *     model: 'openai/gpt-5-mini', // through the AI Gateway; or any provider's model, e.g. openai('gpt-5-mini')
  *     system: 'You help release services.',
  *     tools: {
  *       deploy,

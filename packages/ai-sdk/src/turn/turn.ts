@@ -184,20 +184,10 @@ export class Turn {
       for await (const part of result.fullStream) {
         switch (part.type) {
           case 'text-delta':
-            if (part.text !== '') {
-              await this.#send({
-                sessionUpdate: 'agent_message_chunk',
-                content: { type: 'text', text: part.text },
-              });
-            }
+            await this.#chunk('agent_message_chunk', part.text);
             break;
           case 'reasoning-delta':
-            if (part.text !== '') {
-              await this.#send({
-                sessionUpdate: 'agent_thought_chunk',
-                content: { type: 'text', text: part.text },
-              });
-            }
+            await this.#chunk('agent_thought_chunk', part.text);
             break;
           case 'tool-call':
             this.#calls.seen(part);
@@ -300,6 +290,11 @@ export class Turn {
         return;
       }
     }
+  }
+
+  /** One streamed delta as one chunk update (an empty delta is not news). */
+  async #chunk(kind: 'agent_message_chunk' | 'agent_thought_chunk', text: string): Promise<void> {
+    if (text !== '') await this.#send({ sessionUpdate: kind, content: { type: 'text', text } });
   }
 
   async #sendAll(updates: readonly SessionUpdate[]): Promise<void> {
