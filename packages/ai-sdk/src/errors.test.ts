@@ -1,4 +1,4 @@
-import { AcpKitError } from '@acpkit/elicitation';
+import { AcpKitError } from '@acpkit/errors';
 import { describe, expect, it, vi } from 'vitest';
 import { AiSdkAgentError, AiSdkAgentErrorCode } from './errors.js';
 

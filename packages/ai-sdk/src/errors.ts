@@ -1,7 +1,6 @@
-// The errors @acpkit/ai-sdk throws itself: one class, AiSdkAgentError, on the AcpKitError root. Wire errors (a
-// failed prompt) stay the SDK's RequestError; see provider-error.ts.
-import { AcpKitError } from '@acpkit/elicitation';
-import { brandErrorClass, isBrandedInstance } from '@acpkit/internal-branding';
+// The errors @acpkit/ai-sdk throws itself: one class, AiSdkAgentError, on the one ACP Kit error root
+// (`@acpkit/errors`). Wire errors (a failed prompt) stay the SDK's RequestError; see turn/provider-error.ts.
+import { AcpKitError, brandErrorClass } from '@acpkit/errors';
 
 /**
  * Stable codes of {@link AiSdkAgentError}. Adding one is a minor change; renaming or removing one is breaking.
@@ -41,16 +40,6 @@ export type AiSdkAgentErrorCode = (typeof AiSdkAgentErrorCode)[keyof typeof AiSd
  * ```
  */
 export class AiSdkAgentError extends AcpKitError<AiSdkAgentErrorCode> {
-  static {
-    brandErrorClass(AiSdkAgentError, 'acpkit.error.ai-sdk-agent');
-  }
-
-  override readonly name: string = 'AiSdkAgentError';
-
-  constructor(code: AiSdkAgentErrorCode, message: string, options?: { cause?: unknown }) {
-    super(code, message, options);
-  }
-
   /**
    * Like `instanceof`, but also true for errors created by another copy of the package.
    *
@@ -61,9 +50,8 @@ export class AiSdkAgentError extends AcpKitError<AiSdkAgentErrorCode> {
    * AiSdkAgentError.isInstance(new Error('x')); // false
    * ```
    */
-  static override isInstance(value: unknown): value is AiSdkAgentError {
-    return isBrandedInstance(AiSdkAgentError, value);
-  }
+  static override readonly isInstance = brandErrorClass(AiSdkAgentError, 'acpkit.error.ai-sdk-agent');
+  override readonly name: string = 'AiSdkAgentError';
 }
 
 const MAX_SHOWN_CHARACTERS = 120;

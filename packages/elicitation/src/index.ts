@@ -1,14 +1,16 @@
 /**
  * Public surface of @acpkit/elicitation. Every export here is public API: named exports only.
  */
+// The root of every ACP Kit error, re-exported where elicitation users already import it.
+
 export {
-  AcpKitError,
   ChoiceValidationError,
   ChoiceValidationErrorCode,
   type ElicitationContentIssue,
   InvalidElicitationResponseError,
   InvalidElicitationResponseErrorCode,
 } from '@acpkit/choice-schema';
+export { AcpKitError } from '@acpkit/errors';
 export { choiceField, choicesField, FormSchemaError, FormSchemaErrorCode } from '@acpkit/form-schema';
 export {
   AcpSessions,
@@ -40,6 +42,7 @@ export {
   ElicitationErrorCode,
   ElicitationScopeError,
   ElicitationUnsupportedError,
+  type ElicitationUnsupportedErrorCode,
   InvalidElicitationFallbackError,
 } from './errors.js';
 export type { ChoiceElicitationFallback, ChoiceValueEquals, ElicitationFallback } from './fallback.js';

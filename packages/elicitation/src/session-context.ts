@@ -291,7 +291,7 @@ export class AcpSessionContext {
     options: CreateElicitationOptions = {},
   ): Promise<CreateElicitationResponse> {
     const name = modeName(mode);
-    this.#requireRecordedCapabilities();
+    this.#requireRecordedCapabilities(name);
     if (!this.supportsElicitation(mode)) throw new ElicitationUnsupportedError(name);
     if ('sessionId' in mode && mode.sessionId !== undefined && mode.sessionId !== this.sessionId) {
       throw new ElicitationScopeError(String(mode.sessionId), this.sessionId);
@@ -593,7 +593,7 @@ export class AcpSessionContext {
     },
     checkFallback: (result: unknown) => ElicitationResult<Value>,
   ): Promise<ElicitationResult<Value>> {
-    this.#requireRecordedCapabilities();
+    this.#requireRecordedCapabilities('form');
     const runFallback = async (cause: RequestError | undefined): Promise<ElicitationResult<Value>> => {
       if (options.fallback === undefined) {
         throw new ElicitationUnsupportedError('form', cause === undefined ? undefined : { cause });
@@ -613,8 +613,8 @@ export class AcpSessionContext {
     }
   }
 
-  #requireRecordedCapabilities(): void {
-    if (this.clientCapabilities === undefined) throw new ClientCapabilitiesNotRecordedError();
+  #requireRecordedCapabilities(mode: string): void {
+    if (this.clientCapabilities === undefined) throw new ClientCapabilitiesNotRecordedError(mode);
   }
 
   /** The params of a raw elicitation: this session's id unless the mode is request-scoped, then the mode. */

@@ -1,4 +1,5 @@
-import { brandErrorClass, isBrandedInstance } from '@acpkit/internal-branding';
+// The errors `@acpkit/testing` throws, on the one ACP Kit error root (`AcpKitError` from `@acpkit/errors`).
+import { AcpKitError, brandErrorClass } from '@acpkit/errors';
 
 /**
  * Stable codes of the `@acpkit/testing` errors. Adding one is a minor change; renaming or removing one is breaking.
@@ -38,7 +39,8 @@ export const TestingErrorCode = {
 export type TestingErrorCode = (typeof TestingErrorCode)[keyof typeof TestingErrorCode];
 
 /**
- * Base class of the errors `@acpkit/testing` throws. Branch on {@link TestingError.code}, not on the message.
+ * Base class of the errors `@acpkit/testing` throws, an `AcpKitError` (the root of every ACP Kit error). Branch on
+ * {@link TestingError.code}, not on the message.
  *
  * @example
  * ```ts
@@ -49,30 +51,10 @@ export type TestingErrorCode = (typeof TestingErrorCode)[keyof typeof TestingErr
  * }
  * ```
  */
-export class TestingError extends Error {
-  static {
-    brandErrorClass(TestingError, 'acpkit.error.testing');
-  }
-
-  override readonly name: string = 'TestingError';
-  /** Stable machine-readable code. */
-  readonly code: TestingErrorCode;
-
-  constructor(code: TestingErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-  }
-
+export class TestingError extends AcpKitError<TestingErrorCode> {
   /** Like `instanceof`, but also true for errors created by another copy of this package. */
-  static isInstance(value: unknown): value is TestingError {
-    return isBrandedInstance(TestingError, value);
-  }
-
-  /** Makes `instanceof` check the class's own marker, so it also recognises errors from another copy of this package. */
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the class right of instanceof, a subclass too
-    return isBrandedInstance(this, value);
-  }
+  static override readonly isInstance = brandErrorClass(TestingError, 'acpkit.error.testing');
+  override readonly name: string = 'TestingError';
 }
 
 /**
@@ -90,10 +72,8 @@ export class TestingError extends Error {
  * ```
  */
 export class ScriptedAnswerError extends TestingError {
-  static {
-    brandErrorClass(ScriptedAnswerError, 'acpkit.error.scripted-answer');
-  }
-
+  /** Like `instanceof`, but also true for errors created by another copy of this package. */
+  static override readonly isInstance = brandErrorClass(ScriptedAnswerError, 'acpkit.error.scripted-answer');
   override readonly name: string = 'ScriptedAnswerError';
   /** How the form is named in the message: its title, else the agent's question. */
   readonly form: string | undefined;
@@ -108,11 +88,6 @@ export class ScriptedAnswerError extends TestingError {
     super(code, message, details.cause === undefined ? undefined : { cause: details.cause });
     this.form = details.form;
     this.field = details.field;
-  }
-
-  /** Like `instanceof`, but also true for errors created by another copy of this package. */
-  static override isInstance(value: unknown): value is ScriptedAnswerError {
-    return isBrandedInstance(ScriptedAnswerError, value);
   }
 }
 
@@ -130,14 +105,7 @@ export class ScriptedAnswerError extends TestingError {
  * ```
  */
 export class AgentProcessError extends TestingError {
-  static {
-    brandErrorClass(AgentProcessError, 'acpkit.error.agent-process');
-  }
-
-  override readonly name: string = 'AgentProcessError';
-
   /** Like `instanceof`, but also true for errors created by another copy of this package. */
-  static override isInstance(value: unknown): value is AgentProcessError {
-    return isBrandedInstance(AgentProcessError, value);
-  }
+  static override readonly isInstance = brandErrorClass(AgentProcessError, 'acpkit.error.agent-process');
+  override readonly name: string = 'AgentProcessError';
 }
