@@ -204,6 +204,19 @@ describe('options that reach the model and the client', () => {
     });
   });
 
+  it('keeps the default title when describeToolCall throws, and the turn goes on', async () => {
+    const client = await connect({
+      describeToolCall: () => {
+        throw new Error('display bug');
+      },
+    });
+    const turn = await client.prompt('lookup');
+    expect(turn.stopReason).toBe('end_turn');
+    expect(turn.updates.find((update) => update.sessionUpdate === 'tool_call')).toMatchObject({
+      title: 'lookup',
+    });
+  });
+
   it('stops at maxSteps with max_turn_requests and answers every tool call it made', async () => {
     const sessionStore = new InMemorySessionStore();
     const client = await connect({ maxSteps: 2, sessionStore });

@@ -154,9 +154,7 @@ export class ToolCalls {
 
   #track(part: ToolCallPart): TrackedCall {
     const tool = this.#tools[part.toolName];
-    const display =
-      this.#describe?.({ toolName: part.toolName, input: part.input }) ??
-      describeSessionToolCall(tool, part.input);
+    const display = this.#authorsDisplay(part) ?? describeSessionToolCall(tool, part.input);
     const title =
       display?.title ?? (typeof tool?.title === 'string' ? tool.title : undefined) ?? part.toolName;
     const call: TrackedCall = {
@@ -168,6 +166,18 @@ export class ToolCalls {
     };
     this.#calls.set(part.toolCallId, call);
     return call;
+  }
+
+  /**
+   * The author's title and kind for a call. A display hook that throws must not fail the turn (it would surface as a
+   * failed model call): the call keeps its default title.
+   */
+  #authorsDisplay(part: ToolCallPart): ToolCallDisplay | undefined {
+    try {
+      return this.#describe?.({ toolName: part.toolName, input: part.input });
+    } catch {
+      return undefined;
+    }
   }
 
   /** The `tool_call` of a call not announced yet (nothing once it has been). */
