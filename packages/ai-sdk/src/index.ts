@@ -17,7 +17,7 @@ export {
   type InMemorySessionStoreOptions,
   inMemorySessionStore,
   type StoredAiSdkSession,
-} from './sessions/session-store.js';
+} from './session-store.js';
 export { type AskUserInput, type AskUserToolOptions, askUserTool } from './tools/ask-user-tool.js';
 export { type FormToolInput, type FormToolOptions, formTool } from './tools/form-tool.js';
 export type { QuestionToolResult } from './tools/question-results.js';

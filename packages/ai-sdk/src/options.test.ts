@@ -2,7 +2,7 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { AiSdkAgentError } from './errors.js';
 import { type AiSdkAgentOptions, resolveAgentOptions } from './options.js';
-import { InMemorySessionStore } from './sessions/session-store.js';
+import { InMemorySessionStore } from './session-store.js';
 
 const model = new MockLanguageModelV3();
 const valid: AiSdkAgentOptions = { name: 'helper', version: '1.0.0', model };

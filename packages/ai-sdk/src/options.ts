@@ -4,7 +4,7 @@
 import type { ToolKind } from '@agentclientprotocol/sdk';
 import type { LanguageModel, streamText, ToolSet } from 'ai';
 import { invalidOption } from './errors.js';
-import { type AiSdkSessionStore, InMemorySessionStore } from './sessions/session-store.js';
+import { type AiSdkSessionStore, InMemorySessionStore } from './session-store.js';
 
 /**
  * What the model takes besides text; it sets the `promptCapabilities` the agent advertises in `initialize`, so a

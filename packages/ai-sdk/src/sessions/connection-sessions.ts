@@ -4,8 +4,8 @@
 import type { AcpSessions, ElicitationClient } from '@acpkit/elicitation';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { ResolvedAgentOptions } from '../options.js';
+import type { StoredAiSdkSession } from '../session-store.js';
 import { LiveSession } from './live-session.js';
-import type { StoredAiSdkSession } from './session-store.js';
 
 /**
  * The session id under which each connection's sessions are anchored in `AcpSessions` (never a real session: ours

@@ -4,10 +4,10 @@ import type { AcpSessionContext } from '@acpkit/elicitation';
 import { type ContentBlock, RequestError, type StopReason } from '@agentclientprotocol/sdk';
 import type { ModelMessage, ToolSet } from 'ai';
 import type { ResolvedAgentOptions } from '../options.js';
+import type { StoredAiSdkSession } from '../session-store.js';
 import { sendSessionUpdate } from '../session-update.js';
 import { bindSessionTools } from '../tools/session-tools.js';
 import { Turn, type TurnHost } from '../turn/turn.js';
-import type { StoredAiSdkSession } from './session-store.js';
 import { Transcript } from './transcript.js';
 
 /** One session on one connection. */

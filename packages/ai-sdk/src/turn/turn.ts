@@ -15,13 +15,17 @@ import {
 } from 'ai';
 import type { ResolvedAgentOptions } from '../options.js';
 import { sendSessionUpdate } from '../session-update.js';
-import type { Transcript } from '../sessions/transcript.js';
 import { type ApprovalDecision, REJECTED_REASON, requestToolApproval } from './approvals.js';
 import { resultsForOpenToolCalls } from './history.js';
 import { promptToUserMessage } from './prompt-content.js';
 import { modelCallFailed, modelStoppedWithError } from './provider-error.js';
 import { stopReasonFor } from './stop-reason.js';
 import { displayText, type ToolCallPart, ToolCalls } from './tool-calls.js';
+
+/** Where a turn records what it sends (the session's transcript, for replay on `session/load`). */
+export interface UpdateRecorder {
+  record(update: SessionUpdate): void;
+}
 
 /** What a turn needs from its session. */
 export interface TurnHost {
@@ -34,7 +38,7 @@ export interface TurnHost {
   readonly history: readonly ModelMessage[];
   /** Tools the user allowed for the whole session; the turn adds to it. */
   readonly alwaysAllowedTools: Set<string>;
-  readonly transcript: Transcript;
+  readonly transcript: UpdateRecorder;
 }
 
 type StreamPart = TextStreamPart<ToolSet>;

@@ -2,7 +2,7 @@
 // store an agent gets by default (bounded: least recently used sessions are dropped first).
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { ModelMessage } from 'ai';
-import { invalidOption } from '../errors.js';
+import { invalidOption } from './errors.js';
 
 /**
  * One session as a store keeps it: what the model sees next turn (`messages`), what the client is shown again on

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AiSdkAgentError } from '../errors.js';
+import { AiSdkAgentError } from './errors.js';
 import { InMemorySessionStore, inMemorySessionStore, type StoredAiSdkSession } from './session-store.js';
 
 const session = (sessionId: string): StoredAiSdkSession => ({
