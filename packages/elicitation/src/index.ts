@@ -17,6 +17,7 @@ export {
   acpSessions,
   type CancelContextLike,
   type InitializeContextLike,
+  type PromptHandlerResult,
   type SessionContextLike,
 } from './acp-sessions.js';
 export type {

@@ -58,9 +58,26 @@ export class TestingError extends AcpKitError<TestingErrorCode> {
 }
 
 /**
+ * One way a script does not fit a form: its code, the field concerned (property name, or the script's key when it
+ * names no field) and a message that names the form and the field.
+ *
+ * @example
+ * ```ts
+ * const problem: ScriptProblem = { code: 'MISSING_ANSWER', field: 'name', message: 'The form … needs an answer …' };
+ * ```
+ */
+export interface ScriptProblem {
+  readonly code: TestingErrorCode;
+  readonly field: string | undefined;
+  readonly message: string;
+}
+
+/**
  * A scripted answer does not fit the form the agent sent: it names no field of it, its value is not valid for the
- * field, a required field got no value, or the scripts ran out. The message names the form and the field. Codes:
- * `UNKNOWN_FIELD`, `AMBIGUOUS_FIELD`, `INVALID_ANSWER`, `MISSING_ANSWER`, `NO_SCRIPT_LEFT`, `INVALID_SCRIPT`.
+ * field, a required field got no value, or the scripts ran out. The message names the form and the field; when
+ * several fields of one form do not fit, it lists them all (one line each), `problems` holds each, and `code` and
+ * `field` are the first one's. Codes: `UNKNOWN_FIELD`, `AMBIGUOUS_FIELD`, `INVALID_ANSWER`, `MISSING_ANSWER`,
+ * `NO_SCRIPT_LEFT`, `INVALID_SCRIPT`.
  *
  * @example
  * ```ts
@@ -79,15 +96,18 @@ export class ScriptedAnswerError extends TestingError {
   readonly form: string | undefined;
   /** The field concerned (property name), when there is one. */
   readonly field: string | undefined;
+  /** Every way the script does not fit the form (one entry unless several fields failed at once). */
+  readonly problems: readonly ScriptProblem[];
 
   constructor(
     code: TestingErrorCode,
     message: string,
-    details: { form?: string; field?: string; cause?: unknown } = {},
+    details: { form?: string; field?: string; problems?: readonly ScriptProblem[]; cause?: unknown } = {},
   ) {
     super(code, message, details.cause === undefined ? undefined : { cause: details.cause });
     this.form = details.form;
     this.field = details.field;
+    this.problems = details.problems ?? [{ code, field: details.field, message }];
   }
 }
 

@@ -105,8 +105,11 @@ export function describeAgentError(error: RequestError): string {
   const data: unknown = error.data;
   let detail: string | undefined;
   if (typeof data === 'string') detail = data;
-  else if (isRecord(data) && typeof data.details === 'string') detail = data.details;
-  else if (isRecord(data) && typeof data.message === 'string') detail = data.message;
+  else if (isRecord(data) && typeof data.details === 'string') {
+    // `acpSessions().prompt` also sends the error's class and stable code: `FormSchemaError UNSUPPORTED_TYPE: …`.
+    const origin = [data.name, data.code].filter((part) => typeof part === 'string').join(' ');
+    detail = origin === '' ? data.details : `${origin}: ${data.details}`;
+  } else if (isRecord(data) && typeof data.message === 'string') detail = data.message;
   else if (data !== undefined && data !== null) detail = JSON.stringify(data);
   const shown = detail === undefined ? undefined : shorten(detail, MAX_DETAIL_CHARACTERS);
   return `The agent answered with an error: ${error.message} (${error.code})${shown ? `: ${shown}` : ''}`;
