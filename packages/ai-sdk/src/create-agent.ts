@@ -1,6 +1,6 @@
 // createAiSdkAgent: an SDK AgentApp around an AI SDK model and its tools. Handlers: initialize (honest
-// capabilities), session/new, session/load (only with a session store), session/prompt, session/cancel. Sessions are
-// kept per connection; the store keeps them across connections.
+// capabilities), session/new, session/load (only with a session store), session/prompt (a turn on
+// @acpkit/elicitation's sessions.prompt), session/cancel. Open sessions live in the app; the store keeps them longer.
 import { randomUUID } from 'node:crypto';
 import { acpSessions } from '@acpkit/elicitation';
 import {
@@ -14,17 +14,17 @@ import {
 } from '@agentclientprotocol/sdk';
 import type { ToolSet } from 'ai';
 import { type AiSdkAgentOptions, type ResolvedAgentOptions, resolveAgentOptions } from './options.js';
-import { ConnectionSessions } from './sessions/connection-sessions.js';
 import { LiveSession } from './sessions/live-session.js';
+import { OpenSessions } from './sessions/open-sessions.js';
 
 class AiSdkAgent {
   readonly #options: ResolvedAgentOptions;
   readonly #acp = acpSessions();
-  readonly #sessions: ConnectionSessions;
+  readonly #sessions: OpenSessions;
 
   constructor(options: ResolvedAgentOptions) {
     this.#options = options;
-    this.#sessions = new ConnectionSessions(this.#acp, options);
+    this.#sessions = new OpenSessions(options);
   }
 
   capabilities(): AgentCapabilities {
@@ -51,54 +51,53 @@ class AiSdkAgent {
           },
         })),
       )
-      .onNotification(
-        methods.agent.session.cancel,
-        // Pending questions end first (AcpSessions), then the turn: its model call and permission requests.
-        this.#acp.cancel(({ params, client }) => {
-          this.#sessions.find(client, params.sessionId)?.cancel();
-        }),
-      )
-      .onRequest(methods.agent.session.new, async ({ params, client }) => {
+      // Cancels the session's running turn: its signal aborts the model call and its permission requests, and its
+      // pending questions resolve cancelled.
+      .onNotification(methods.agent.session.cancel, this.#acp.cancel())
+      .onRequest(methods.agent.session.new, async ({ params }) => {
         const sessionId = randomUUID();
-        const session = this.#sessions.open(client, LiveSession.empty(sessionId, params.cwd));
-        await this.#save(session);
+        await this.#save(this.#sessions.open(LiveSession.empty(sessionId, params.cwd)));
         return { sessionId };
       })
-      .onRequest(methods.agent.session.prompt, async ({ params, client, signal }) => {
-        const session = this.#sessions.find(client, params.sessionId);
-        if (session === undefined) throw RequestError.sessionNotFound(params.sessionId);
-        let stopReason: StopReason;
-        try {
-          stopReason = await session.prompt(params.prompt, signal);
-        } catch (error) {
-          // The turn's own error says more than a failed save would.
-          await this.#save(session).catch(() => undefined);
-          throw error;
-        }
-        try {
-          await this.#save(session);
-        } catch (error) {
-          throw RequestError.internalError(
-            { sessionId: params.sessionId, stopReason },
-            `the turn ended (${stopReason}) but the session store failed to save it: ${error instanceof Error ? error.message : String(error)}`,
-          );
-        }
-        return { stopReason };
-      });
+      .onRequest(
+        methods.agent.session.prompt,
+        // sessions.prompt answers `cancelled` for a cancelled turn, whatever the handler returns.
+        this.#acp.prompt(async (session, { params }) => {
+          const live = this.#sessions.find(params.sessionId);
+          if (live === undefined) throw RequestError.sessionNotFound(params.sessionId);
+          let stopReason: StopReason;
+          try {
+            stopReason = await live.prompt(session, params.prompt);
+          } catch (error) {
+            // The turn's own error says more than a failed save would.
+            await this.#save(live).catch(() => undefined);
+            throw error;
+          }
+          try {
+            await this.#save(live);
+          } catch (error) {
+            throw RequestError.internalError(
+              { sessionId: params.sessionId, stopReason },
+              `the turn ended (${stopReason}) but the session store failed to save it: ${error instanceof Error ? error.message : String(error)}`,
+            );
+          }
+          return { stopReason };
+        }),
+      );
     if (options.sessionStore !== null) {
       const store = options.sessionStore;
-      app = app.onRequest(methods.agent.session.load, async ({ params, client }) => {
-        const open = this.#sessions.find(client, params.sessionId);
-        if (open?.isRunning) {
+      app = app.onRequest(methods.agent.session.load, async (context) => {
+        const { params } = context;
+        if (this.#sessions.find(params.sessionId)?.isRunning) {
           throw RequestError.invalidRequest(
             { sessionId: params.sessionId },
-            'this session is running a prompt on this connection; load it when the prompt has ended',
+            'this session is running a prompt; load it when the prompt has ended',
           );
         }
         const stored = await store.get(params.sessionId);
         if (stored === undefined) throw RequestError.sessionNotFound(params.sessionId);
-        const session = this.#sessions.open(client, { ...stored, cwd: params.cwd });
-        await session.replay();
+        const live = this.#sessions.open({ ...stored, cwd: params.cwd });
+        await live.replay(this.#acp.sessionFor(context));
         return {};
       });
     }

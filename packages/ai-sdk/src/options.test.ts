@@ -19,7 +19,7 @@ function rejected(options: unknown): AiSdkAgentError {
 }
 
 describe('resolveAgentOptions', () => {
-  it('applies the defaults: 20 steps, text only, an in-memory store, 100 sessions per connection', () => {
+  it('applies the defaults: 20 steps, text only, an in-memory store, 100 open sessions', () => {
     const resolved = resolveAgentOptions(valid);
     expect(resolved).toMatchObject({
       name: 'helper',
@@ -30,7 +30,7 @@ describe('resolveAgentOptions', () => {
       maxSteps: 20,
       modelInputs: { image: false, audio: false },
       callSettings: {},
-      maxSessionsPerConnection: 100,
+      maxOpenSessions: 100,
     });
     expect(resolved.sessionStore).toBeInstanceOf(InMemorySessionStore);
     expect(resolveAgentOptions({ ...valid, sessionStore: null }).sessionStore).toBeNull();
@@ -56,10 +56,7 @@ describe('resolveAgentOptions', () => {
       'sessionStore must be null or an object with get(sessionId) and set(session), got {}.',
     ],
     [{ ...valid, describeToolCall: 'title' }, 'describeToolCall must be a function, got "title".'],
-    [
-      { ...valid, maxSessionsPerConnection: -1 },
-      'maxSessionsPerConnection must be a positive integer, got -1.',
-    ],
+    [{ ...valid, maxOpenSessions: -1 }, 'maxOpenSessions must be a positive integer, got -1.'],
     [{ ...valid, system: 42 }, 'system must be a string, got 42.'],
   ])('refuses a bad option with a message that names it (%#)', (options, message) => {
     expect(rejected(options).message).toBe(message);

@@ -131,10 +131,11 @@ export interface AiSdkAgentOptions<Tools extends ToolSet = ToolSet> {
   /** Settings passed to every model call (`temperature`, `maxOutputTokens`, `maxRetries`, `providerOptions`, …). */
   readonly callSettings?: AiSdkCallSettings | undefined;
   /**
-   * Sessions one connection keeps open at once. Opening one more closes the least recently used idle session (it
-   * stays in the session store: `session/load` opens it again; without a store it is gone). Default 100.
+   * Sessions the agent app keeps open in memory at once (one app per connection under `acpremote serve`). Opening
+   * one more closes the least recently used idle session (it stays in the session store: `session/load` opens it
+   * again; without a store it is gone). Default 100.
    */
-  readonly maxSessionsPerConnection?: number | undefined;
+  readonly maxOpenSessions?: number | undefined;
 }
 
 /** The options after their check, with every default applied. */
@@ -150,13 +151,13 @@ export interface ResolvedAgentOptions {
   readonly sessionStore: AiSdkSessionStore | null;
   readonly describeToolCall: ((call: ToolCallInfo) => ToolCallDisplay | undefined) | undefined;
   readonly callSettings: AiSdkCallSettings;
-  readonly maxSessionsPerConnection: number;
+  readonly maxOpenSessions: number;
 }
 
 /** The default of {@link AiSdkAgentOptions.maxSteps} (the AI SDK's `ToolLoopAgent` uses the same). */
 export const DEFAULT_MAX_STEPS = 20;
-/** The default of {@link AiSdkAgentOptions.maxSessionsPerConnection}. */
-export const DEFAULT_MAX_SESSIONS_PER_CONNECTION = 100;
+/** The default of {@link AiSdkAgentOptions.maxOpenSessions}. */
+export const DEFAULT_MAX_OPEN_SESSIONS = 100;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -244,10 +245,6 @@ export function resolveAgentOptions(options: AiSdkAgentOptions): ResolvedAgentOp
     sessionStore: resolveSessionStore(options.sessionStore),
     describeToolCall: options.describeToolCall,
     callSettings: callSettings ?? {},
-    maxSessionsPerConnection: positiveInteger(
-      'maxSessionsPerConnection',
-      options.maxSessionsPerConnection,
-      DEFAULT_MAX_SESSIONS_PER_CONNECTION,
-    ),
+    maxOpenSessions: positiveInteger('maxOpenSessions', options.maxOpenSessions, DEFAULT_MAX_OPEN_SESSIONS),
   };
 }

@@ -68,7 +68,7 @@ describe('sessions', () => {
     expect(sessionStore.get(first.sessionId)?.cwd).toBe('/elsewhere');
   });
 
-  it('refuses to load an unknown session and to prompt a session not open on this connection (-32002)', async () => {
+  it('refuses to load an unknown session and to prompt a session this agent does not hold open (-32002)', async () => {
     const sessionStore = new InMemorySessionStore();
     const owner = await connect({ sessionStore });
     const stranger = await connect({ sessionStore });
@@ -94,8 +94,8 @@ describe('sessions', () => {
     expect((await client.prompt('hello')).stopReason).toBe('end_turn');
   });
 
-  it('keeps at most maxSessionsPerConnection open: the least recently used idle one closes, and loads again', async () => {
-    const client = await connect({ maxSessionsPerConnection: 2 });
+  it('keeps at most maxOpenSessions open: the least recently used idle one closes, and loads again', async () => {
+    const client = await connect({ maxOpenSessions: 2 });
     const prompt = (sessionId: string, text: string) =>
       client.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] });
     const second = await client.agent.request(methods.agent.session.new, { cwd: '/', mcpServers: [] });
@@ -109,13 +109,13 @@ describe('sessions', () => {
   });
 
   it('refuses a new session when every session at the limit is running a prompt (-32600)', async () => {
-    const client = await connect({ maxSessionsPerConnection: 1 });
+    const client = await connect({ maxOpenSessions: 1 });
     const stalled = client.prompt('stall');
     const thrown = await failure(
       client.agent.request(methods.agent.session.new, { cwd: '/', mcpServers: [] }),
     );
     expect(thrown.code).toBe(-32600);
-    expect(thrown.message).toContain('maxSessionsPerConnection');
+    expect(thrown.message).toContain('maxOpenSessions');
     await client.cancel();
     expect((await stalled).stopReason).toBe('cancelled');
     await client.agent.request(methods.agent.session.new, { cwd: '/', mcpServers: [] });

@@ -1,9 +1,9 @@
 // One prompt turn: runs the model with the tools (streamText, up to maxSteps steps) and streams what it does as
-// `session/update`s. A tool call held for approval ends the AI SDK's call; the turn asks the client, adds the
+// `session/update`s through the turn's AcpSessionContext (whose signal is the turn's cancellation). A tool call held for approval ends the AI SDK's call; the turn asks the client, adds the
 // AI SDK's own `tool-approval-response` parts to the messages and calls streamText again, which runs or denies the
 // held calls and goes on. Every update is sent (awaited, in order) before run() settles, so the prompt response
 // always comes after them.
-import type { ElicitationClient } from '@acpkit/elicitation';
+import type { AcpSessionContext } from '@acpkit/elicitation';
 import type { ContentBlock, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
 import {
   type ModelMessage,
@@ -14,7 +14,7 @@ import {
   type ToolSet,
 } from 'ai';
 import type { ResolvedAgentOptions } from '../options.js';
-import { sendSessionUpdate } from '../session-update.js';
+import { bindSessionTools } from '../tools/session-tools.js';
 import { type ApprovalDecision, REJECTED_REASON, requestToolApproval } from './approvals.js';
 import { resultsForOpenToolCalls } from './history.js';
 import { promptToUserMessage } from './prompt-content.js';
@@ -27,13 +27,9 @@ export interface UpdateRecorder {
   record(update: SessionUpdate): void;
 }
 
-/** What a turn needs from its session. */
+/** What a turn needs from the session it runs in (its state beyond this turn). */
 export interface TurnHost {
-  readonly sessionId: string;
-  readonly client: ElicitationClient;
   readonly options: ResolvedAgentOptions;
-  /** The session's tools, session tools bound. */
-  readonly tools: ToolSet;
   /** The conversation before this turn. */
   readonly history: readonly ModelMessage[];
   /** Tools the user allowed for the whole session; the turn adds to it. */
@@ -66,8 +62,11 @@ function abortError(message: string): DOMException {
 /** One `session/prompt` turn of a session. */
 export class Turn {
   readonly #host: TurnHost;
+  /** The turn as `@acpkit/elicitation` sees it: updates, questions, the client, and `signal` (session/cancel). */
+  readonly #session: AcpSessionContext;
+  /** The session's tools with its question tools bound to this turn (so its questions end with it). */
+  readonly #tools: ToolSet;
   readonly #prompt: readonly ContentBlock[];
-  readonly #requestSignal: AbortSignal;
   readonly #abort = new AbortController();
   readonly #calls: ToolCalls;
   /** Outputs of this turn's tool calls, for calls whose result message was cut off. */
@@ -79,10 +78,11 @@ export class Turn {
   #rawFinishReason: string | undefined;
   #connectionLost = false;
 
-  constructor(host: TurnHost, prompt: readonly ContentBlock[], requestSignal: AbortSignal) {
+  constructor(host: TurnHost, session: AcpSessionContext, prompt: readonly ContentBlock[]) {
     this.#host = host;
+    this.#session = session;
+    this.#tools = bindSessionTools(host.options.tools, session);
     this.#prompt = prompt;
-    this.#requestSignal = requestSignal;
     // The tools as given (session tools carry how their calls are shown), not the bound copies.
     this.#calls = new ToolCalls(host.options.tools, host.options.describeToolCall);
   }
@@ -92,18 +92,20 @@ export class Turn {
     return this.#messages;
   }
 
-  /** `session/cancel`: aborts the model call and pending questions and permission requests; run() ends `cancelled`. */
-  cancel(): void {
+  /** Ends the turn as cancelled from within (the client answered a permission request `cancelled`). */
+  #cancel(): void {
     this.#cancelled = true;
-    this.#abort.abort(abortError('The turn was cancelled (session/cancel).'));
+    this.#abort.abort(abortError('The client cancelled the turn (a permission request answered cancelled).'));
   }
 
   /**
    * Runs the turn and resolves its stop reason.
    *
+   * A cancelled turn (`session/cancel`, the prompt's own `$/cancel_request`: the session's `signal`) resolves
+   * `cancelled`.
+   *
    * @throws `RequestError` -32602 for prompt content the agent did not advertise (nothing ran); -32603 when the
-   * model call failed (the provider's message); the request signal's reason when the prompt request itself was
-   * cancelled or its connection closed.
+   * model call failed (the provider's message); `ElicitationConnectionClosedError` when the connection closed.
    */
   async run(): Promise<StopReason> {
     const userMessage = promptToUserMessage(this.#prompt, this.#host.options.modelInputs);
@@ -112,9 +114,13 @@ export class Turn {
       this.#host.transcript.record({ sessionUpdate: 'user_message_chunk', content });
     }
     this.#messages.push(userMessage);
-    const onRequestAbort = (): void => this.#abort.abort(abortError('The prompt request was cancelled.'));
-    this.#requestSignal.addEventListener('abort', onRequestAbort, { once: true });
-    if (this.#requestSignal.aborted) onRequestAbort();
+    const { signal } = this.#session;
+    const onCancel = (): void => {
+      this.#cancelled = true;
+      this.#abort.abort(abortError('The turn was cancelled.'));
+    };
+    signal.addEventListener('abort', onCancel, { once: true });
+    if (signal.aborted) onCancel();
     let error: { readonly value: unknown } | undefined;
     let stepLimitReached = false;
     try {
@@ -131,7 +137,7 @@ export class Turn {
         this.#messages.push({ role: 'tool', content: responses });
       }
     } finally {
-      this.#requestSignal.removeEventListener('abort', onRequestAbort);
+      signal.removeEventListener('abort', onCancel);
       await this.#closeOpenCalls(
         this.#cancelled || this.#abort.signal.aborted
           ? NOT_RUN.cancelled
@@ -143,7 +149,6 @@ export class Turn {
       );
     }
     if (this.#cancelled) return 'cancelled';
-    if (this.#requestSignal.aborted) throw this.#requestSignal.reason;
     if (error !== undefined) throw modelCallFailed(error.value);
     if (this.#finishReason === 'error') throw modelStoppedWithError(this.#rawFinishReason);
     return stopReasonFor(this.#finishReason, stepLimitReached || this.#steps >= this.#host.options.maxSteps);
@@ -151,7 +156,8 @@ export class Turn {
 
   /** One streamText call over the history and this turn's messages so far, streamed to the client. */
   async #streamOnce(): Promise<CallOutcome> {
-    const { options, tools } = this.#host;
+    const { options } = this.#host;
+    const tools = this.#tools;
     const approvals: ApprovalRequestPart[] = [];
     let error: { value: unknown } | undefined;
     let stepMessages: readonly ModelMessage[] = [];
@@ -250,15 +256,15 @@ export class Turn {
       const decision: ApprovalDecision = this.#host.alwaysAllowedTools.has(toolName)
         ? { approved: true, always: false }
         : await requestToolApproval(
-            this.#host.client,
-            this.#host.sessionId,
+            this.#session.client,
+            this.#session.sessionId,
             toolName,
             this.#calls.permissionSubject(toolCallId),
             this.#abort.signal,
           );
       if (!decision.approved && decision.cancelled) {
         // The client answered `cancelled` (it cancels the turn) or session/cancel came while it asked.
-        if (!this.#abort.signal.aborted) this.cancel();
+        if (!this.#abort.signal.aborted) this.#cancel();
         return undefined;
       }
       if (decision.approved) {
@@ -308,7 +314,7 @@ export class Turn {
   async #send(update: SessionUpdate): Promise<void> {
     this.#host.transcript.record(update);
     try {
-      await sendSessionUpdate(this.#host.client, this.#host.sessionId, update);
+      await this.#session.update(update);
     } catch (error) {
       // Only a closed connection rejects a notification: stop the model, nothing can be shown any more.
       this.#connectionLost = true;
