@@ -27,11 +27,17 @@ function answersFile(content: unknown): string {
   return file;
 }
 
-async function acpkitClient(args: readonly string[]) {
-  const client = spawnCli('acpkit', ['client', ...args], { env: offline });
+/** `acpkit client --answers FILE --prompt 'Release checkout-service' -- AGENT...` with one scripted choice. */
+async function releaseConversation(choice: string, agent: readonly string[]) {
+  const answers = answersFile([{ Choice: choice }]);
+  const client = spawnCli(
+    'acpkit',
+    ['client', '--answers', answers, '--prompt', 'Release checkout-service', '--', ...agent],
+    { env: offline },
+  );
   client.child.stdin?.end();
   const exit = await client.closed;
-  return { ...exit, stdout: client.stdout(), stderr: client.stderr() };
+  return { ...exit, answers, stdout: client.stdout(), stderr: client.stderr() };
 }
 
 /** What `acpkit client` prints for the release conversation, from the question on. */
@@ -55,38 +61,23 @@ function conversation(environment: 'staging' | 'production', choice: string, ans
 
 describe('the AI SDK example agent in acpkit client --answers', () => {
   it('over stdio: streams, asks where to deploy (answered from the file), asks permission, deploys', async () => {
-    const answers = answersFile([{ Choice: 'Production' }]);
-    const result = await acpkitClient([
-      '--answers',
-      answers,
-      '--prompt',
-      'Release checkout-service',
-      '--',
-      process.execPath,
-      aiSdkAgent.directory,
-    ]);
+    const result = await releaseConversation('Production', [process.execPath, aiSdkAgent.directory]);
     expect(result.stdout).toContain('Connected to Release helper (AI SDK example) (release-helper 0.0.0).\n');
-    expect(result.stdout).toContain(conversation('production', 'Production', answers));
+    expect(result.stdout).toContain(conversation('production', 'Production', result.answers));
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
   });
 
   it('served by acpremote serve and mirrored by acpkit run --addr: the same conversation', async () => {
     const server = await startServe(aiSdkAgent.module, [], { env: offline });
-    const answers = answersFile([{ Choice: 'Staging' }]);
-    const result = await acpkitClient([
-      '--answers',
-      answers,
-      '--prompt',
-      'Release checkout-service',
-      '--',
+    const result = await releaseConversation('Staging', [
       process.execPath,
       cliPaths.acpkit,
       'run',
       '--addr',
       server.url,
     ]);
-    expect(result.stdout).toContain(conversation('staging', 'Staging', answers));
+    expect(result.stdout).toContain(conversation('staging', 'Staging', result.answers));
     expect(result.code).toBe(0);
   });
 });
