@@ -79,6 +79,23 @@ export async function consumerSteps({ packages, consumer, environment: baseEnvir
   );
 
   await step(
+    `@acpkit/ai-sdk: an AI SDK agent streams, asks permission and runs the tool, with one copy of ai${suffix}`,
+    async () => {
+      const { stdout } = await run(node, ['ai-sdk-agent.mjs'], {
+        cwd: consumer,
+        env: environment,
+      });
+      const outcome = JSON.parse(stdout.trim().split('\n').at(-1));
+      assertEqual(outcome.stopReason, 'end_turn', 'stopReason');
+      assertEqual(outcome.text, 'Deploying. Deployed.', 'streamed text');
+      assertEqual(outcome.permissions, ['call-1'], 'permission requests');
+      assertEqual(outcome.statuses, ['pending', 'in_progress', 'completed'], 'tool call statuses');
+      return `${outcome.text} (${outcome.statuses.join(' → ')})`;
+    },
+    { requires: [installed] },
+  );
+
+  await step(
     `require() every public package${suffix}`,
     async () => {
       const script = `for (const name of ${JSON.stringify(names)}) { const loaded = require(name); if (typeof loaded !== 'object') throw new Error(name); }`;
