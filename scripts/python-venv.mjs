@@ -94,11 +94,14 @@ function readStamp() {
   }
 }
 
-/** The exact `name==version` pins of requirements.in, e.g. `{ acpkit: '1.10.0' }`. */
+/**
+ * The exact `name==version` pins of requirements.in, e.g. `{ acpkit: '1.10.0' }`; extras (`name[http]==…`) are
+ * pinned by the name alone.
+ */
 export function topLevelPins() {
   const pins = {};
   for (const line of readFileSync(topLevelRequirementsFile, 'utf8').split('\n')) {
-    const match = /^\s*([A-Za-z0-9_.-]+)==([^\s#;]+)/.exec(line);
+    const match = /^\s*([A-Za-z0-9_.-]+)(?:\[[A-Za-z0-9_.,\s-]*\])?==([^\s#;]+)/.exec(line);
     if (match) pins[match[1].toLowerCase()] = match[2];
   }
   return pins;
