@@ -5,8 +5,9 @@ import type { WebSocket } from 'ws';
 import type { ConnectionEvent, ResumeFailureReason } from '../options/connection-events.js';
 import type { ResolvedConnectOptions } from '../options/validation.js';
 import { FrameLog } from '../relay/frame-log.js';
+import type { PortClose } from '../relay/frame-port.js';
 import { startHeartbeat } from '../relay/heartbeat.js';
-import { type PortClose, WebSocketPort } from '../relay/websocket-port.js';
+import { WebSocketPort } from '../relay/websocket-port.js';
 import { ResumeLink } from '../resume/resume-link.js';
 import {
   isResumeRefusalReason,

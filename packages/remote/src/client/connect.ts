@@ -2,7 +2,7 @@
 import type { Stream } from '@agentclientprotocol/sdk';
 import type { ConnectOptions } from '../options/options.js';
 import { resolveConnectOptions } from '../options/validation.js';
-import { webSocketMessageStream } from '../relay/websocket-stream.js';
+import { messageStream } from '../relay/message-stream.js';
 import { CloseCode } from '../shared/constants.js';
 import { RemoteDeprecationCode, warnDeprecatedOnce } from '../shared/deprecation-warnings.js';
 import type { ServerMetadata } from '../wire/server-metadata.js';
@@ -85,7 +85,7 @@ export async function connectAcp(url: string, options: ConnectOptions = {}): Pro
   const connection = await openClientConnection(resolved, 'peer');
   const { port, metadata } = connection;
   const closed = port.closed.then(({ code, reason }) => ({ code, reason }));
-  const stream = webSocketMessageStream(port, connection.log);
+  const stream = messageStream(port, connection.log);
   return {
     stream,
     metadata,

@@ -151,7 +151,7 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
     maxMessageBytes: resolved.maxMessageBytes,
     log,
     lineNames: { input: 'stdin', output: 'stdout' },
-    fromWebSocket: { rules: policy.remoteRules, policy: policy.fromRemote(), sender: 'remote' },
+    fromPort: { rules: policy.remoteRules, policy: policy.fromRemote(), sender: 'remote' },
     fromLines: {
       rules: policy.editorRules,
       policy: policy.fromEditor(

@@ -5,6 +5,7 @@ import { CloseCode } from '../shared/constants.js';
 import { closeReason, inspectOversize, rawDataToBuffer } from '../wire/inbound.js';
 import { HIGH_WATER_BYTES, PauseReason, ReadGate } from './flow-control.js';
 import type { FrameLog } from './frame-log.js';
+import type { FramePort, PortClose } from './frame-port.js';
 import { type MessageCounter, NO_RELAY_METRICS, type RelayMetrics } from './relay-metrics.js';
 import { tickCorker, underlyingSocket } from './write-batching.js';
 
@@ -22,12 +23,6 @@ const DRAIN_POLL_MS = 10;
 const REPLY_DEBT_LIMIT_BYTES = 4 * HIGH_WATER_BYTES;
 /** How long a socket closed for not reading gets to flush its close frame before it is destroyed. */
 const CLOSE_GRACE_MS = 1_000;
-
-/** How a port's connection ended: the close code and reason of its (last) socket, or why the session ended. */
-export interface PortClose {
-  readonly code: number;
-  readonly reason: string;
-}
 
 /**
  * What the port calls of a resume layer (`ResumeLink`, resume-link.ts), at its frame entry and exit points and when
@@ -72,6 +67,29 @@ export interface WebSocketPortOptions {
   readonly resume?: PortResume;
   /** What a server counts (messages, bytes, refused frames); default: nothing. */
   readonly metrics?: RelayMetrics;
+  /**
+   * `initialize`: the RFD WebSocket's rule (ACP's standard transport, served on `<mount>`): the first data frame
+   * must be an `initialize` request with an id, else the connection closes with 1002 and the SDK's reason. Checked
+   * on that frame only.
+   */
+  readonly firstMessage?: 'initialize';
+}
+
+/** Why a connection's first data frame breaks the RFD WebSocket's rule, in the TypeScript SDK's words; else undefined. */
+export function firstMessageRefusal(frame: Buffer): string | undefined {
+  let message: unknown;
+  try {
+    message = JSON.parse(frame.toString('utf8'));
+  } catch {
+    return 'First message must be initialize';
+  }
+  if (message === null || typeof message !== 'object' || Array.isArray(message))
+    return 'First message must be initialize';
+  const { method, id } = message as { method?: unknown; id?: unknown };
+  if (method !== 'initialize') return 'First message must be initialize';
+  return typeof id === 'string' || typeof id === 'number'
+    ? undefined
+    : 'Initialize request must include an ID';
 }
 
 /**
@@ -94,7 +112,8 @@ function closeFrameSent(socket: WebSocket): boolean {
  * the same port, so whatever relays through it sees one continuous stream. Without it, nothing on the hot path
  * changes: a frame costs one extra field check.
  */
-export class WebSocketPort {
+export class WebSocketPort implements FramePort {
+  readonly transport = 'websocket';
   readonly reading: ReadGate;
   /** Settles once, when the connection has ended (with resume: when the session has, not at a drop). */
   readonly closed: Promise<PortClose>;
@@ -110,6 +129,8 @@ export class WebSocketPort {
   private drainHook: { stream: Writable; listener: () => void } | undefined;
   private drainPoll: NodeJS.Timeout | undefined;
   private replyDebt = 0;
+  /** The RFD WebSocket's first-message rule still applies (no data frame handled yet). */
+  private awaitingInitialize: boolean;
   private draining = false;
   /** The port closed the current socket itself (its close is deliberate whatever code the socket reports). */
   private closeRequested = false;
@@ -127,6 +148,7 @@ export class WebSocketPort {
     private readonly options: WebSocketPortOptions,
   ) {
     this.resume = options.resume;
+    this.awaitingInitialize = options.firstMessage === 'initialize';
     this.metrics = options.metrics ?? NO_RELAY_METRICS;
     this.received = this.metrics.received;
     this.sent = this.metrics.sent;
@@ -438,6 +460,16 @@ export class WebSocketPort {
     const frame = rawDataToBuffer(data);
     if (resume !== undefined && !resume.dataReceived(frame.length)) return;
     this.received.count(frame);
+    if (this.awaitingInitialize) {
+      const refusal = firstMessageRefusal(frame);
+      if (refusal !== undefined) {
+        this.metrics.frameRefused(this.options.peer, 'protocol_error');
+        this.options.log.warn('closing connection', { code: CloseCode.ProtocolError, reason: refusal });
+        this.close(CloseCode.ProtocolError, refusal);
+        return;
+      }
+      this.awaitingInitialize = false;
+    }
     const { maxMessageBytes } = this.options;
     if (frame.length <= maxMessageBytes) {
       this.handler?.(frame);

@@ -2,7 +2,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { WebSocket } from 'ws';
-import type { PortClose } from '../relay/websocket-port.js';
+import type { PortClose } from '../relay/frame-port.js';
 import { CloseCode } from '../shared/constants.js';
 import { normalizeOrigin, presentedBearerToken } from '../shared/http-headers.js';
 import type { RemoteLogger } from '../shared/logger.js';

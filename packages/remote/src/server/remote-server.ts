@@ -14,6 +14,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import type { ServerPaths } from '../options/mount-path.js';
 import { type ResolvedServeOptions, resolveGraceMs } from '../options/validation.js';
 import { FrameLog } from '../relay/frame-log.js';
+import type { FramePort } from '../relay/frame-port.js';
 import { startHeartbeat } from '../relay/heartbeat.js';
 import type { FrameRefusalReason } from '../relay/relay-metrics.js';
 import { startSendStallGuard } from '../relay/send-stall-guard.js';
@@ -28,20 +29,28 @@ import {
   HTTP_REQUEST_TIMEOUT_MS,
   HTTP_TIMEOUT_CHECK_INTERVAL_MS,
   hardPayloadCap,
+  INITIALIZE_TIMEOUT_MS,
 } from '../shared/fixed-limits.js';
 import { type RemoteLogger, rateLimitLogger } from '../shared/logger.js';
+import { compileWatch, FrameScanner } from '../wire/frame-scan.js';
+import { ROUTE_WATCH, type RouteKeys, readRouteKeys, routeNodesOf } from '../wire/route-keys.js';
 import { buildServerMetadata, type ServerMetadata } from '../wire/server-metadata.js';
+import { CONNECTION_ID_HEADER } from '../wire/streamable-http.js';
 import {
   type AdmissionPhase,
   type AdmissionRules,
+  decideNewConnection,
   decideRequest,
   decideUpgrade,
   type Refusal,
+  requestPath,
   type UpgradeDecision,
 } from './admission.js';
 import { HttpConnectionCap } from './http-connection-cap.js';
 import { clientErrorAnswer, HttpEndpoints, rejectUpgrade, respondRefusal } from './http-endpoints.js';
 import { createMetricsEndpoint, type MetricsEndpoint, NO_METRICS, type ServerMetrics } from './metrics.js';
+import { StreamableHttpEndpoint } from './streamable-http/endpoint.js';
+import { HttpServerPort } from './streamable-http/http-server-port.js';
 
 /**
  * A running WebSocket server returned by {@link serveAcp} and {@link serveCommand}.
@@ -54,8 +63,13 @@ import { createMetricsEndpoint, type MetricsEndpoint, NO_METRICS, type ServerMet
  * ```
  */
 export interface RemoteServer {
-  /** `ws://HOST:PORT<mount>/ws` with the real port. */
+  /** `ws://HOST:PORT<mount>/ws` with the real port: the acpremote wire (resume, Python `acpremote` clients). */
   readonly url: string;
+  /**
+   * `http://HOST:PORT<mount>` (`https://` with `tls`) with the real port: ACP's standard transport, Streamable HTTP
+   * here and the RFD WebSocket at the same path as `ws(s)://` (what the ACP SDKs' clients connect to).
+   */
+  readonly endpoint: string;
   readonly host: string;
   readonly port: number;
   readonly paths: ServerPaths;
@@ -169,10 +183,11 @@ const WS_ERROR_REASONS: Readonly<Record<string, FrameRefusalReason>> = {
 };
 
 /**
- * Serves one connection on its port. The port is the server's: it carries resume when the client negotiated it, so
- * a handler sees one continuous connection whatever happens to the sockets under it.
+ * Serves one connection on its port, whatever its transport (a WebSocket, on `<mount>/ws` or `<mount>`, or a
+ * Streamable HTTP connection). The port is the server's: it carries resume when the client negotiated it, so a
+ * handler sees one continuous connection whatever happens to the sockets or streams under it.
  */
-export type ConnectionHandler = (port: WebSocketPort, context: ConnectionContext) => ConnectionSession;
+export type ConnectionHandler = (port: FramePort, context: ConnectionContext) => ConnectionSession;
 
 /** Refusals are logged at info, at most 10 lines per reason every 10 s (then one line with the count). */
 const REFUSAL_LOG_LIMIT = {
@@ -223,6 +238,7 @@ export class RemoteServerHost implements RemoteServer {
   readonly metadata: ServerMetadata;
   /** Set once listening (see {@link RemoteServerHost.start}). */
   url = '';
+  endpoint = '';
   port = 0;
 
   #state: ServerState = 'running';
@@ -242,6 +258,14 @@ export class RemoteServerHost implements RemoteServer {
   /** Admission's rules, the routes and the HTTP server: made in `start()`, before anyone sees the server. */
   #admissionRules!: AdmissionRules;
   #endpoints!: HttpEndpoints;
+  /** ACP's Streamable HTTP on the mount path, and the connections it holds. */
+  #streamableHttp!: StreamableHttpEndpoint;
+  /** The `Acp-Connection-Id` of each RFD WebSocket upgrade in progress (on the mount path), for its 101. */
+  readonly #webSocketConnectionIds = new WeakMap<IncomingMessage, string>();
+  /** Reads the route keys of a frame a Streamable HTTP port sends without them (the relay's own answers). */
+  readonly #routeWatch = compileWatch(ROUTE_WATCH);
+  readonly #routeNodes = routeNodesOf(this.#routeWatch);
+  readonly #routeScanner = new FrameScanner(this.#routeWatch);
   #httpServer!: HttpServer | HttpsServer;
   readonly #httpConnections: HttpConnectionCap;
   readonly #webSocketServer: WebSocketServer;
@@ -315,6 +339,11 @@ export class RemoteServerHost implements RemoteServer {
         return false;
       },
     });
+    // The RFD WebSocket's 101 carries its connection id, as the ACP SDKs' servers send it.
+    this.#webSocketServer.on('headers', (headers: string[], request: IncomingMessage) => {
+      const connectionId = this.#webSocketConnectionIds.get(request);
+      if (connectionId !== undefined) headers.push(`${CONNECTION_ID_HEADER}: ${connectionId}`);
+    });
     // drain and close work detached from the object too (`const { close } = server`), as they always did.
     this.drain = this.drain.bind(this);
     this.close = this.close.bind(this);
@@ -352,6 +381,16 @@ export class RemoteServerHost implements RemoteServer {
       metricsServed: this.#metricsEndpoint !== undefined,
       resumes: this.#resumes,
     };
+    this.#streamableHttp = new StreamableHttpEndpoint({
+      maxMessageBytes: resolved.maxMessageBytes,
+      allowedOrigins: resolved.policy.allowedOrigins,
+      resumeWindowMs: resolved.resumeWindowMs,
+      initializeTimeoutMs: INITIALIZE_TIMEOUT_MS,
+      openConnection: (request, connectionId) => this.#openHttpConnection(request, connectionId),
+      refused: (request, refusal) => this.#recordRefusal('http', refusal, request),
+      // Its socket now belongs to the stream (bounded per connection), not to the plain-HTTP cap.
+      streamStarted: (request) => this.#httpConnections.upgraded(request.socket),
+    });
     this.#endpoints = new HttpEndpoints({
       paths: resolved.paths,
       metadataBody: `${JSON.stringify(this.metadata)}\n`,
@@ -403,8 +442,9 @@ export class RemoteServerHost implements RemoteServer {
     httpServer.on('error', (error) => this.#logger.error('server error', { error: String(error) }));
 
     this.port = (httpServer.address() as AddressInfo).port;
-    const scheme = resolved.tls ? 'wss' : 'ws';
-    this.url = `${scheme}://${formatUrlHost(resolved.host)}:${this.port}${resolved.paths.websocket}`;
+    const authority = `${formatUrlHost(resolved.host)}:${this.port}`;
+    this.url = `${resolved.tls ? 'wss' : 'ws'}://${authority}${resolved.paths.websocket}`;
+    this.endpoint = `${resolved.tls ? 'https' : 'http'}://${authority}${resolved.paths.metadata}`;
   }
 
   // --- Admission ---
@@ -451,6 +491,11 @@ export class RemoteServerHost implements RemoteServer {
       respondRefusal(response, decision);
       return;
     }
+    if (
+      requestPath(request) === this.paths.metadata &&
+      this.#streamableHttp.handle(request, response) === 'handled'
+    )
+      return;
     this.#endpoints.serve(request, response);
   }
 
@@ -488,6 +533,9 @@ export class RemoteServerHost implements RemoteServer {
       return;
     }
     this.#pendingUpgrades += 1;
+    // An upgrade on the mount path is the RFD WebSocket (ACP's standard transport): its 101 names its connection.
+    if (requestPath(request) === this.paths.metadata && decision.resume === undefined)
+      this.#webSocketConnectionIds.set(request, globalThis.crypto.randomUUID());
     let upgraded = false;
     // handleUpgrade answers an invalid handshake itself (400) without calling back; release the slot then.
     socket.once('close', () => {
@@ -589,6 +637,7 @@ export class RemoteServerHost implements RemoteServer {
       peer: 'client',
       pauseWhenFull: true,
       metrics,
+      ...(this.#webSocketConnectionIds.has(request) ? { firstMessage: 'initialize' as const } : {}),
       ...(resumes !== undefined && webSocket.protocol === RESUME_SUBPROTOCOL
         ? { resume: resumes.open(connectionIdentity(request.headers), connectionId) }
         : {}),
@@ -604,17 +653,78 @@ export class RemoteServerHost implements RemoteServer {
       this.#connectionEnded();
       return;
     }
+    this.#track(session, { connection: connectionId }, stopHeartbeat);
+  }
+
+  /** Keeps `session` in the server's set until its teardown ends (a drain waits for it, a close ends it). */
+  #track(session: ConnectionSession, fields: Record<string, unknown>, stop: () => void = () => {}): void {
+    const logger = this.#logger;
     this.#sessions.add(session);
     void session.done
       .catch((error: unknown) => {
-        logger.error('connection teardown failed', { connection: connectionId, error: String(error) });
+        logger.error('connection teardown failed', { ...fields, error: String(error) });
       })
       .finally(() => {
-        stopHeartbeat();
+        stop();
         this.#sessions.delete(session);
-        logger.info('connection closed', { connection: connectionId });
+        logger.info('connection closed', fields);
         this.#connectionEnded();
       });
+  }
+
+  /**
+   * A Streamable HTTP `initialize` POST asks for a new connection: admission (shutdown, drain, the connection cap),
+   * then its port, handed to the connection handler like a WebSocket's; or the refusal (logged and counted here).
+   */
+  #openHttpConnection(request: IncomingMessage, acpConnectionId: string): HttpServerPort | Refusal {
+    const decision = decideNewConnection(
+      this.#admissionRules,
+      this.#admissionPhase,
+      this.#sessions.size + this.#pendingUpgrades,
+    );
+    if (!decision.ok) {
+      this.#recordRefusal('upgrade', decision, request);
+      return decision;
+    }
+    const { maxMessageBytes, resumeBufferBytes, resumeWindowMs, pingIntervalMs, stallTimeoutMs } =
+      this.#resolved;
+    const logger = this.#logger;
+    const metrics = this.#metrics;
+    metrics.connectionAccepted();
+    const connectionId = this.#nextConnectionId++;
+    const fields = { connection: connectionId, transport: 'streamable_http' };
+    logger.info('connection opened', { ...fields, remoteAddress: request.socket.remoteAddress });
+    const log = new FrameLog(logger, { connection: connectionId });
+    const port = new HttpServerPort({
+      connectionId: acpConnectionId,
+      log,
+      metrics,
+      retention: { maxBytes: resumeBufferBytes, windowMs: resumeWindowMs },
+      keepAliveMs: pingIntervalMs,
+      stallTimeoutMs,
+      // A client gone without DELETE: its connection waits out the resume window (the stall timeout without one).
+      detachedTimeoutMs: resumeWindowMs > 0 ? resumeWindowMs : stallTimeoutMs > 0 ? stallTimeoutMs : 60_000,
+      routeKeysOf: (payload) => this.#routeKeysOf(payload),
+      onStalled: () => metrics.sendStallClosed(),
+    });
+    try {
+      this.#track(
+        this.#handleConnection(port, { maxMessageBytes, logger, connectionId, metrics, log }),
+        fields,
+      );
+    } catch (error) {
+      logger.error('connection handler failed', { ...fields, error: String(error) });
+      port.terminate({ code: CloseCode.InternalError, reason: 'connection setup failed' });
+    }
+    return port;
+  }
+
+  /** Route keys of a frame handed to a Streamable HTTP port without them (rare: the relay's own answers). */
+  #routeKeysOf(payload: Buffer | string): RouteKeys {
+    const scanner = this.#routeScanner;
+    if (!scanner.scan(typeof payload === 'string' ? Buffer.from(payload) : payload))
+      return { kind: 'response' };
+    return readRouteKeys(scanner, this.#routeNodes);
   }
 
   #isIdle(): boolean {

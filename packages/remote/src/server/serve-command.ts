@@ -1,8 +1,8 @@
 // serveCommand: serves a stdio ACP command over WebSocket, one child process per connection.
 import type { CommandOptions, ServeOptions } from '../options/options.js';
 import { type ResolvedCommand, resolveCommandOptions, resolveServeOptions } from '../options/validation.js';
+import type { FramePort } from '../relay/frame-port.js';
 import { Relay } from '../relay/relay-core.js';
-import type { WebSocketPort } from '../relay/websocket-port.js';
 import { CloseCode } from '../shared/constants.js';
 import type { FrameRules } from '../wire/inbound.js';
 import { type ProcessGroupChild, spawnProcessGroup } from './child-process.js';
@@ -24,7 +24,7 @@ function exitReason(result: { code: number | null; signal: NodeJS.Signals | null
 
 /** A connection whose agent never started: closed with 4001 and the reason, nothing relayed. */
 function refuseUnstartedChild(
-  port: WebSocketPort,
+  port: FramePort,
   child: ProcessGroupChild,
   { logger, connectionId, metrics }: ConnectionContext,
 ): ConnectionSession {
@@ -52,7 +52,7 @@ const AGENT_RULES: FrameRules = { utf8: 'refuse', stripByteOrderMark: true, sing
 
 /** Relays one WebSocket connection to one fresh child process. */
 function relayToChild(
-  port: WebSocketPort,
+  port: FramePort,
   command: ResolvedCommand,
   context: ConnectionContext,
 ): ConnectionSession {
@@ -74,7 +74,7 @@ function relayToChild(
     maxMessageBytes,
     log,
     lineNames: { input: 'agent stdout', output: 'agent stdin' },
-    fromWebSocket: { rules: CLIENT_RULES, sender: 'client' },
+    fromPort: { rules: CLIENT_RULES, sender: 'client' },
     fromLines: {
       rules: AGENT_RULES,
       sender: 'agent',
@@ -96,10 +96,7 @@ function relayToChild(
           connection: connectionId,
           maxMessageBytes,
         });
-        relay.webSocket.close(
-          CloseCode.MessageTooBig,
-          `agent message exceeds the ${maxMessageBytes}-byte limit`,
-        );
+        relay.port.close(CloseCode.MessageTooBig, `agent message exceeds the ${maxMessageBytes}-byte limit`);
       },
     },
   });
@@ -119,7 +116,7 @@ function relayToChild(
         new Promise<void>((resolve) => setTimeout(resolve, command.terminateTimeoutMs).unref()),
       ]);
     }
-    relay.webSocket.close(result.error ? CloseCode.AgentSpawnFailed : CloseCode.AgentExited, reason);
+    relay.port.close(result.error ? CloseCode.AgentSpawnFailed : CloseCode.AgentExited, reason);
   });
 
   const reaped = relay.closed.then(() => child.terminate());

@@ -135,7 +135,7 @@ export function rawRequest(
   port: number,
   path: string,
   headers: Record<string, string>,
-  options: { upgrade?: boolean; method?: string } = {},
+  options: { upgrade?: boolean; method?: string; body?: string | Buffer } = {},
 ): Promise<RawResponse> {
   const upgradeHeaders = options.upgrade
     ? {
@@ -169,7 +169,7 @@ export function rawRequest(
         resolve({ status: response.statusCode ?? 0, headers: response.headers, body, upgraded: false }),
       );
     });
-    request.end();
+    request.end(options.body);
   });
 }
 

@@ -1,23 +1,26 @@
-// An SDK Stream of JSON-RPC objects on a WebSocketPort (serveAcp, connectAcp).
+// An SDK Stream of JSON-RPC objects on a FramePort, WebSocket or Streamable HTTP (serveAcp, connectAcp).
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 import { CloseCode } from '../shared/constants.js';
 import { refusalReply } from '../wire/inbound.js';
 import { errorResponseText, parseFrame, wireErrors } from '../wire/json-rpc.js';
+import { routeKeysOf } from '../wire/route-keys.js';
 import { PauseReason } from './flow-control.js';
 import type { FrameLog } from './frame-log.js';
-import type { WebSocketPort } from './websocket-port.js';
+import type { FramePort } from './frame-port.js';
 
 const READ_QUEUE_MESSAGES = 64;
 
 /**
- * Wraps a WebSocket port as an SDK `Stream` of JSON-RPC objects: the same inbound rules as the relays (binary →
+ * Wraps a port (WebSocket or Streamable HTTP) as an SDK `Stream` of JSON-RPC objects: the same inbound rules as the relays (binary →
  * 1003, oversize → error answer or 1009, garbage → JSON-RPC error) and the same backpressure both ways (the socket is
  * paused while the readable's queue is full, writes wait while the port is full). Closing the writable closes the
  * port (the SDK never propagates close by itself); the readable ends when the port has ended (with resume, not at a
  * drop). A message the SDK hands over that JSON cannot express (nested too deep for `JSON.stringify`) becomes an
  * error response when it is a response, so the peer gets an answer instead of a dead connection.
  */
-export function webSocketMessageStream(port: WebSocketPort, log: FrameLog): Stream {
+export function messageStream(port: FramePort, log: FrameLog): Stream {
+  // A port that routes gets each message's route keys, read from the object (no scan).
+  const routes = port.routeWatch !== undefined;
   let readableController: ReadableStreamDefaultController<AnyMessage> | undefined;
   let finished = false;
   const readable = new ReadableStream<AnyMessage>(
@@ -63,8 +66,12 @@ export function webSocketMessageStream(port: WebSocketPort, log: FrameLog): Stre
 
   const writable = new WritableStream<AnyMessage>({
     write(message) {
-      if (!port.isOpen) throw new Error('WebSocket is closed');
-      port.send(serialise(message, log));
+      if (!port.isOpen)
+        throw new Error(port.transport === 'websocket' ? 'WebSocket is closed' : 'the connection is closed');
+      port.send(
+        serialise(message, log),
+        routes ? routeKeysOf(message as Record<string, unknown>) : undefined,
+      );
       // While the queue is small, return at once (no Promise per message) so small messages are not serialised on
       // the network; past the high-water mark, wait until it has been written out.
       if (!port.isFull) return;
