@@ -36,6 +36,7 @@ export type {
   ResolvedServeFlags,
   ServeFlagValues,
   TokenFlagValues,
+  TransportFlag,
 } from './serve-flags.js';
 export {
   addConnectFlags,
@@ -45,6 +46,7 @@ export {
   resolveConnectFlags,
   resolveServeFlags,
   SERVE_DEFAULTS,
+  TRANSPORT_FLAG_HELP,
 } from './serve-flags.js';
 export type {
   AgentAppTarget,

@@ -34,7 +34,16 @@ export interface ConnectFlagValues extends TokenFlagValues {
   resume?: boolean;
   /** `--resume-buffer-bytes`. */
   resumeBufferBytes?: number;
+  /** `--transport auto|http|websocket`. */
+  transport?: TransportFlag;
 }
+
+/** The values of `--transport`: `http` is ACP's Streamable HTTP. */
+export type TransportFlag = 'auto' | 'http' | 'websocket';
+
+/** The help of `--transport`, shared by `acpremote mirror` and `acpkit run --addr`. */
+export const TRANSPORT_FLAG_HELP =
+  "Transport to the remote: http (ACP's Streamable HTTP), websocket, or auto (by the URL's scheme: http(s):// or ws(s)://). A forced one converts the scheme and keeps the path.";
 
 /** The flags `serve` and `expose` share, after commander parsed them. */
 export interface ServeFlagValues extends TokenFlagValues {
@@ -94,7 +103,8 @@ export const RESUME_FLAG_HELP = {
 } as const;
 
 /**
- * Adds the flags of a client connection: the token flags, `--ca FILE`, `--no-resume` and `--resume-buffer-bytes`.
+ * Adds the flags of a client connection: the token flags, `--ca FILE`, `--no-resume`, `--resume-buffer-bytes` and
+ * `--transport`.
  *
  * @example
  * ```ts
@@ -106,7 +116,7 @@ export function addConnectFlags(command: Command): Command {
     .addOption(
       new Option(
         '--ca <file>',
-        'Trust the CA certificate(s) in this PEM file for wss:// (a private CA); NODE_EXTRA_CA_CERTS works too.',
+        'Trust the CA certificate(s) in this PEM file for wss:// and https:// (a private CA); NODE_EXTRA_CA_CERTS works too.',
       ),
     )
     .addOption(new Option('--no-resume', RESUME_FLAG_HELP.noResume))
@@ -114,12 +124,22 @@ export function addConnectFlags(command: Command): Command {
       new Option('--resume-buffer-bytes <bytes>', RESUME_FLAG_HELP.bufferBytes).argParser(
         parsePositiveInteger,
       ),
-    );
+    )
+    .addOption(new Option('--transport <kind>', TRANSPORT_FLAG_HELP).choices(['auto', 'http', 'websocket']));
+}
+
+/** `--transport` as the `transport` option of `@acpkit/remote`. */
+export function transportOption(flag: TransportFlag | undefined): ConnectOptions['transport'] {
+  if (flag === undefined || flag === 'auto') return undefined;
+  return flag === 'http' ? 'streamable-http' : 'websocket';
 }
 
 /** What {@link resolveConnectFlags} produces. */
 export interface ResolvedConnectFlags {
-  readonly connectOptions: Pick<ConnectOptions, 'bearerToken' | 'ca' | 'resume' | 'resumeBufferBytes'>;
+  readonly connectOptions: Pick<
+    ConnectOptions,
+    'bearerToken' | 'ca' | 'resume' | 'resumeBufferBytes' | 'transport'
+  >;
   readonly token: ResolvedToken | undefined;
 }
 
@@ -169,6 +189,9 @@ export function resolveConnectFlags(
       ...(ca ? { ca } : {}),
       ...(flags.resume === false ? { resume: false } : {}),
       ...(flags.resumeBufferBytes !== undefined ? { resumeBufferBytes: flags.resumeBufferBytes } : {}),
+      ...(transportOption(flags.transport) !== undefined
+        ? { transport: transportOption(flags.transport) }
+        : {}),
     },
     token,
   };

@@ -1,5 +1,9 @@
 // ACP's Streamable HTTP and the RFD WebSocket on our servers' mount path: the TypeScript SDK's own clients against
 // serveAcp and serveCommand, the wire (routing, ids, Last-Event-ID), and every refusal with its status.
+
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PassThrough } from 'node:stream';
 import {
   agent,
   CreateElicitationResponse,
@@ -12,7 +16,7 @@ import { createHttpStream } from '@agentclientprotocol/sdk/experimental/http-cli
 import { createWebSocketStream } from '@agentclientprotocol/sdk/experimental/ws-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { type RemoteServer, serveAcp, serveCommand } from '../src/index.js';
+import { connectAcp, type RemoteServer, runMirror, serveAcp, serveCommand } from '../src/index.js';
 import { Cleanup, ECHO_AGENT, RawClient, rawRequest } from './support/helpers.js';
 import { initialize, openedStream, openStream, post, TestEventStream } from './support/streamable-http.js';
 
@@ -373,5 +377,121 @@ describe('serveCommand: every refusal of the endpoint has its status', () => {
       headers: { Origin: 'https://two.example' },
     });
     expect(stolen).toMatchObject({ status: 404 });
+  });
+});
+
+describe('connectAcp and runMirror over Streamable HTTP', () => {
+  it('connectAcp(http://…/acp) runs a turn whose elicitation is answered, on serveAcp', async () => {
+    const server = await serve();
+    const remote = await connectAcp(server.endpoint, { logger: silent });
+    cleanup.add(() => remote.close());
+    expect(await turn(remote.stream)).toBe('end_turn choice=c0');
+    expect(remote.resumable).toBe(true);
+    await remote.close();
+    expect(await remote.closed).toEqual({ code: 1000, reason: '' });
+  });
+
+  it('connectAcp with transport websocket turns an http:// URL into the RFD WebSocket at the same path', async () => {
+    const server = await serve();
+    const remote = await connectAcp(server.endpoint, { logger: silent, transport: 'websocket' });
+    cleanup.add(() => remote.close());
+    expect(await turn(remote.stream)).toBe('end_turn choice=c0');
+  });
+
+  it('runMirror(http://…/acp) relays an editor on stdio to serveCommand and exits 0 on EOF', async () => {
+    const server = await serveCommand([process.execPath, ECHO_AGENT], { port: 0, logger: silent });
+    cleanup.add(() => server.close());
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const lines: Array<Record<string, unknown>> = [];
+    output.on('data', (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+    });
+    const exit = runMirror(server.endpoint, { input, output, logger: silent });
+    input.write(
+      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}\n',
+    );
+    input.write('{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}\n');
+    input.write(
+      '{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":"session-1","prompt":[]}}\n',
+    );
+    input.end();
+    expect(await exit).toBe(0);
+    expect(lines.map((line) => line.id ?? line.method)).toEqual([
+      1,
+      2,
+      'session/update',
+      'session/update',
+      3,
+    ]);
+    // host ownership still applies: the editor's fs and terminal capabilities never reach the agent.
+    expect((lines[0] as { result: { _meta: { received: unknown } } }).result._meta.received).toMatchObject({
+      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+    });
+  });
+
+  it.each([
+    ['a missing token', {}, /requires a bearer token \(HTTP 401\); set bearerToken/, 'AUTHENTICATION_FAILED'],
+    [
+      'a wrong token',
+      { bearerToken: 'wrong' },
+      /refused the bearer token \(HTTP 401\)/,
+      'AUTHENTICATION_FAILED',
+    ],
+  ])('says which transport refused and why: %s', async (_case, options, message, code) => {
+    const server = await serveCommand([process.execPath, ECHO_AGENT], {
+      port: 0,
+      logger: silent,
+      bearerToken: 'right',
+    });
+    cleanup.add(() => server.close());
+    await expect(connectAcp(server.endpoint, { logger: silent, ...options })).rejects.toMatchObject({
+      code,
+      message: expect.stringMatching(message),
+    });
+  });
+
+  it('says the path is wrong (404) and names the usual endpoint', async () => {
+    const server = await serveCommand([process.execPath, ECHO_AGENT], { port: 0, logger: silent });
+    cleanup.add(() => server.close());
+    await expect(
+      connectAcp(`http://127.0.0.1:${server.port}/nope`, { logger: silent }),
+    ).rejects.toMatchObject({
+      code: 'CONNECTION_FAILED',
+      message: expect.stringMatching(
+        /no ACP Streamable HTTP endpoint at \/nope \(HTTP 404\); the endpoint is usually \/acp/,
+      ),
+    });
+  });
+
+  it.each([
+    [
+      'answers with its metadata (an acpremote that only speaks WebSocket)',
+      200,
+      { transport_kind: 'websocket', websocket_path: '/acp/ws' },
+      /connect to ws:\/\/127\.0\.0\.1:\d+\/acp\/ws instead/,
+    ],
+    [
+      'allows GET and HEAD only (405)',
+      405,
+      'method not allowed',
+      /HTTP 405, it allows GET, HEAD\).*connect with ws:\/\/127\.0\.0\.1:\d+\/acp instead/,
+    ],
+    ['refuses an event stream (406)', 406, 'Not Acceptable', /HTTP 406: Not Acceptable/],
+  ])('tells a server that %s from an ACP Streamable HTTP endpoint', async (_case, status, body, message) => {
+    const other = createServer((_request, response) => {
+      response.writeHead(status, {
+        'Content-Type': typeof body === 'string' ? 'text/plain' : 'application/json',
+        Allow: 'GET, HEAD',
+      });
+      response.end(typeof body === 'string' ? body : JSON.stringify(body));
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    cleanup.add(() => new Promise((resolve) => other.close(resolve)));
+    const url = `http://127.0.0.1:${(other.address() as AddressInfo).port}/acp`;
+    await expect(connectAcp(url, { logger: silent })).rejects.toMatchObject({
+      code: 'CONNECTION_FAILED',
+      message: expect.stringMatching(message),
+    });
   });
 });

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ECHO_AGENT } from '../../test/support/helpers.js';
 import type { ConnectionEvent } from '../options/connection-events.js';
 import { resolveConnectOptions } from '../options/validation.js';
+import type { WebSocketPort } from '../relay/websocket-port.js';
 import { serveCommand } from '../server/serve-command.js';
 import { silentLogger } from '../shared/logger.js';
 import { openClientConnection } from './client-connection.js';
@@ -36,7 +37,7 @@ describe('openClientConnection', () => {
       },
     });
     const connection = await openClientConnection(resolved, 'peer');
-    const { port } = connection;
+    const port = connection.port as WebSocketPort;
     cleanups.push(() => port.terminate());
     // The answer to a request comes after the server's welcome: the connection is resumable from then on.
     const answered = new Promise<void>((resolve) => port.receive(() => resolve()));

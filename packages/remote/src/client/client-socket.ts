@@ -7,12 +7,24 @@ import { RemoteDefaults } from '../shared/constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
 import { hardPayloadCap } from '../shared/fixed-limits.js';
 import { isLoopbackHost } from '../shared/http-headers.js';
-import { redactUrls } from '../shared/logger.js';
+import { type RemoteLogger, redactUrls } from '../shared/logger.js';
 import { fetchServerMetadata, type ServerMetadata } from '../wire/server-metadata.js';
 
-/** Whether a `ws://` URL points at a non-loopback host (traffic and token travel in clear text). */
+/** Whether a `ws://` or `http://` URL points at a non-loopback host (traffic and token travel in clear text). */
 export function isInsecureRemoteUrl(url: URL): boolean {
-  return url.protocol === 'ws:' && !isLoopbackHost(url.hostname);
+  return (url.protocol === 'ws:' || url.protocol === 'http:') && !isLoopbackHost(url.hostname);
+}
+
+/** Warns (once per connection) that a plain `ws://` / `http://` URL to another host carries everything in clear. */
+export function warnIfInsecure(url: URL, logger: RemoteLogger): void {
+  if (!isInsecureRemoteUrl(url)) return;
+  const secure = url.protocol === 'ws:' ? 'wss://' : 'https://';
+  logger.warn(
+    `${url.protocol}// to a non-loopback host: messages and the token travel unencrypted; prefer ${secure}`,
+    {
+      host: url.hostname,
+    },
+  );
 }
 
 /** An open client socket plus the server metadata fetched before it. */

@@ -1,5 +1,6 @@
 // The option types of the public API: ConnectOptions, MirrorOptions, ServeOptions, CommandOptions.
 import type { Readable, Writable } from 'node:stream';
+import type { CookieStore } from '../shared/cookie-store.js';
 import type { RemoteLogger } from '../shared/logger.js';
 import type { ConnectionEvent } from './connection-events.js';
 
@@ -54,7 +55,29 @@ export interface ConnectOptions {
   onConnectionEvent?: (event: ConnectionEvent) => void;
   /** Diagnostics (default: one line per event on stderr). */
   logger?: RemoteLogger;
+  /**
+   * Which transport to speak (default `auto`): `auto` follows the URL's scheme (`http(s)://`: ACP's Streamable HTTP;
+   * `ws(s)://`: WebSocket, ours at `<mount>/ws` or the RFD WebSocket at `<mount>`); the others force one and convert
+   * the scheme (`http` ↔ `ws`, `https` ↔ `wss`), keeping the path.
+   */
+  transport?: TransportChoice;
+  /**
+   * Where the connection keeps the cookies its server (or load balancer) sets, sent back on every request of the
+   * connection (default: a fresh `MemoryCookieStore` per connection). Pass one store to several connections to
+   * keep load-balancer affinity across reconnects.
+   */
+  cookieStore?: CookieStore;
 }
+
+/**
+ * The transport a client speaks: `auto` (by the URL's scheme), `streamable-http` or `websocket`.
+ *
+ * @example
+ * ```ts
+ * await connectAcp('http://127.0.0.1:8080/acp', { transport: 'websocket' }); // ws://127.0.0.1:8080/acp
+ * ```
+ */
+export type TransportChoice = 'auto' | 'streamable-http' | 'websocket';
 
 /**
  * Options of {@link runMirror}: the connection options plus the mirror's own policy and its stdio streams.

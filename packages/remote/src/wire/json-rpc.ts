@@ -60,11 +60,18 @@ export const wireErrors = {
     message: `Message exceeds the ${maxMessageBytes}-byte limit`,
     data: { maxMessageBytes, ...(messageBytes === undefined ? {} : { messageBytes }) },
   }),
-  /** The answer the mirror gives its in-flight requests when the connection to the remote is gone. */
-  transportLost: (closeCode: number, reason: string): WireError => ({
+  /**
+   * The answer the mirror gives its in-flight requests when the connection to the remote is gone (`transport`: which
+   * one; close codes are the WebSocket's for both).
+   */
+  transportLost: (
+    closeCode: number,
+    reason: string,
+    transport: 'websocket' | 'streamable-http' = 'websocket',
+  ): WireError => ({
     code: RelayErrorCode.TransportLost,
-    message: `ACP remote transport lost: the WebSocket connection closed (code ${closeCode}${reason ? `: ${reason}` : ''})`,
-    data: { transport: 'websocket', closeCode, reason },
+    message: `ACP remote transport lost: ${transport === 'websocket' ? 'the WebSocket connection closed' : 'the Streamable HTTP connection ended'} (code ${closeCode}${reason ? `: ${reason}` : ''})`,
+    data: { transport, closeCode, reason },
   }),
 };
 

@@ -100,8 +100,9 @@ export function buildServerMetadata(input: ServerMetadataInput): ServerMetadata 
 }
 
 /**
- * Derives the metadata URL from a WebSocket URL: `ws(s)://h/p/ws` → `http(s)://h/p`; a URL on the single `<mount>`
- * endpoint maps to itself over HTTP. Undefined for other schemes.
+ * Derives the metadata URL from a client's URL: `ws(s)://h/p/ws` → `http(s)://h/p`; a URL on the single `<mount>`
+ * endpoint (`ws(s)://h/p`, or the Streamable HTTP endpoint `http(s)://h/p`) maps to itself over HTTP. Undefined for
+ * other schemes.
  *
  * @example
  * ```ts
@@ -114,6 +115,12 @@ export function metadataUrlFor(webSocketUrl: string): string | undefined {
     url = new URL(webSocketUrl);
   } catch {
     return undefined;
+  }
+  if (url.protocol === 'http:' || url.protocol === 'https:') {
+    // An ACP Streamable HTTP endpoint is the mount path, where the metadata document is served.
+    url.search = '';
+    url.hash = '';
+    return url.toString();
   }
   if (url.protocol !== 'ws:' && url.protocol !== 'wss:') return undefined;
   url.protocol = url.protocol === 'wss:' ? 'https:' : 'http:';

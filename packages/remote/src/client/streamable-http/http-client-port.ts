@@ -122,6 +122,11 @@ export class HttpClientPort implements FramePort {
     return this.state !== 'closing' && this.state !== 'ended';
   }
 
+  /** Whether the server keeps its streams' events for `Last-Event-ID` (known once `initialize` was answered). */
+  get resumable(): boolean {
+    return this.resumeWindowMs > 0;
+  }
+
   /** Bytes of messages waiting to be POSTed. */
   get bufferedAmount(): number {
     return this.queuedBytes;
@@ -381,7 +386,8 @@ export class HttpClientPort implements FramePort {
       });
       if (this.state === 'ended') return;
       if (stream.closing !== undefined) {
-        this.finish(stream.closing);
+        // The server ended the connection (unless this side is closing it: then its own close is the outcome).
+        if (this.state !== 'closing') this.finish(stream.closing);
         return;
       }
       if (outcome.kind === 'refused') {
