@@ -82,6 +82,8 @@ const CONNECTION_OUTCOMES = [
   'limit',
   'draining',
   'resume',
+  'malformed',
+  'shutdown',
 ] as const;
 /** Outcomes of a resume request: accepted, or the reason it was refused (`Acpkit-Resume-Refused`). */
 const RESUME_OUTCOMES: readonly ('accepted' | ResumeRefusalReason)[] = [
@@ -216,6 +218,8 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
     for (const reason of reasons) framesRefused.inc({ sender, reason }, 0);
   }
   childrenStarted.inc(0);
+  // Exit codes and signals are open-ended: the clean exit is the series present from the start.
+  childExits.inc({ code: '0', signal: '' }, 0);
   childStartFailures.inc(0);
   stallCloses.inc(0);
   heartbeatTimeouts.inc(0);
