@@ -7,6 +7,7 @@
 // prom-client is loaded only when a server turns metrics on, and every server gets its own Registry (never the
 // library's global one), so two servers in one process never share or collide.
 import type { Counter, Gauge, Metric, Registry } from 'prom-client';
+import type { TransportLabel } from '../relay/frame-port.js';
 import {
   CountingMessageCounter,
   DISCARDED_MESSAGES,
@@ -23,10 +24,12 @@ import type { RefusalReason } from './admission.js';
  * unconditionally. Resume events are counted by the server's resume registry and read at scrape time.
  */
 export interface ServerMetrics extends RelayMetrics {
-  /** A WebSocket upgrade accepted. */
-  connectionAccepted(): void;
-  /** A WebSocket upgrade refused (the reason the server's refusal decision gave). */
-  connectionRefused(reason: RefusalReason): void;
+  /** What the ports of one transport count (this object itself counts the WebSocket's). */
+  forTransport(transport: TransportLabel): RelayMetrics;
+  /** A new connection accepted: a WebSocket upgrade, or a Streamable HTTP `initialize`. */
+  connectionAccepted(transport?: TransportLabel): void;
+  /** A new connection refused (the reason the server's admission gave). */
+  connectionRefused(reason: RefusalReason, transport?: TransportLabel): void;
   /** A plain HTTP request refused, or an HTTP connection closed at the connection cap (`limit`). */
   requestRefused(reason: RefusalReason): void;
   /** An agent process started (`serveCommand`: one per connection). */
@@ -44,6 +47,7 @@ export const NO_METRICS: ServerMetrics = Object.freeze({
   received: DISCARDED_MESSAGES,
   sent: DISCARDED_MESSAGES,
   frameRefused() {},
+  forTransport: () => NO_METRICS,
   connectionAccepted() {},
   connectionRefused() {},
   requestRefused() {},
@@ -55,8 +59,8 @@ export const NO_METRICS: ServerMetrics = Object.freeze({
 
 /** What the server tells the metrics at scrape time. */
 export interface ServerState {
-  /** Open WebSocket connections (sessions whose teardown has not finished). */
-  readonly openConnections: () => number;
+  /** Open connections of a transport (sessions whose teardown has not finished). */
+  readonly openConnections: (transport: TransportLabel) => number;
   /** Whether the server is draining or closing. */
   readonly draining: () => boolean;
   /** Sessions whose client dropped and that wait for a resume (included in `openConnections`). */
@@ -99,6 +103,8 @@ const FRAME_REASONS: Readonly<Record<string, readonly FrameRefusalReason[]>> = {
   client: ['binary', 'oversize', 'invalid_utf8', 'not_json_rpc', 'protocol_error'],
   agent: ['oversize', 'invalid_utf8', 'not_json_rpc'],
 };
+/** Outcomes a Streamable HTTP `initialize` can have (its other refusals are plain request refusals). */
+const HTTP_CONNECTION_OUTCOMES = ['accepted', 'limit', 'draining', 'shutdown'] as const;
 const HTTP_REFUSALS: readonly RefusalReason[] = [
   'auth',
   'host',
@@ -108,8 +114,19 @@ const HTTP_REFUSALS: readonly RefusalReason[] = [
   'malformed',
   'timeout',
   'limit',
+  'media_type',
+  'accept',
+  'size',
+  'connection',
+  'session',
+  'batch',
+  'invalid',
+  'initialize',
 ];
 const DIRECTIONS = ['received', 'sent'] as const;
+const TRANSPORTS: readonly TransportLabel[] = ['websocket', 'streamable_http'];
+/** The message counters of each transport and direction. */
+type Traffic = Record<TransportLabel, Record<(typeof DIRECTIONS)[number], CountingMessageCounter>>;
 
 /**
  * Creates the metrics of one server in a private prom-client registry (prom-client is loaded here, on first use).
@@ -129,14 +146,18 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
     help: string,
     labelNames: readonly Label[] = [],
   ) => new promClient.Counter<Label>({ name, help, labelNames, registers });
-  const traffic = { received: new CountingMessageCounter(), sent: new CountingMessageCounter() };
+  const traffic: Traffic = {
+    websocket: { received: new CountingMessageCounter(), sent: new CountingMessageCounter() },
+    streamable_http: { received: new CountingMessageCounter(), sent: new CountingMessageCounter() },
+  };
 
   new promClient.Gauge({
     name: 'acpremote_connections_open',
-    help: 'Open WebSocket connections.',
+    help: 'Open connections by transport (websocket, streamable_http).',
+    labelNames: ['transport'],
     registers,
-    collect(this: Gauge) {
-      this.set(state.openConnections());
+    collect(this: Gauge<'transport'>) {
+      for (const transport of TRANSPORTS) this.set({ transport }, state.openConnections(transport));
     },
   });
   new promClient.Gauge({
@@ -158,8 +179,8 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
   readResumeCounters(promClient.Counter, registers, state.resumeCounters);
   const connections = counter(
     'acpremote_connections_total',
-    'WebSocket upgrade requests by outcome: accepted, or the reason they were refused.',
-    ['outcome'],
+    'New connections (WebSocket upgrades, Streamable HTTP initialize) by transport and outcome: accepted, or the reason they were refused.',
+    ['outcome', 'transport'],
   );
   const refusedRequests = counter(
     'acpremote_http_requests_refused_total',
@@ -170,18 +191,22 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
     promClient.Counter,
     registers,
     'acpremote_messages_total',
-    'WebSocket text messages by direction.',
+    'Messages by direction and transport.',
     (counter) => {
-      for (const direction of DIRECTIONS) counter.inc({ direction }, traffic[direction].messages);
+      for (const transport of TRANSPORTS)
+        for (const direction of DIRECTIONS)
+          counter.inc({ direction, transport }, traffic[transport][direction].messages);
     },
   );
   readAtScrape(
     promClient.Counter,
     registers,
     'acpremote_message_bytes_total',
-    'Bytes of WebSocket text messages by direction.',
+    'Bytes of messages by direction and transport.',
     (counter) => {
-      for (const direction of DIRECTIONS) counter.inc({ direction }, traffic[direction].bytes);
+      for (const transport of TRANSPORTS)
+        for (const direction of DIRECTIONS)
+          counter.inc({ direction, transport }, traffic[transport][direction].bytes);
     },
   );
   registry.registerMetric(messageSizeHistogram(traffic) as unknown as Metric);
@@ -212,7 +237,9 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
     'Connections terminated because the client answered no ping.',
   );
 
-  for (const outcome of CONNECTION_OUTCOMES) connections.inc({ outcome }, 0);
+  for (const outcome of CONNECTION_OUTCOMES) connections.inc({ outcome, transport: 'websocket' }, 0);
+  for (const outcome of HTTP_CONNECTION_OUTCOMES)
+    connections.inc({ outcome, transport: 'streamable_http' }, 0);
   for (const reason of HTTP_REFUSALS) refusedRequests.inc({ reason }, 0);
   for (const [sender, reasons] of Object.entries(FRAME_REASONS)) {
     for (const reason of reasons) framesRefused.inc({ sender, reason }, 0);
@@ -224,12 +251,14 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
   stallCloses.inc(0);
   heartbeatTimeouts.inc(0);
 
+  const frameRefused = (sender: string, reason: FrameRefusalReason) => framesRefused.inc({ sender, reason });
+  const streamableHttp: RelayMetrics = { ...traffic.streamable_http, frameRefused };
   const metrics: ServerMetrics = {
-    received: traffic.received,
-    sent: traffic.sent,
-    frameRefused: (sender, reason) => framesRefused.inc({ sender, reason }),
-    connectionAccepted: () => connections.inc({ outcome: 'accepted' }),
-    connectionRefused: (reason) => connections.inc({ outcome: reason }),
+    ...traffic.websocket,
+    frameRefused,
+    forTransport: (transport) => (transport === 'websocket' ? metrics : streamableHttp),
+    connectionAccepted: (transport = 'websocket') => connections.inc({ outcome: 'accepted', transport }),
+    connectionRefused: (reason, transport = 'websocket') => connections.inc({ outcome: reason, transport }),
     requestRefused: (reason) => refusedRequests.inc({ reason }),
     childStarted: () => childrenStarted.inc(),
     childExited: ({ code, signal, error }) => {
@@ -298,14 +327,14 @@ function readAtScrape(
   registers: Registry[],
   name: string,
   help: string,
-  read: (counter: Counter<'direction'>) => void,
+  read: (counter: Counter<'direction' | 'transport'>) => void,
 ): void {
   new CounterClass({
     name,
     help,
-    labelNames: ['direction'],
+    labelNames: ['direction', 'transport'],
     registers,
-    collect(this: Counter<'direction'>) {
+    collect(this: Counter<'direction' | 'transport'>) {
       this.reset();
       read(this);
     },
@@ -317,27 +346,37 @@ function readAtScrape(
  * prom-client's Histogram can only be fed one `observe()` per message (label hashing and validation each time),
  * which the relay's hot path cannot afford; the registry formats this object like any histogram.
  */
-function messageSizeHistogram(traffic: Record<(typeof DIRECTIONS)[number], CountingMessageCounter>) {
+function messageSizeHistogram(traffic: Traffic) {
   const name = 'acpremote_message_size_bytes';
   const get = async () => ({
     name,
-    help: 'Sizes of WebSocket text messages by direction (bytes).',
+    help: 'Sizes of messages by direction and transport (bytes).',
     type: 'histogram',
     aggregator: 'sum',
-    values: DIRECTIONS.flatMap((direction) => {
-      const counter = traffic[direction];
-      let cumulative = 0;
-      const buckets = MESSAGE_SIZE_BUCKETS.map((bound, slot) => {
-        cumulative += counter.sizes[slot]!;
-        return { metricName: `${name}_bucket`, labels: { direction, le: bound }, value: cumulative };
-      });
-      return [
-        ...buckets,
-        { metricName: `${name}_bucket`, labels: { direction, le: '+Inf' }, value: counter.messages },
-        { metricName: `${name}_sum`, labels: { direction }, value: counter.bytes },
-        { metricName: `${name}_count`, labels: { direction }, value: counter.messages },
-      ];
-    }),
+    values: TRANSPORTS.flatMap((transport) =>
+      DIRECTIONS.flatMap((direction) => {
+        const counter = traffic[transport][direction];
+        let cumulative = 0;
+        const buckets = MESSAGE_SIZE_BUCKETS.map((bound, slot) => {
+          cumulative += counter.sizes[slot]!;
+          return {
+            metricName: `${name}_bucket`,
+            labels: { direction, transport, le: bound },
+            value: cumulative,
+          };
+        });
+        return [
+          ...buckets,
+          {
+            metricName: `${name}_bucket`,
+            labels: { direction, transport, le: '+Inf' },
+            value: counter.messages,
+          },
+          { metricName: `${name}_sum`, labels: { direction, transport }, value: counter.bytes },
+          { metricName: `${name}_count`, labels: { direction, transport }, value: counter.messages },
+        ];
+      }),
+    ),
   });
   return { name, help: '', type: 'histogram', aggregator: 'sum', get, reset() {} };
 }

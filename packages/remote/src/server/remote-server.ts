@@ -14,7 +14,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import type { ServerPaths } from '../options/mount-path.js';
 import { type ResolvedServeOptions, resolveGraceMs } from '../options/validation.js';
 import { FrameLog } from '../relay/frame-log.js';
-import type { FramePort } from '../relay/frame-port.js';
+import type { FramePort, TransportLabel } from '../relay/frame-port.js';
 import { startHeartbeat } from '../relay/heartbeat.js';
 import type { FrameRefusalReason } from '../relay/relay-metrics.js';
 import { startSendStallGuard } from '../relay/send-stall-guard.js';
@@ -246,8 +246,8 @@ export class RemoteServerHost implements RemoteServer {
   readonly #handleConnection: ConnectionHandler;
   readonly #logger: RemoteLogger;
   readonly #refusalLog: RemoteLogger;
-  /** Every connection until its teardown ends, detached resumable sessions included. */
-  readonly #sessions = new Set<ConnectionSession>();
+  /** Every connection until its teardown ends, detached resumable sessions included, with its transport. */
+  readonly #sessions = new Map<ConnectionSession, TransportLabel>();
   /** Upgrades admitted whose WebSocket handshake has not completed. */
   #pendingUpgrades = 0;
   #nextConnectionId = 1;
@@ -367,7 +367,11 @@ export class RemoteServerHost implements RemoteServer {
     const resolved = this.#resolved;
     if (resolved.metrics) {
       this.#metricsEndpoint = await createMetricsEndpoint({
-        openConnections: () => this.#sessions.size,
+        openConnections: (transport) => {
+          let open = 0;
+          for (const label of this.#sessions.values()) if (label === transport) open += 1;
+          return open;
+        },
         draining: () => this.draining,
         detachedSessions: () => this.detachedCount,
         resumeCounters: this.#resumes?.counters,
@@ -455,8 +459,13 @@ export class RemoteServerHost implements RemoteServer {
   }
 
   /** Logs (rate-limited) and counts a refusal admission made. */
-  #recordRefusal(kind: 'upgrade' | 'http', refusal: Refusal, request: IncomingMessage): void {
-    if (kind === 'upgrade') this.#metrics.connectionRefused(refusal.reason);
+  #recordRefusal(
+    kind: 'upgrade' | 'http',
+    refusal: Refusal,
+    request: IncomingMessage,
+    transport: TransportLabel = 'websocket',
+  ): void {
+    if (kind === 'upgrade') this.#metrics.connectionRefused(refusal.reason, transport);
     else this.#metrics.requestRefused(refusal.reason);
     this.#refusalLog.info(kind === 'upgrade' ? 'connection refused' : 'request refused', {
       reason: refusal.reason,
@@ -653,13 +662,18 @@ export class RemoteServerHost implements RemoteServer {
       this.#connectionEnded();
       return;
     }
-    this.#track(session, { connection: connectionId }, stopHeartbeat);
+    this.#track(session, 'websocket', { connection: connectionId }, stopHeartbeat);
   }
 
   /** Keeps `session` in the server's set until its teardown ends (a drain waits for it, a close ends it). */
-  #track(session: ConnectionSession, fields: Record<string, unknown>, stop: () => void = () => {}): void {
+  #track(
+    session: ConnectionSession,
+    transport: TransportLabel,
+    fields: Record<string, unknown>,
+    stop: () => void = () => {},
+  ): void {
     const logger = this.#logger;
-    this.#sessions.add(session);
+    this.#sessions.set(session, transport);
     void session.done
       .catch((error: unknown) => {
         logger.error('connection teardown failed', { ...fields, error: String(error) });
@@ -683,14 +697,14 @@ export class RemoteServerHost implements RemoteServer {
       this.#sessions.size + this.#pendingUpgrades,
     );
     if (!decision.ok) {
-      this.#recordRefusal('upgrade', decision, request);
+      this.#recordRefusal('upgrade', decision, request, 'streamable_http');
       return decision;
     }
     const { maxMessageBytes, resumeBufferBytes, resumeWindowMs, pingIntervalMs, stallTimeoutMs } =
       this.#resolved;
     const logger = this.#logger;
     const metrics = this.#metrics;
-    metrics.connectionAccepted();
+    metrics.connectionAccepted('streamable_http');
     const connectionId = this.#nextConnectionId++;
     const fields = { connection: connectionId, transport: 'streamable_http' };
     logger.info('connection opened', { ...fields, remoteAddress: request.socket.remoteAddress });
@@ -698,7 +712,7 @@ export class RemoteServerHost implements RemoteServer {
     const port = new HttpServerPort({
       connectionId: acpConnectionId,
       log,
-      metrics,
+      metrics: metrics.forTransport('streamable_http'),
       retention: { maxBytes: resumeBufferBytes, windowMs: resumeWindowMs },
       keepAliveMs: pingIntervalMs,
       stallTimeoutMs,
@@ -708,10 +722,8 @@ export class RemoteServerHost implements RemoteServer {
       onStalled: () => metrics.sendStallClosed(),
     });
     try {
-      this.#track(
-        this.#handleConnection(port, { maxMessageBytes, logger, connectionId, metrics, log }),
-        fields,
-      );
+      const session = this.#handleConnection(port, { maxMessageBytes, logger, connectionId, metrics, log });
+      this.#track(session, 'streamable_http', fields);
     } catch (error) {
       logger.error('connection handler failed', { ...fields, error: String(error) });
       port.terminate({ code: CloseCode.InternalError, reason: 'connection setup failed' });
@@ -805,7 +817,7 @@ export class RemoteServerHost implements RemoteServer {
 
   #shutDownSessions(reason: string): Promise<PromiseSettledResult<void>[]> {
     return Promise.allSettled(
-      [...this.#sessions].map((session) => {
+      [...this.#sessions.keys()].map((session) => {
         session.shutdown(reason);
         return session.done;
       }),

@@ -3,6 +3,15 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { type CookieStore, mergeCookieHeader } from '../../shared/cookie-store.js';
 
+/** How long a socket may idle in the connection's pool (below the 5 s keep-alive timeout of our servers). */
+const IDLE_SOCKET_TIMEOUT_MS = 4_000;
+/** Errors of a request written to a pooled socket the server had already closed or reset. */
+const STALE_SOCKET_ERRORS = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+
+interface StaleSocketError extends Error {
+  staleSocket?: boolean;
+}
+
 /** What every request of one client connection shares. */
 export interface HttpExchangeOptions {
   /** The connection's own headers (`Authorization` included when a token is set). */
@@ -38,13 +47,29 @@ export class HttpExchange {
     readonly url: URL,
     private readonly options: HttpExchangeOptions,
   ) {
+    // Idle sockets are closed before a server's usual keep-alive timeout (ours: 5 s), so a request rarely meets one
+    // the server is closing; `send` covers the rest.
+    const agentOptions = { keepAlive: true, timeout: IDLE_SOCKET_TIMEOUT_MS };
     this.agent =
       url.protocol === 'https:'
-        ? new HttpsAgent({ keepAlive: true, ...(options.ca ? { ca: options.ca } : {}) })
-        : new HttpAgent({ keepAlive: true });
+        ? new HttpsAgent({ ...agentOptions, ...(options.ca ? { ca: options.ca } : {}) })
+        : new HttpAgent(agentOptions);
   }
 
-  send(request: HttpExchangeRequest): Promise<IncomingMessage> {
+  /**
+   * Sends one request. A request that fails on a reused keep-alive socket before any answer (the socket was closed
+   * or reset while idle in the pool: nothing of it reached the server) is sent once more on a new socket.
+   */
+  async send(request: HttpExchangeRequest): Promise<IncomingMessage> {
+    try {
+      return await this.sendOnce(request);
+    } catch (error) {
+      if (!(error as StaleSocketError).staleSocket) throw error;
+      return this.sendOnce(request);
+    }
+  }
+
+  private sendOnce(request: HttpExchangeRequest): Promise<IncomingMessage> {
     const headers: Record<string, string> = { ...this.options.headers, ...request.headers };
     const cookieName = Object.keys(headers).find((name) => name.toLowerCase() === 'cookie');
     const cookie = mergeCookieHeader(this.options.cookieStore, cookieName ? headers[cookieName] : undefined);
@@ -64,7 +89,11 @@ export class HttpExchange {
         if (setCookie !== undefined) this.options.cookieStore.store(setCookie);
         resolve(response);
       });
-      outgoing.once('error', reject);
+      outgoing.once('error', (error: NodeJS.ErrnoException) => {
+        if (outgoing.reusedSocket && STALE_SOCKET_ERRORS.has(error.code ?? ''))
+          (error as StaleSocketError).staleSocket = true;
+        reject(error);
+      });
       outgoing.end(request.body);
     });
   }
