@@ -6,7 +6,12 @@ import { hostScript } from './hosts/host-scripts.js';
 import { profilingFlags, type RunningHost, startHost } from './hosts/spawn-host.js';
 import { childrenOf } from './process-stats.js';
 import { RpcClient } from './rpc-client.js';
-import { type MessageEndpoint, openWebSocketEndpoint, spawnStdioEndpoint } from './transports.js';
+import {
+  type MessageEndpoint,
+  openStreamableHttpEndpoint,
+  openWebSocketEndpoint,
+  spawnStdioEndpoint,
+} from './transports.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
@@ -19,7 +24,9 @@ export type PathId =
   | 'chain'
   | 'serve-acp'
   | 'minimal-relay'
-  | 'minimal-chain';
+  | 'minimal-chain'
+  | 'sdk-acp-server-http'
+  | 'serve-acp-http';
 
 /** What a process of a path does: the bench's driver, a relay host, a mirror, the echo agent, a server or a hop. */
 export type ProcessRole = 'driver' | 'relay' | 'mirror' | 'agent' | 'server' | 'echo';
@@ -219,6 +226,36 @@ export const paths: PathDefinition[] = [
       );
     },
   },
+  {
+    // The TypeScript SDK's own Streamable HTTP server with the same in-process echo agent: the reference of ours.
+    id: 'sdk-acp-server-http',
+    label: 'SDK AcpServer (`/experimental/node`): Streamable HTTP → in-process SDK echo agent',
+    hops: [],
+    async open(options = {}) {
+      const server = await startHost('sdk-acp-server-host', [], options.wrap?.server);
+      return connect(
+        await openStreamableHttpEndpoint(server.url, benchToken),
+        [server],
+        'sdk-acp-server-http',
+        () => pidOf('server', server.child),
+      );
+    },
+  },
+  {
+    id: 'serve-acp-http',
+    label: 'serveAcp (`acpremote serve`): Streamable HTTP → in-process SDK echo agent',
+    hops: [],
+    reference: 'sdk-acp-server-http',
+    async open(options = {}) {
+      const server = await startHost('serve-acp-host', ['--http'], options.wrap?.server);
+      return connect(
+        await openStreamableHttpEndpoint(server.url, benchToken),
+        [server],
+        'serve-acp-http',
+        () => pidOf('server', server.child),
+      );
+    },
+  },
 ];
 
 /**
@@ -234,4 +271,5 @@ export const pathGroups: PathId[][] = [
   ['minimal-chain', 'chain'],
   ['serve-command', 'serve-command-metrics'],
   ['stdio-hop', 'ws-hop', 'serve-acp'],
+  ['sdk-acp-server-http', 'serve-acp-http'],
 ];

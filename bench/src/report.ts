@@ -83,6 +83,29 @@ export const targets: Bound[] = [
   { path: 'ask-choice', figure: 'compile-parse-us', max: 5, text: '< 5 µs per call' },
   { path: 'ask-form', figure: 'compile-validate-us', max: 20, text: '< 20 µs per form' },
   { path: 'serve-acp', figure: 'heap-per-idle-connection-kib', max: 256, text: '≤ 256 KiB' },
+  // Issue 20: our Streamable HTTP server against the SDK's AcpServer, same agent, same client, same rounds.
+  {
+    path: 'serve-acp-http',
+    figure: 'rtt-p50',
+    onRatio: true,
+    max: 1.1,
+    text: 'RTT p50 ≤ 1.1× the SDK AcpServer',
+  },
+  ...(['msgs-per-s', 'mb-per-s-16kib', 'mb-per-s-1mib'] as const).map(
+    (figure): Bound => ({
+      path: 'serve-acp-http',
+      figure,
+      onRatio: true,
+      min: 1.0,
+      text: `${figure} ≥ 1.0× the SDK AcpServer`,
+    }),
+  ),
+  {
+    path: 'serve-acp-http',
+    figure: 'rss-per-idle-connection-kib',
+    max: 64,
+    text: 'one open SSE connection ≤ 64 KiB (RSS, 1,000 held)',
+  },
 ];
 
 /**

@@ -135,3 +135,147 @@ export async function openWebSocketEndpoint(
     },
   };
 }
+
+/**
+ * Opens an ACP Streamable HTTP connection (the RFD transport) the same way for every server: `initialize` POSTed
+ * first (its answer is the POST's body, and its `Acp-Connection-Id` names the connection), then one SSE GET for the
+ * connection stream, where every later answer arrives (the bench's echo requests carry no session). Later messages
+ * are POSTed on a keep-alive agent without waiting for each other (the bench's pipelining), their 202s discarded.
+ * Events are read line by line: both servers write each message on one `data:` line.
+ *
+ * @example
+ * ```ts
+ * const endpoint = await openStreamableHttpEndpoint('http://127.0.0.1:8080/acp', token);
+ * ```
+ */
+export async function openStreamableHttpEndpoint(url: string, token?: string): Promise<MessageEndpoint> {
+  const { Agent, request } = await import('node:http');
+  const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+  const auth: Record<string, string> = token === undefined ? {} : { Authorization: `Bearer ${token}` };
+  let receiver: (text: string) => void = () => {};
+  let connectionId: string | undefined;
+  /** Session streams opened (every bench request names one session in its params). */
+  const sessions = new Map<string, Promise<void>>();
+  let endedWith: (reason: string) => void = () => {};
+  const ended = new Promise<string>((resolve) => {
+    endedWith = resolve;
+  });
+  const post = (
+    body: string,
+    headers: Record<string, string>,
+    onResponse: (status: number, id: string | undefined, text: string) => void,
+  ) => {
+    const outgoing = request(url, {
+      method: 'POST',
+      agent,
+      headers: {
+        ...auth,
+        ...headers,
+        'Content-Type': 'application/json',
+        'Content-Length': Buffer.byteLength(body),
+        ...(connectionId === undefined ? {} : { 'Acp-Connection-Id': connectionId }),
+      },
+    });
+    outgoing.setNoDelay(true);
+    outgoing.once('response', (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.once('end', () => {
+        const header = response.headers['acp-connection-id'];
+        onResponse(
+          response.statusCode ?? 0,
+          typeof header === 'string' ? header : undefined,
+          Buffer.concat(chunks).toString('utf8'),
+        );
+      });
+    });
+    outgoing.once('error', (error) => endedWith(`POST failed: ${error.message}`));
+    outgoing.end(body);
+  };
+  /** Opens an event stream (the connection's, or a session's); resolves once the server answered its head. */
+  const openStream = (session?: string) =>
+    new Promise<void>((resolve) => {
+      const outgoing = request(url, {
+        method: 'GET',
+        agent,
+        headers: {
+          ...auth,
+          Accept: 'text/event-stream',
+          'Acp-Connection-Id': connectionId ?? '',
+          ...(session === undefined ? {} : { 'Acp-Session-Id': session }),
+        },
+      });
+      outgoing.once('response', (response) => {
+        resolve();
+        if (response.statusCode !== 200) {
+          endedWith(`event stream refused with HTTP ${response.statusCode}`);
+          response.resume();
+          return;
+        }
+        const lines = new LineSplitter((line) => {
+          if (line.startsWith('data: ')) receiver(line.slice(6));
+        });
+        response.on('data', (chunk: Buffer) => lines.push(chunk));
+        response.once('end', () => endedWith('event stream ended'));
+      });
+      outgoing.once('error', (error) => {
+        resolve();
+        endedWith(`event stream failed: ${error.message}`);
+      });
+      outgoing.end();
+    });
+  const sessionPattern = /"params":\{"sessionId":"([^"]+)"/;
+  return {
+    send(text) {
+      if (connectionId === undefined) {
+        post(text, {}, (status, id, body) => {
+          if (status !== 200 || id === undefined) {
+            endedWith(`initialize answered HTTP ${status}: ${body}`);
+            return;
+          }
+          connectionId = id;
+          void openStream();
+          receiver(body);
+        });
+        return;
+      }
+      const session = sessionPattern.exec(text.slice(0, 200))?.[1];
+      const send = () =>
+        post(text, session === undefined ? {} : { 'Acp-Session-Id': session }, (status, _id, body) => {
+          if (status !== 202) endedWith(`POST answered HTTP ${status}: ${body}`);
+        });
+      if (session === undefined) {
+        send();
+        return;
+      }
+      let opened = sessions.get(session);
+      if (opened === undefined) {
+        opened = openStream(session);
+        sessions.set(session, opened);
+      }
+      void opened.then(send);
+    },
+    setReceiver(next) {
+      receiver = next;
+    },
+    ended,
+    async close() {
+      if (connectionId !== undefined) {
+        await new Promise<void>((resolve) => {
+          const outgoing = request(url, {
+            method: 'DELETE',
+            agent,
+            headers: { ...auth, 'Acp-Connection-Id': connectionId ?? '' },
+          });
+          outgoing.once('response', (response) => {
+            response.resume();
+            resolve();
+          });
+          outgoing.once('error', () => resolve());
+          outgoing.end();
+        });
+      }
+      agent.destroy();
+    },
+  };
+}

@@ -32,8 +32,23 @@ import {
  */
 export function tokensMatch(presented: string, expected: string): boolean {
   const presentedDigest = createHash('sha256').update(presented, 'utf8').digest();
-  const expectedDigest = createHash('sha256').update(expected, 'utf8').digest();
-  return timingSafeEqual(presentedDigest, expectedDigest);
+  return timingSafeEqual(presentedDigest, expectedDigest(expected));
+}
+
+/**
+ * The digests of expected tokens: a server has one token and checks it on every request (each Streamable HTTP
+ * message is a request), so its digest is computed once. Bounded: a server holds one, tests a few.
+ */
+const expectedDigests = new Map<string, Buffer>();
+
+function expectedDigest(expected: string): Buffer {
+  let digest = expectedDigests.get(expected);
+  if (digest === undefined) {
+    digest = createHash('sha256').update(expected, 'utf8').digest();
+    if (expectedDigests.size >= 16) expectedDigests.clear();
+    expectedDigests.set(expected, digest);
+  }
+  return digest;
 }
 
 /**

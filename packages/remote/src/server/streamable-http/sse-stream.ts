@@ -5,6 +5,16 @@ import { HIGH_WATER_BYTES } from '../../relay/flow-control.js';
 import { tickCorker } from '../../relay/write-batching.js';
 
 const EVENT_END = Buffer.from('\n\n');
+/** Events up to this size are written as one chunk (joining costs less than framing three). */
+const SINGLE_CHUNK_BYTES = 64 * 1024;
+
+/** An event's text as one string or buffer. */
+function joinEvent(record: EventRecord): string | Buffer {
+  const { head, payload } = record;
+  return typeof payload === 'string'
+    ? `${head}${payload}\n\n`
+    : Buffer.concat([Buffer.from(head, 'latin1'), payload, EVENT_END], record.bytes);
+}
 const KEEP_ALIVE = ':\n\n';
 
 /** One event as the stream holds it until it is sent, and after, while it may be replayed. */
@@ -294,9 +304,14 @@ export class SseStream {
     while (index < this.events.length && receiver.writableLength <= HIGH_WATER_BYTES) {
       const record = this.events[index]!;
       this.cork();
-      receiver.write(record.head);
-      receiver.write(record.payload);
-      receiver.write(EVENT_END);
+      // One chunk per event (a chunked response frames each write): small events are joined, a large payload is
+      // written as it is rather than copied.
+      if (record.bytes <= SINGLE_CHUNK_BYTES) receiver.write(joinEvent(record));
+      else {
+        receiver.write(record.head);
+        receiver.write(record.payload);
+        receiver.write(EVENT_END);
+      }
       this.sentThrough = record.seq;
       this.unsentBytes -= record.bytes;
       record.sentAt = performance.now();
