@@ -391,9 +391,14 @@ export class HttpClientPort implements FramePort {
         return;
       }
       if (outcome.kind === 'refused') {
-        if (stream.session !== undefined && outcome.status === 409) {
-          // The session's messages still arrive on the connection stream (ours and both SDKs route them there).
-          this.options.log.warn('the server refused a session stream', { session: stream.session });
+        if (stream.session !== undefined && outcome.status !== 401 && outcome.status !== 403) {
+          // A session stream the server does not have (yet: Python's server knows a session only once it answered
+          // session/new or load; 409: TypeScript's has another reader) ends alone: the connection goes on, and the
+          // next message naming the session opens it again.
+          this.options.log.warn('the server refused a session stream', {
+            session: stream.session,
+            status: outcome.status,
+          });
           this.streams.delete(stream.session);
           return;
         }
