@@ -163,12 +163,12 @@ export async function consumerSteps({ packages, consumer, environment: baseEnvir
   );
 
   await step(
-    'acpremote expose + acpremote mirror http://: one prompt round trip over Streamable HTTP',
+    `acpremote expose + acpremote mirror http://: one prompt round trip over Streamable HTTP${suffix}`,
     () =>
       roundTrip({
         consumer,
         environment,
-        server: ['acpremote', 'expose', '--port', '0', '--', process.execPath, 'deploy-agent.mjs'],
+        server: ['acpremote', 'expose', '--port', '0', '--', node, 'deploy-agent.mjs'],
         announced: /Serving ACP Streamable HTTP at (http:\/\/\S+)/,
         mirror: (url) => ['acpremote', 'mirror', url, '--unstable-protocol'],
       }),

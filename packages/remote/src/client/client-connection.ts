@@ -40,6 +40,12 @@ export interface ClientConnection {
    */
   readonly resumable: boolean;
   /**
+   * Whether resume was agreed when the connection opened (WebSocket: the server selected the resume subprotocol),
+   * before any welcome; what the mirror's `mirror connected … resumable=true` line says. Streamable HTTP learns it
+   * only from the answer to `initialize`: false here.
+   */
+  readonly resumeSelected: boolean;
+  /**
    * Ends the connection from this side (1000, `reason`): what is queued goes first, and a server that does not
    * answer is cut off after 5 s. During a reconnect, `wait` sends the close after the replay (what was sent last
    * still arrives: the mirror) and `abandon` ends the connection at once (`connectAcp.close()`: nobody wants the
@@ -108,6 +114,7 @@ async function openWebSocketConnection(
     port: opened,
     metadata,
     log,
+    resumeSelected: link !== undefined,
     get resumable() {
       // A link the server never welcomed (it echoed the subprotocol without speaking it) was dropped from the port.
       return opened.resume !== undefined && link?.welcomed !== undefined;

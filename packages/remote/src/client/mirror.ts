@@ -98,7 +98,7 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
     url: redactUrls(resolved.url.toString()),
     remoteCwd,
     ...(resolved.transport === 'streamable-http' ? { transport: 'streamable-http' } : {}),
-    ...(connection.resumable ? { resumable: true } : {}),
+    ...(connection.resumeSelected ? { resumable: true } : {}),
   });
 
   const policy = new MirrorPolicy({

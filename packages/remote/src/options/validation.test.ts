@@ -142,9 +142,9 @@ describe('the bearer token rule', () => {
 
 describe('resolveConnectOptions', () => {
   it('redacts credentials of a rejected URL', () => {
-    const error = errorOf(() => resolveConnectOptions('http://me:secret@host/acp?token=abc', {}));
+    const error = errorOf(() => resolveConnectOptions('ftp://me:secret@host/acp?token=abc', {}));
     expect(error.message).toBe(
-      'url must be a ws:// or wss:// URL, e.g. "ws://127.0.0.1:8080/acp/ws", got "http://***@host/acp?token=***"',
+      'url must be an http://, https://, ws:// or wss:// URL, e.g. "http://127.0.0.1:8080/acp" (Streamable HTTP) or "ws://127.0.0.1:8080/acp/ws", got "ftp://***@host/acp?token=***"',
     );
   });
 

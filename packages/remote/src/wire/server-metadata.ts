@@ -109,10 +109,10 @@ export function buildServerMetadata(input: ServerMetadataInput): ServerMetadata 
  * metadataUrlFor('ws://127.0.0.1:8080/acp/ws'); // 'http://127.0.0.1:8080/acp'
  * ```
  */
-export function metadataUrlFor(webSocketUrl: string): string | undefined {
+export function metadataUrlFor(clientUrl: string): string | undefined {
   let url: URL;
   try {
-    url = new URL(webSocketUrl);
+    url = new URL(clientUrl);
   } catch {
     return undefined;
   }

@@ -234,6 +234,7 @@ export async function openHttpClientConnection(
     port,
     metadata,
     log,
+    resumeSelected: false,
     get resumable() {
       return port.resumable;
     },
