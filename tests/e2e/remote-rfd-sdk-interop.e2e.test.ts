@@ -12,10 +12,11 @@ import { createHttpStream } from '@agentclientprotocol/sdk/experimental/http-cli
 import { createWebSocketStream } from '@agentclientprotocol/sdk/experimental/ws-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { acceptChoiceTitled, connectTestClient, processStream, runPromptTurn } from './support/acp-client.js';
+import { acceptChoiceTitled, connectTestClient, runPromptTurn } from './support/acp-client.js';
+import { runMirrorTurn } from './support/mirror-turn.js';
 import { deployTarget, fixturePath } from './support/paths.js';
 import { reapAll, type SpawnedProcess, spawnProcess } from './support/processes.js';
-import { type MirrorCli, type RunningServer, spawnMirror, startExpose } from './support/remote-servers.js';
+import { type MirrorCli, type RunningServer, startExpose } from './support/remote-servers.js';
 
 /** The SDK's `AcpServer` fixture and its endpoint (`http://127.0.0.1:PORT/acp`). */
 interface SdkServer {
@@ -127,17 +128,11 @@ describe.each(ourMirrorsToSdk)(
   (mirrorCli, scheme, title) => {
     it('relays the elicitation to the editor on its stdio and the answer back to the agent', async () => {
       const url = scheme === 'http' ? sdk.endpoint : toWebSocketUrl(sdk.endpoint);
-      const mirror = spawnMirror(mirrorCli, url);
-      const client = connectTestClient(processStream(mirror), acceptChoiceTitled(title));
+      const run = await runMirrorTurn(mirrorCli, url, acceptChoiceTitled(title));
 
-      const turn = await runPromptTurn(client, 'deploy');
-
-      expect(turn).toMatchObject({ stopReason: 'end_turn', text: `Selected: ${title.toLowerCase()}` });
-      expect(client.elicitations).toEqual([
-        expect.objectContaining({ message: 'Choose a deployment target' }),
-      ]);
-      mirror.child.stdin?.end();
-      expect(await mirror.exited).toEqual({ code: 0, signal: null });
+      expect(run.turn).toMatchObject({ stopReason: 'end_turn', text: `Selected: ${title.toLowerCase()}` });
+      expect(run.elicitations).toEqual([expect.objectContaining({ message: 'Choose a deployment target' })]);
+      expect(run.exit).toEqual({ code: 0, signal: null });
     });
   },
 );

@@ -5,6 +5,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptChoiceTitled, connectTestClient, processStream, runPromptTurn } from './support/acp-client.js';
+import { runMirrorTurn } from './support/mirror-turn.js';
 import { deployTarget } from './support/paths.js';
 import { reapAll, runCliToExit } from './support/processes.js';
 import {
@@ -52,14 +53,13 @@ describe.each([
         TOKEN_VARIABLE,
         ...(how.includes('--transport') ? ['--transport', 'websocket'] : []),
       ];
-      const mirror = spawnMirror(mirrorCli, endpoint, flags, { env: tokenEnv });
-      const client = connectTestClient(processStream(mirror), acceptChoiceTitled(title));
+      const run = await runMirrorTurn(mirrorCli, endpoint, acceptChoiceTitled(title), {
+        flags,
+        spawn: { env: tokenEnv },
+      });
 
-      const turn = await runPromptTurn(client, 'deploy');
-
-      expect(turn).toMatchObject({ stopReason: 'end_turn', text: `Selected: ${title.toLowerCase()}` });
-      mirror.child.stdin?.end();
-      expect(await mirror.exited).toEqual({ code: 0, signal: null });
+      expect(run.turn).toMatchObject({ stopReason: 'end_turn', text: `Selected: ${title.toLowerCase()}` });
+      expect(run.exit).toEqual({ code: 0, signal: null });
     });
   },
 );

@@ -4,19 +4,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
-import {
-  agent,
-  CreateElicitationResponse,
-  client,
-  methods,
-  PROTOCOL_VERSION,
-  type Stream,
-} from '@agentclientprotocol/sdk';
+import { methods, type Stream } from '@agentclientprotocol/sdk';
 import { createHttpStream } from '@agentclientprotocol/sdk/experimental/http-client';
 import { createWebSocketStream } from '@agentclientprotocol/sdk/experimental/ws-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { connectAcp, type RemoteServer, runMirror, serveAcp, serveCommand } from '../src/index.js';
+import { choiceAgent, choosingClient } from './support/choice-agent.js';
 import { Cleanup, ECHO_AGENT, RawClient, rawRequest } from './support/helpers.js';
 import { initialize, openedStream, openStream, post, TestEventStream } from './support/streamable-http.js';
 
@@ -25,31 +19,11 @@ afterEach(() => cleanup.run());
 
 /** An agent that asks one choice per prompt and answers with what it got. */
 function choosingAgent() {
-  return agent({ name: 'choosing-agent' })
-    .onRequest(methods.agent.initialize, () => ({ protocolVersion: PROTOCOL_VERSION, agentCapabilities: {} }))
-    .onRequest(methods.agent.session.new, () => ({
-      sessionId: `session-${Math.random().toString(16).slice(2)}`,
-    }))
-    .onRequest(methods.agent.session.prompt, async ({ params, client: peer }) => {
-      const answer = await peer.request(methods.client.elicitation.create, {
-        sessionId: params.sessionId,
-        mode: 'form',
-        message: 'Pick one',
-        requestedSchema: {
-          type: 'object',
-          required: ['choice'],
-          properties: { choice: { type: 'string', title: 'Choice', oneOf: [{ const: 'c0', title: 'Red' }] } },
-        },
-      });
-      const choice = CreateElicitationResponse.isAccept(answer)
-        ? String(answer.content?.choice)
-        : answer.action;
-      await peer.notify(methods.client.session.update, {
-        sessionId: params.sessionId,
-        update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `choice=${choice}` } },
-      });
-      return { stopReason: 'end_turn' };
-    });
+  return choiceAgent({
+    name: 'choosing-agent',
+    sessionId: () => `session-${Math.random().toString(16).slice(2)}`,
+    reply: (choice) => `choice=${choice}`,
+  });
 }
 
 async function serve(): Promise<RemoteServer> {
@@ -62,20 +36,8 @@ const silent = { info() {}, warn() {}, error() {} };
 
 /** One prompt turn with an SDK client on `stream`, the elicitation answered. */
 async function turn(stream: Stream): Promise<string> {
-  let text = '';
-  const connection = client({ name: 'test-client' })
-    .onRequest(methods.client.elicitation.create, () => ({ action: 'accept', content: { choice: 'c0' } }))
-    .onNotification(methods.client.session.update, ({ params }) => {
-      const update = params.update;
-      if (update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text')
-        text += update.content.text;
-    })
-    .connect(stream);
+  const { connection, texts } = await choosingClient(stream);
   cleanup.add(() => connection.close());
-  await connection.agent.request(methods.agent.initialize, {
-    protocolVersion: PROTOCOL_VERSION,
-    clientCapabilities: { elicitation: { form: {} } },
-  });
   const { sessionId } = await connection.agent.request(methods.agent.session.new, {
     cwd: '/',
     mcpServers: [],
@@ -84,7 +46,7 @@ async function turn(stream: Stream): Promise<string> {
     sessionId,
     prompt: [{ type: 'text', text: 'go' }],
   });
-  return `${stopReason} ${text}`;
+  return `${stopReason} ${texts.join('')}`;
 }
 
 describe('serveAcp: the TypeScript SDK clients at the endpoint', () => {

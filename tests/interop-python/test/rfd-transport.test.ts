@@ -6,20 +6,11 @@
 //   SDK asking one single choice per prompt), the elicitation answered by an SDK client on the mirror's stdio.
 // One server of each kind serves the whole file, and one Python process runs both Python client turns.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  acceptChoiceTitled,
-  connectTestClient,
-  processStream,
-  runPromptTurn,
-} from '../../e2e/support/acp-client.js';
+import { acceptChoiceTitled } from '../../e2e/support/acp-client.js';
+import { runMirrorTurn } from '../../e2e/support/mirror-turn.js';
 import { deployTarget } from '../../e2e/support/paths.js';
 import { reapAll } from '../../e2e/support/processes.js';
-import {
-  type MirrorCli,
-  type RunningServer,
-  spawnMirror,
-  startExpose,
-} from '../../e2e/support/remote-servers.js';
+import { type MirrorCli, type RunningServer, startExpose } from '../../e2e/support/remote-servers.js';
 import {
   type PythonRfdTurn,
   type RunningPythonAsgiApp,
@@ -84,17 +75,13 @@ describe.each(mirrors)(
   (mirrorCli, scheme, title) => {
     it('relays the elicitation to the editor on its stdio and the answer back to the agent', async () => {
       const url = scheme === 'http' ? pythonApp.endpoint : pythonApp.endpoint.replace(/^http/, 'ws');
-      const mirror = spawnMirror(mirrorCli, url, ['--unstable-protocol']);
-      const client = connectTestClient(processStream(mirror), acceptChoiceTitled(title));
+      const run = await runMirrorTurn(mirrorCli, url, acceptChoiceTitled(title), {
+        flags: ['--unstable-protocol'],
+      });
 
-      const turn = await runPromptTurn(client, 'deploy');
-
-      expect(turn).toMatchObject({ stopReason: 'end_turn', text: `Selected: ${title.toLowerCase()}` });
-      expect(client.elicitations).toEqual([
-        expect.objectContaining({ message: 'Choose a deployment target' }),
-      ]);
-      mirror.child.stdin?.end();
-      expect(await mirror.exited).toEqual({ code: 0, signal: null });
+      expect(run.turn).toMatchObject({ stopReason: 'end_turn', text: `Selected: ${title.toLowerCase()}` });
+      expect(run.elicitations).toEqual([expect.objectContaining({ message: 'Choose a deployment target' })]);
+      expect(run.exit).toEqual({ code: 0, signal: null });
     });
   },
 );

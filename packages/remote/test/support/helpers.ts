@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
 import type { RemoteLogger } from '../../src/index.js';
@@ -130,6 +130,21 @@ export interface RawResponse {
   upgraded: boolean;
 }
 
+/** Reads a plain (not upgraded) HTTP response to its end. */
+export function readRawResponse(response: IncomingMessage): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    let body = '';
+    response.setEncoding('utf8');
+    response.on('data', (chunk: string) => {
+      body += chunk;
+    });
+    response.on('error', reject);
+    response.on('end', () =>
+      resolve({ status: response.statusCode ?? 0, headers: response.headers, body, upgraded: false }),
+    );
+  });
+}
+
 /** Sends an HTTP request with full control over headers (Host included); optionally as a WebSocket upgrade. */
 export function rawRequest(
   port: number,
@@ -159,16 +174,7 @@ export function rawRequest(
       socket.destroy();
       resolve({ status: response.statusCode ?? 0, headers: response.headers, body: '', upgraded: true });
     });
-    request.on('response', (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => {
-        body += chunk;
-      });
-      response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body, upgraded: false }),
-      );
-    });
+    request.on('response', (response) => resolve(readRawResponse(response)));
     request.end(options.body);
   });
 }

@@ -1,7 +1,7 @@
 // Raw Streamable HTTP requests for the tests: POSTs with any headers and body, and SSE streams read event by event
 // with a parser of their own (independent of the product's reader).
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { type RawResponse, rawRequest } from './helpers.js';
+import { type RawResponse, rawRequest, readRawResponse } from './helpers.js';
 
 export const JSON_HEADERS = { 'Content-Type': 'application/json' } as const;
 
@@ -121,14 +121,7 @@ export function openStream(
         resolve(new TestEventStream(response));
         return;
       }
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => {
-        body += chunk;
-      });
-      response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body, upgraded: false }),
-      );
+      resolve(readRawResponse(response));
     });
     outgoing.end();
   });

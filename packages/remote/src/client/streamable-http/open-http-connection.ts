@@ -12,32 +12,12 @@ import { fetchServerMetadata, parseServerMetadata, type ServerMetadata } from '.
 import { EVENT_STREAM_MEDIA_TYPE } from '../../wire/streamable-http.js';
 import type { ClientConnection } from '../client-connection.js';
 import { closeClientPort } from '../close-client-port.js';
+import { connectionFailure, credentialRefusal, EndpointRefusal } from '../endpoint-refusal.js';
 import { HttpClientPort } from './http-client-port.js';
 import { HttpExchange, readResponseBody } from './http-exchange.js';
 
 /** At most this much of a refusal's body is read to explain it. */
 const MAX_REFUSAL_BODY_BYTES = 8 * 1024;
-const UNTRUSTED_CERTIFICATE = /SELF_SIGNED|UNABLE_TO_GET_ISSUER|UNABLE_TO_VERIFY_LEAF|CERT_UNTRUSTED/;
-
-/**
- * The `cause` of an `AcpRemoteError` for a Streamable HTTP endpoint that refused the client: the HTTP status and
- * whether credentials were sent (the fields the CLIs read to say "missing" or "wrong" token, as for a refused
- * WebSocket upgrade).
- */
-export class HttpRefusal extends Error {
-  override readonly name = 'HttpRefusal';
-  readonly transport = 'streamable-http';
-  constructor(
-    readonly status: number,
-    readonly credentialsSent: boolean,
-    /** The start of the server's answer, printable ASCII only. */
-    readonly body: string,
-    /** The URL that was refused, credentials and query values redacted. */
-    readonly url: string,
-  ) {
-    super(`HTTP ${status}${body ? `: ${body}` : ''}`);
-  }
-}
 
 /** What a probe of the endpoint found. */
 type ProbeOutcome =
@@ -97,27 +77,15 @@ function refusalError(
 ): AcpRemoteError {
   const { status } = outcome;
   const body = printable(outcome.body);
-  const cause = new HttpRefusal(status, resolved.sendsCredentials, body, shownUrl);
+  const cause = new EndpointRefusal('streamable-http', status, resolved.sendsCredentials, body, shownUrl);
   const fail = (code: AcpRemoteErrorCode, message: string) => new AcpRemoteError(code, message, { cause });
   const webSocketUrl = (path: string) => {
     const url = new URL(path, resolved.url);
     url.protocol = resolved.url.protocol === 'https:' ? 'wss:' : 'ws:';
     return redactUrls(url.toString());
   };
-  if (status === 401) {
-    return fail(
-      AcpRemoteErrorCode.AuthenticationFailed,
-      resolved.sendsCredentials
-        ? `the server at ${shownUrl} refused the bearer token (HTTP 401): it is not the server's token`
-        : `the server at ${shownUrl} requires a bearer token (HTTP 401); set bearerToken`,
-    );
-  }
-  if (status === 403) {
-    return fail(
-      AcpRemoteErrorCode.AuthenticationFailed,
-      `the server at ${shownUrl} refused the connection (HTTP 403${body ? `: ${body}` : ''})`,
-    );
-  }
+  const credentials = credentialRefusal(cause);
+  if (credentials !== undefined) return fail(AcpRemoteErrorCode.AuthenticationFailed, credentials);
   let metadata: ServerMetadata | undefined;
   try {
     metadata = status === 200 ? parseServerMetadata(JSON.parse(outcome.body)) : undefined;
@@ -169,7 +137,7 @@ function refusalError(
  * deadline (`openTimeoutMs`).
  *
  * @throws {@link AcpRemoteError} `AUTHENTICATION_FAILED` (401, 403) or `CONNECTION_FAILED` (anything but an ACP
- *   Streamable HTTP endpoint, a network error, the deadline), the `cause` an {@link HttpRefusal} for a refusal.
+ *   Streamable HTTP endpoint, a network error, the deadline), the `cause` an {@link EndpointRefusal} for a refusal.
  */
 export async function openHttpClientConnection(
   resolved: ResolvedConnectOptions,
@@ -202,15 +170,7 @@ export async function openHttpClientConnection(
     exchange.close();
     if (outcome.kind === 'timeout') throw timedOut();
     if (outcome.kind === 'refused') throw refusalError(outcome, resolved, shownUrl);
-    const code = (outcome.error as NodeJS.ErrnoException).code ?? '';
-    const hint = UNTRUSTED_CERTIFICATE.test(code)
-      ? "; if the server's certificate comes from a private CA, trust that CA with the ca option or NODE_EXTRA_CA_CERTS"
-      : '';
-    throw new AcpRemoteError(
-      AcpRemoteErrorCode.ConnectionFailed,
-      `cannot connect to ${shownUrl}: ${redactUrls(outcome.error.message)}${hint}`,
-      { cause: outcome.error },
-    );
+    throw connectionFailure(shownUrl, outcome.error);
   }
   const watch = compileWatch(ROUTE_WATCH);
   const scanner = new FrameScanner(watch);

@@ -298,16 +298,8 @@ export class StreamableHttpEndpoint {
       );
       return;
     }
-    const connectionId = headerValue(request, CONNECTION_ID_HEADER);
-    if (connectionId === undefined) {
-      this.refuse(request, response, refusal(400, 'invalid', `${CONNECTION_ID_HEADER} is missing`));
-      return;
-    }
-    const held = this.find(request, connectionId);
-    if (held === undefined) {
-      this.refuseUnknown(request, response, connectionId);
-      return;
-    }
+    const held = this.namedConnection(request, response);
+    if (held === undefined) return;
     const lastEventId = parseLastEventId(headerValue(request, LAST_EVENT_ID_HEADER));
     const session = headerValue(request, SESSION_ID_HEADER);
     if (lastEventId === undefined) {
@@ -329,7 +321,7 @@ export class StreamableHttpEndpoint {
       this.host.streamStarted(request);
     });
     if (attached.ok) return;
-    if (attached.refusal === 'ended') this.refuseUnknown(request, response, connectionId);
+    if (attached.refusal === 'ended') this.refuseUnknown(request, response, held.port.connectionId);
     else if (attached.refusal === 'session-limit') {
       this.refuse(request, response, refusal(503, 'limit', 'too many session streams on this connection'));
     } else if (attached.refusal === 'gap' && attached.gap === 'overflow') {
@@ -342,18 +334,22 @@ export class StreamableHttpEndpoint {
   }
 
   private delete(request: IncomingMessage, response: ServerResponse): void {
+    const held = this.namedConnection(request, response);
+    if (held === undefined) return;
+    held.port.terminate({ code: 1000, reason: 'the client ended the connection (DELETE)' });
+    response.writeHead(202).end();
+  }
+
+  /** The connection a GET or DELETE names, or undefined once it was refused (400 without the header, else 404). */
+  private namedConnection(request: IncomingMessage, response: ServerResponse): HeldConnection | undefined {
     const connectionId = headerValue(request, CONNECTION_ID_HEADER);
     if (connectionId === undefined) {
       this.refuse(request, response, refusal(400, 'invalid', `${CONNECTION_ID_HEADER} is missing`));
-      return;
+      return undefined;
     }
     const held = this.find(request, connectionId);
-    if (held === undefined) {
-      this.refuseUnknown(request, response, connectionId);
-      return;
-    }
-    held.port.terminate({ code: 1000, reason: 'the client ended the connection (DELETE)' });
-    response.writeHead(202).end();
+    if (held === undefined) this.refuseUnknown(request, response, connectionId);
+    return held;
   }
 
   private find(request: IncomingMessage, connectionId: string): HeldConnection | undefined {

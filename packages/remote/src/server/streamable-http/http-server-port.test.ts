@@ -1,29 +1,9 @@
-import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SseReceiver as Receiver } from '../../../test/support/sse-receiver.js';
 import { FrameLog } from '../../relay/frame-log.js';
 import { silentLogger } from '../../shared/logger.js';
 import { routeKeysOf } from '../../wire/route-keys.js';
 import { HttpServerPort, type HttpServerPortOptions } from './http-server-port.js';
-
-class Receiver extends Writable {
-  text = '';
-  private held: Array<() => void> = [];
-  constructor(private stalled = false) {
-    super({ highWaterMark: 16 * 1024, decodeStrings: false });
-  }
-  override _write(chunk: Buffer | string, _encoding: string, callback: () => void): void {
-    this.text += chunk.toString();
-    if (this.stalled) this.held.push(callback);
-    else callback();
-  }
-  release(): void {
-    this.stalled = false;
-    for (const callback of this.held.splice(0)) callback();
-  }
-  get messages(): Array<Record<string, unknown>> {
-    return [...this.text.matchAll(/^data: (.*)$/gm)].map((match) => JSON.parse(match[1] as string));
-  }
-}
 
 const keysOf = (payload: Buffer | string) =>
   routeKeysOf(JSON.parse(payload.toString()) as Record<string, unknown>);

@@ -1,30 +1,7 @@
-import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SseReceiver as Receiver } from '../../../test/support/sse-receiver.js';
 import { HIGH_WATER_BYTES } from '../../relay/flow-control.js';
 import { RetentionBudget, SseStream, type SseStreamOwner } from './sse-stream.js';
-
-/** A response stand-in: records what reached it; with `stalled`, holds writes until `release()`. */
-class Receiver extends Writable {
-  text = '';
-  private held: Array<() => void> = [];
-  constructor(private stalled = false) {
-    super({ highWaterMark: 16 * 1024, decodeStrings: false });
-  }
-  override _write(chunk: Buffer | string, _encoding: string, callback: () => void): void {
-    this.text += chunk.toString();
-    if (this.stalled) this.held.push(callback);
-    else callback();
-  }
-  override _writev(chunks: Array<{ chunk: Buffer | string }>, callback: () => void): void {
-    for (const { chunk } of chunks) this.text += chunk.toString();
-    if (this.stalled) this.held.push(callback);
-    else callback();
-  }
-  release(): void {
-    this.stalled = false;
-    for (const callback of this.held.splice(0)) callback();
-  }
-}
 
 function owner(maxBytes = 1 << 20, windowMs = 60_000): SseStreamOwner & { progress: number } {
   const state = {

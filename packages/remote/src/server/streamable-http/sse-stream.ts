@@ -17,6 +17,17 @@ function joinEvent(record: EventRecord): string | Buffer {
 }
 const KEEP_ALIVE = ':\n\n';
 
+/**
+ * Drops the consumed slots before `head` (a queue read from the front) once they are all of `items`, or at least
+ * 1,024 and half of it, so a long-lived queue neither grows nor copies on every read. Returns the new head.
+ */
+function compacted(items: unknown[], head: number): number {
+  if (head === items.length) items.length = 0;
+  else if (head >= 1024 && head * 2 >= items.length) items.splice(0, head);
+  else return head;
+  return 0;
+}
+
 /** One event as the stream holds it until it is sent, and after, while it may be replayed. */
 interface EventRecord {
   readonly seq: number;
@@ -84,13 +95,7 @@ export class RetentionBudget {
         entry.stream.dropThrough(entry.record.seq);
       }
     }
-    if (this.head === this.entries.length) {
-      this.entries.length = 0;
-      this.head = 0;
-    } else if (this.head >= 1024 && this.head * 2 >= this.entries.length) {
-      this.entries.splice(0, this.head);
-      this.head = 0;
-    }
+    this.head = compacted(this.entries, this.head);
   }
 }
 
@@ -254,13 +259,7 @@ export class SseStream {
       this.events[this.head] = undefined as never;
       this.head += 1;
     }
-    if (this.head === this.events.length) {
-      this.events.length = 0;
-      this.head = 0;
-    } else if (this.head >= 1024 && this.head * 2 >= this.events.length) {
-      this.events.splice(0, this.head);
-      this.head = 0;
-    }
+    this.head = compacted(this.events, this.head);
   }
 
   /** Seq of the first event held (sent and kept, or queued); the next id when none is. */
