@@ -1,0 +1,158 @@
+// What one peer can make a server hold (issue 19, items 2-4): answers that wait behind a client that never
+// acknowledges, requests that wait for a client that never answers the agent, and sessions parked for a resume.
+// Each bound is a count the server keeps: the tests flood past it and check the count, not the process's memory.
+import { agent, methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type RemoteServer, type ServeOptions, serveAcp } from '../src/index.js';
+import { Cleanup, RawClient, rawRequest, recordingLogger } from './support/helpers.js';
+import { ResumeWireClient } from './support/resume-client.js';
+
+const cleanup = new Cleanup();
+afterEach(() => cleanup.run());
+
+/** The documented default bounds these tests flood past. */
+const MAX_PENDING_REQUESTS = 256;
+const MAX_DETACHED_SESSIONS = 64;
+
+/** Prompts an agent handled, and a wait for a number of them. */
+class PromptCount {
+  prompts = 0;
+  private readonly waiters = new Map<number, () => void>();
+  add(): void {
+    this.prompts += 1;
+    this.waiters.get(this.prompts)?.();
+  }
+  reached(count: number): Promise<void> {
+    if (this.prompts >= count) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.set(count, resolve));
+  }
+}
+
+/**
+ * An SDK agent app that counts the prompts it handled. `ask`: each prompt asks the client a form first (and waits
+ * for the answer); otherwise it ends the turn at once.
+ */
+function countingAgent(options: { ask: boolean }) {
+  const handled = new PromptCount();
+  const factory = () =>
+    agent({ name: 'counting-agent' })
+      .onRequest(methods.agent.initialize, () => ({
+        protocolVersion: PROTOCOL_VERSION,
+        agentCapabilities: {},
+      }))
+      .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
+        handled.add();
+        if (options.ask) {
+          await client.request(methods.client.elicitation.create, {
+            sessionId: params.sessionId,
+            mode: 'form',
+            message: 'Pick one',
+            requestedSchema: {
+              type: 'object',
+              required: ['choice'],
+              properties: { choice: { type: 'string', oneOf: [{ const: 'c0', title: 'Red' }] } },
+            },
+          });
+        }
+        return { stopReason: 'end_turn' };
+      });
+  return { handled, factory };
+}
+
+async function startServer(factory: () => ReturnType<typeof agent>, options: ServeOptions = {}) {
+  const recorder = recordingLogger();
+  // biome-ignore lint/suspicious/noExplicitAny: the SDK's AgentApp satisfies ConnectableAgentApp
+  const server = await serveAcp(factory as any, { port: 0, logger: recorder.logger, ...options });
+  cleanup.add(() => server.close());
+  return { server, recorder };
+}
+
+const prompt = (id: number) => ({ sessionId: 's', prompt: [{ type: 'text', text: `prompt ${id}` }] });
+
+describe('a client that reads everything, never acknowledges, and floods prompts (item 2)', () => {
+  it('makes the server hold at most the pending-request bound of unanswered prompts, then a stall close', async () => {
+    const { handled, factory } = countingAgent({ ask: false });
+    const { server } = await startServer(factory, { resumeBufferBytes: 64 * 1024, stallTimeoutMs: 1_000 });
+    const client = await ResumeWireClient.open(server.url);
+    cleanup.add(() => client.socket.terminate());
+    await client.welcome();
+    client.request(0, 'initialize', { protocolVersion: 1, clientCapabilities: {} });
+    await client.response(0);
+
+    const flood = 5_000;
+    for (let id = 1; id <= flood; id += 1) client.request(id, 'session/prompt', prompt(id));
+    // Either the server stops taking prompts in (bounded) and closes the connection that makes no progress, or it
+    // takes every one of them in while their answers can no longer go out (unbounded).
+    await Promise.race([handled.reached(flood), client.closed]);
+    const answered = client.messages().filter((message) => message.result !== undefined).length;
+    // Prompts the agent handled whose answers the server still holds: never more than the bound.
+    expect(handled.prompts - answered).toBeLessThanOrEqual(MAX_PENDING_REQUESTS);
+    expect(await client.closed).toMatchObject({ code: 1008 });
+  });
+});
+
+describe('a client that floods prompts and never answers the agent’s questions (item 3)', () => {
+  it('gets a JSON-RPC error for each request past the pending-request bound', async () => {
+    const { handled, factory } = countingAgent({ ask: true });
+    const { server } = await startServer(factory);
+    const client = await RawClient.open(server.url);
+    cleanup.add(() => client.socket.terminate());
+    client.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: 1 } });
+    await client.response(0);
+
+    const flood = MAX_PENDING_REQUESTS + 20;
+    for (let id = 1; id <= flood; id += 1)
+      client.send({ jsonrpc: '2.0', id, method: 'session/prompt', params: prompt(id) });
+    // Every prompt earns one message: the agent's question, or an error answer from the server.
+    const questions: unknown[] = [];
+    const refusals: Array<{ id: number; error: { code: number; message: string } }> = [];
+    while (questions.length + refusals.length < flood) {
+      const message = await client.next();
+      if (message.method === 'elicitation/create') questions.push(message);
+      else if (message.error !== undefined) refusals.push(message);
+    }
+    expect(questions).toHaveLength(MAX_PENDING_REQUESTS);
+    expect(handled.prompts).toBe(MAX_PENDING_REQUESTS);
+    expect(refusals.map((refusal) => refusal.id)).toEqual(
+      Array.from({ length: 20 }, (_, index) => MAX_PENDING_REQUESTS + 1 + index),
+    );
+    expect(refusals[0]?.error.message).toMatch(/requests waiting/);
+  });
+});
+
+/** Opens a resumable session, has its `initialize` answered, and drops it without a close frame. */
+async function parkSession(server: RemoteServer): Promise<string> {
+  const client = await ResumeWireClient.open(server.url);
+  const welcome = await client.welcome();
+  client.request(0, 'initialize', { protocolVersion: 1, clientCapabilities: {} });
+  await client.response(0);
+  client.socket.terminate();
+  await client.closed;
+  return String(welcome.token);
+}
+
+describe('sessions parked for a resume (item 4)', () => {
+  it('keeps at most the default number of detached sessions', async () => {
+    const { factory } = countingAgent({ ask: false });
+    const { server, recorder } = await startServer(factory);
+    const parked = MAX_DETACHED_SESSIONS + 6;
+    const tokens: string[] = [];
+    for (let index = 0; index < parked; index += 1) tokens.push(await parkSession(server));
+    await recorder.waitForCount(/session kept for resume/, parked);
+    expect(server.detachedCount).toBe(MAX_DETACHED_SESSIONS);
+    // The oldest were ended to make room; the newest can still be resumed.
+    const resume = (token: string) =>
+      rawRequest(
+        server.port,
+        server.paths.websocket,
+        {
+          'Sec-WebSocket-Protocol': 'acpkit.resume.v1',
+          'Acpkit-Resume-Token': token,
+          'Acpkit-Resume-Received': '1',
+        },
+        { upgrade: true },
+      );
+    expect((await resume(tokens[0]!)).headers['acpkit-resume-refused']).toBe('ended');
+    expect((await resume(tokens[parked - 1]!)).status).toBe(101);
+  });
+});
