@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // `internal` is what the CLIs and the repository's tests share with the package beyond its public surface.
+  entry: ['src/index.ts', 'src/internal.ts'],
   format: ['esm'],
   target: 'node20',
   platform: 'node',

@@ -3,7 +3,7 @@
 // CLI (`acpremote expose -- node examples/deploy-target`, `acpremote serve` / `acpkit serve` of the in-process
 // module) → the deploy-target agent. Accepted, declined and cancelled answers reach the agent and its reply comes
 // back.
-import { TRANSPORT_LATENCY_META_KEY } from '@acpkit/remote';
+import { RemoteProtocol } from '@acpkit/remote';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   acceptChoiceTitled,
@@ -79,7 +79,10 @@ describe('acpremote expose -- node examples/deploy-target ← acpremote mirror',
     const client = connectTestClient(processStream(mirror), acceptChoiceTitled('Preview'));
     const turn = await runPromptTurn(client, 'deploy');
     expect(turn.text).toBe('Selected: preview');
-    const latency = client.updates.at(-1)?._meta?.[TRANSPORT_LATENCY_META_KEY] as Record<string, unknown>;
+    const latency = client.updates.at(-1)?._meta?.[RemoteProtocol.transportLatencyMetaKey] as Record<
+      string,
+      unknown
+    >;
     expect(latency).toMatchObject({ updateCount: 1 });
     expect(typeof latency.elapsedMs).toBe('number');
   });

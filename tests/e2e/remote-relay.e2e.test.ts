@@ -1,6 +1,6 @@
 // Frames through the real chain: raw JSON-RPC client → mirror CLI (stdio) → WebSocket → `acpremote expose` →
 // probe agent (stdio child). Ids (0 included), `$/cancel_request`, `_vendor/*` and the unstable-method policy.
-import { TRANSPORT_LOST_ERROR_CODE } from '@acpkit/remote';
+import { RelayErrorCode } from '@acpkit/remote';
 import { afterEach, describe, expect, it } from 'vitest';
 import { INITIALIZE_WITH_FORMS, type JsonRpcPeer, webSocketPeer } from './support/json-rpc-peer.js';
 import { fixturePath } from './support/paths.js';
@@ -132,7 +132,7 @@ describe.each(mirrors)('through %s', (mirrorCli) => {
     killGroup(server.process.pid, 'SIGKILL');
 
     const failed = await peer.next((message) => message.id === 9);
-    expect(failed.error?.code).toBe(TRANSPORT_LOST_ERROR_CODE);
+    expect(failed.error?.code).toBe(RelayErrorCode.TransportLost);
     expect(failed.error?.message).toMatch(/transport|connection/i);
     expect(await mirror.exited).toEqual({ code: 1, signal: null });
   });

@@ -2,10 +2,10 @@
 // the upgrade (401), Origin (403), Host / DNS rebinding (403), unknown routes (404), malformed headers (400),
 // binary frames (1003), invalid UTF-8 (1007), oversized messages (1009), the connection cap (503), and the refusal to bind a
 // non-loopback host without a token (before binding). Tokens compare in constant time (SHA-256 digests through
-// crypto.timingSafeEqual in packages/remote/src/security.ts: reviewed, not timed).
+// crypto.timingSafeEqual in packages/remote/src/server/admission.ts: reviewed, not timed).
 import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { MESSAGE_TOO_LARGE_ERROR_CODE } from '@acpkit/remote';
+import { RelayErrorCode } from '@acpkit/remote';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { INITIALIZE_WITH_FORMS, webSocketPeer } from './support/json-rpc-peer.js';
 import { fixturePath } from './support/paths.js';
@@ -203,7 +203,7 @@ describe('frames', () => {
     expect((await peer.request(0, 'initialize', INITIALIZE_WITH_FORMS)).result).toBeDefined();
     trackDescendantGroups(server.process.pid);
     const oversized = await peer.request(77, '_vendor/ping', { padding: 'x'.repeat(MAX_MESSAGE_BYTES) });
-    expect(oversized.error?.code).toBe(MESSAGE_TOO_LARGE_ERROR_CODE);
+    expect(oversized.error?.code).toBe(RelayErrorCode.MessageTooLarge);
     expect(await peer.request(78, '_vendor/ping', { nonce: 'still-open' })).toMatchObject({
       result: { pong: 'still-open' },
     });

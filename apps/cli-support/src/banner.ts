@@ -1,4 +1,4 @@
-import { isLoopbackHost } from '@acpkit/remote';
+import { isLoopbackHost } from '@acpkit/remote/internal';
 import { type ResolvedToken, STDIN_TOKEN_FILES } from './token.js';
 
 /** The variable name the banner suggests when the token came from `--bearer-token`. */

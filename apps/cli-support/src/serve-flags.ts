@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { type ConnectOptions, DEFAULT_DRAIN_GRACE_MS, type ServeOptions } from '@acpkit/remote';
+import { type ConnectOptions, RemoteDefaults, type ServeOptions } from '@acpkit/remote';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { CliError, CliErrorCode } from './errors.js';
 import {
@@ -16,7 +16,7 @@ export const SERVE_DEFAULTS = {
   port: 8080,
   mountPath: '/acp',
   /** `--drain-timeout` in milliseconds, as the parsed flag holds it. */
-  drainTimeout: DEFAULT_DRAIN_GRACE_MS,
+  drainTimeout: RemoteDefaults.drainGraceMs,
 } as const;
 
 /** The token flags after commander parsed them. */

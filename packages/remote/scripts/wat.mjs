@@ -1,9 +1,10 @@
-// Shared by scripts/assemble-wat.mjs and src/frame-scan-module.test.ts: the one way src/frame-scan.wat becomes bytes.
+// Shared by scripts/assemble-wat.mjs and src/wire/frame-scan-module.test.ts: the one way src/wire/frame-scan.wat
+// becomes bytes.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import createWabt from 'wabt';
 
-const watPath = fileURLToPath(new URL('../src/frame-scan.wat', import.meta.url));
+const watPath = fileURLToPath(new URL('../src/wire/frame-scan.wat', import.meta.url));
 
 /** The module's bytes, as wabt's wat2wasm makes them (SIMD enabled, no names section). */
 export async function assembleFrameScanModule() {

@@ -1,3 +1,4 @@
+// Type tests of the public API: what the entry points accept and return.
 import { agent } from '@agentclientprotocol/sdk';
 import { agent as unstableAgent } from '@agentclientprotocol/sdk/unstable';
 import { describe, expectTypeOf, it } from 'vitest';

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   AcpRemoteErrorCode,
   CloseCode,
-  DRAIN_RETRY_AFTER_SECONDS,
+  RemoteProtocol,
   type RemoteServer,
   serveAcp,
   serveCommand,
@@ -60,7 +60,7 @@ describe('RemoteServer.drain', () => {
 
     const refused = await rawRequest(server.port, '/acp/ws', AUTH, { upgrade: true });
     expect(refused).toMatchObject({ status: 503, upgraded: false });
-    expect(refused.headers['retry-after']).toBe(String(DRAIN_RETRY_AFTER_SECONDS));
+    expect(refused.headers['retry-after']).toBe(String(RemoteProtocol.drainRetryAfterSeconds));
     expect(refused.body).toContain('draining');
     const logged = await waitFor(/^connection refused$/);
     expect(logged.fields).toMatchObject({ reason: 'draining', status: 503, path: '/acp/ws' });

@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
-import { startHeartbeat } from '../src/heartbeat.js';
 import { runMirror, serveAcp } from '../src/index.js';
+import { startHeartbeat } from '../src/relay/heartbeat.js';
 import { Cleanup, recordingLogger } from './support/helpers.js';
 
 const cleanup = new Cleanup();

@@ -2,7 +2,8 @@
 import { agent, methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { RESUME_SUBPROTOCOL, type RemoteServer, serveAcp, serveCommand } from '../src/index.js';
+import { type RemoteServer, serveAcp, serveCommand } from '../src/index.js';
+import { RESUME_SUBPROTOCOL } from '../src/resume/resume-protocol.js';
 import { Cleanup, ECHO_AGENT, RawClient, rawRequest, recordingLogger } from './support/helpers.js';
 import { type Family, parseMetrics, sampleValue } from './support/prometheus.js';
 

@@ -8,11 +8,11 @@ import {
   AcpRemoteError,
   AcpRemoteErrorCode,
   type MirrorOptions,
+  RelayErrorCode,
+  RemoteProtocol,
   type RemoteServer,
   runMirror,
   serveCommand,
-  TRANSPORT_LATENCY_META_KEY,
-  TRANSPORT_LOST_ERROR_CODE,
 } from '../src/index.js';
 import { Cleanup, ECHO_AGENT, processExists, recordingLogger } from './support/helpers.js';
 
@@ -226,7 +226,7 @@ describe('runMirror', () => {
     const { connection, updates } = startMirror(server, { emitLatencyMeta: true });
     await connection.agent.request(methods.agent.session.prompt, { sessionId: 'session-1', prompt: [] });
     expect(updates).toHaveLength(2);
-    const metas = updates.map((update: Loose) => update._meta[TRANSPORT_LATENCY_META_KEY]);
+    const metas = updates.map((update: Loose) => update._meta[RemoteProtocol.transportLatencyMetaKey]);
     expect(metas.map((meta) => meta.updateCount)).toEqual([1, 2]);
     for (const meta of metas) {
       expect(meta.elapsedMs).toBeGreaterThanOrEqual(meta.firstUpdateMs);
@@ -282,7 +282,7 @@ describe('runMirror', () => {
     await recorder.waitFor(/once in-flight requests are answered/);
     expect(await exitCode).toBe(0);
     const [line] = output.read().toString('utf8').trim().split('\n');
-    expect(JSON.parse(line)).toMatchObject({ id: 9, error: { code: TRANSPORT_LOST_ERROR_CODE } });
+    expect(JSON.parse(line)).toMatchObject({ id: 9, error: { code: RelayErrorCode.TransportLost } });
   });
 
   it('fails every in-flight request with a transport-loss error and resolves 1 when the remote dies', async () => {
@@ -294,7 +294,7 @@ describe('runMirror', () => {
     await connection.agent.request('_vendor/sync', {});
     process.kill(pid, 'SIGKILL');
     const error: Loose = await hanging;
-    expect(error.code).toBe(TRANSPORT_LOST_ERROR_CODE);
+    expect(error.code).toBe(RelayErrorCode.TransportLost);
     expect(error.message).toMatch(/transport lost/);
     expect(error.data).toMatchObject({ closeCode: 4000 });
     expect(await exitCode).toBe(1);

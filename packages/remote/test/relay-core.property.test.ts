@@ -3,11 +3,11 @@ import { PassThrough } from 'node:stream';
 import { RequestError } from '@agentclientprotocol/sdk';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FrameLog } from '../src/frame-log.js';
-import { FrameScanner } from '../src/frame-scan.js';
-import type { FrameRules, Refusal } from '../src/inbound.js';
-import { errorResponseText, parseFrame } from '../src/json-rpc.js';
-import { Relay } from '../src/relay.js';
+import { FrameLog } from '../src/relay/frame-log.js';
+import { Relay } from '../src/relay/relay-core.js';
+import { FrameScanner } from '../src/wire/frame-scan.js';
+import type { FrameRules, Refusal } from '../src/wire/inbound.js';
+import { errorResponseText, parseFrame } from '../src/wire/json-rpc.js';
 import {
   AGENT_RULES,
   EDITOR_RULES,

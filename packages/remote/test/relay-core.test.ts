@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CloseCode } from '../src/constants.js';
-import { HIGH_WATER_BYTES, PauseReason } from '../src/flow-control.js';
+import { HIGH_WATER_BYTES, PauseReason } from '../src/relay/flow-control.js';
+import { CloseCode } from '../src/shared/constants.js';
 import { Cleanup } from './support/helpers.js';
 import { AGENT_RULES, startTestRelay } from './support/relay-pair.js';
 

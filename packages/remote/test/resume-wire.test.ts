@@ -3,14 +3,8 @@
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import {
-  CloseCode,
-  RESUME_SUBPROTOCOL,
-  type RemoteServer,
-  type ServeOptions,
-  serveAcp,
-  serveCommand,
-} from '../src/index.js';
+import { CloseCode, type RemoteServer, type ServeOptions, serveAcp, serveCommand } from '../src/index.js';
+import { RESUME_SUBPROTOCOL } from '../src/resume/resume-protocol.js';
 import { Cleanup, ECHO_AGENT, processExists, rawRequest, recordingLogger } from './support/helpers.js';
 
 const cleanup = new Cleanup();

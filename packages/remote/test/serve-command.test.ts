@@ -8,7 +8,7 @@ import {
   AcpRemoteErrorCode,
   CloseCode,
   connectAcp,
-  MESSAGE_TOO_LARGE_ERROR_CODE,
+  RelayErrorCode,
   type RemoteServer,
   serveCommand,
 } from '../src/index.js';
@@ -243,7 +243,7 @@ describe('serveCommand', () => {
     raw.send({ jsonrpc: '2.0', id: 7, method: 'session/prompt', params: { blob: 'x'.repeat(3000) } });
     const response = await raw.response(7);
     expect(response.error).toMatchObject({
-      code: MESSAGE_TOO_LARGE_ERROR_CODE,
+      code: RelayErrorCode.MessageTooLarge,
       data: { maxMessageBytes: 2048 },
     });
     raw.send({ jsonrpc: '2.0', id: 8, method: '_vendor/ping', params: {} });

@@ -15,8 +15,8 @@ afterEach(() => {
 
 const document = [
   '```ts', // 1
-  "import { normalizeMountPath } from '@acpkit/remote';", // 2
-  "const path: string = normalizeMountPath('acp/');", // 3
+  "import { RemoteDefaults } from '@acpkit/remote';", // 2
+  'const path: string = RemoteDefaults.mountPath;', // 3
   'export const server = path;', // 4
   '```', // 5
   '', // 6

@@ -3,15 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  buildServerMetadata,
-  buildServerPaths,
-  CloseCode,
-  connectAcp,
-  METRICS_PATH,
-  serveCommand,
-  silentLogger,
-} from '@acpkit/remote';
+import { CloseCode, connectAcp, RemoteProtocol, serveCommand, silentLogger } from '@acpkit/remote';
+import { buildServerMetadata, buildServerPaths } from '@acpkit/remote/internal';
 import { describe, expect, it } from 'vitest';
 import { markdownSection } from '../src/cli-help.js';
 
@@ -98,7 +91,7 @@ describe('docs/remote-transport.md metrics', () => {
       await connection.close();
       let text = '';
       while (!/acpremote_child_process_exits_total\{/.test(text)) {
-        text = await (await fetch(`http://127.0.0.1:${server.port}${METRICS_PATH}`)).text();
+        text = await (await fetch(`http://127.0.0.1:${server.port}${RemoteProtocol.metricsPath}`)).text();
       }
       const scraped = scrapedFamilies(text);
 

@@ -1,7 +1,7 @@
 // When a session cannot be resumed, with the built CLIs: the window passed, a replay buffer overflowed (on either
 // side), the server restarted, and a resume token used without the bearer token. Each time the mirror answers its
 // in-flight requests with a JSON-RPC error and exits 1 (as without resume), and both sides say why in one line.
-import { TRANSPORT_LOST_ERROR_CODE } from '@acpkit/remote';
+import { RelayErrorCode } from '@acpkit/remote';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { type FaultProxy, startFaultProxy } from './support/fault-proxy.js';
@@ -68,7 +68,7 @@ describe('resume refusals', () => {
     reason: RegExp,
   ) {
     const response = await held;
-    expect(response.error?.code).toBe(TRANSPORT_LOST_ERROR_CODE);
+    expect(response.error?.code).toBe(RelayErrorCode.TransportLost);
     expect(response.error?.message).toMatch(reason);
   }
 

@@ -1,11 +1,11 @@
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
-import { FrameLog } from '../../src/frame-log.js';
-import type { FrameRules } from '../../src/inbound.js';
-import type { RemoteLogger } from '../../src/logger.js';
-import { Relay, type RelayOptions } from '../../src/relay.js';
-import { WebSocketPort } from '../../src/websocket-port.js';
+import { FrameLog } from '../../src/relay/frame-log.js';
+import { Relay, type RelayOptions } from '../../src/relay/relay-core.js';
+import { WebSocketPort } from '../../src/relay/websocket-port.js';
+import type { RemoteLogger } from '../../src/shared/logger.js';
+import type { FrameRules } from '../../src/wire/inbound.js';
 
 /** A connected pair of real `ws` sockets on loopback: `server` is the side a relay runs on. */
 export async function openSocketPair(): Promise<{

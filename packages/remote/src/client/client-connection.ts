@@ -1,0 +1,289 @@
+// A client's connection to a server: the port over the opened socket, and the reconnect loop that resumes it.
+import { performance } from 'node:perf_hooks';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { WebSocket } from 'ws';
+import type { ConnectionEvent, ResumeFailureReason } from '../options/connection-events.js';
+import type { ResolvedConnectOptions } from '../options/validation.js';
+import { FrameLog } from '../relay/frame-log.js';
+import { startHeartbeat } from '../relay/heartbeat.js';
+import { type PortClose, WebSocketPort } from '../relay/websocket-port.js';
+import { ResumeLink } from '../resume/resume-link.js';
+import {
+  isResumeRefusalReason,
+  REFUSAL_EXPLANATIONS,
+  RESUME_SUBPROTOCOL,
+  resumeRequestHeaders,
+} from '../resume/resume-protocol.js';
+import { CloseCode } from '../shared/constants.js';
+import type { ServerMetadata } from '../wire/server-metadata.js';
+import { openClientSocket, openWebSocket } from './client-socket.js';
+
+/** First reconnect attempt at once, then 250 ms, 500 ms, ... up to 5 s between attempts (each with jitter). */
+const BACKOFF_BASE_MS = 250;
+const BACKOFF_MAX_MS = 5_000;
+/** The least time an attempt gets to open and be welcomed, even at the end of the window. */
+const MIN_ATTEMPT_MS = 1_000;
+
+/** How long a closing client waits for the server's close frame before it drops the socket (`ws` would wait 30 s). */
+const CLOSE_HANDSHAKE_TIMEOUT_MS = 5_000;
+
+/**
+ * Closes a client connection's port (1000, with `reason` if given): with resume, while a reconnect is under way, the close
+ * follows the replay. A server that never answers the close is cut off after {@link CLOSE_HANDSHAKE_TIMEOUT_MS}.
+ */
+export function closeClientPort(port: WebSocketPort, reason?: string): void {
+  port.close(CloseCode.Normal, reason);
+  const timer = setTimeout(
+    () => port.terminate({ code: CloseCode.Normal, reason: reason ?? '' }),
+    CLOSE_HANDSHAKE_TIMEOUT_MS,
+  );
+  timer.unref();
+  void port.closed.then(() => clearTimeout(timer));
+}
+
+/** A client's connection to a server: the port its relay or stream runs on, and what it learnt on connecting. */
+export interface ClientConnection {
+  readonly port: WebSocketPort;
+  readonly metadata: ServerMetadata | undefined;
+  /** Per-frame warnings of the connection. */
+  readonly log: FrameLog;
+  /** Whether the session can be resumed after a drop (the server welcomed this client with a resume token). */
+  readonly resumable: boolean;
+}
+
+/** Heartbeats and error logging for one client socket (the first and every reconnected one). */
+function watchSocket(socket: WebSocket, resolved: ResolvedConnectOptions): void {
+  const { logger } = resolved;
+  startHeartbeat(socket, resolved.pingIntervalMs, () => logger.warn('connection terminated: missed pong'));
+  socket.on('error', (error) => logger.warn('WebSocket error', { error: error.message }));
+}
+
+/**
+ * Opens a client connection (`connectAcp`, `runMirror`): metadata, the socket, and a port with resume when the
+ * server selected it. After an unclean drop the port waits while a reconnect loop runs (attempts with exponential
+ * backoff and jitter until the server's resume window and 1.5 ping intervals have passed, one more at the end); the
+ * port ends when a resume is refused or impossible. `peer` names the server in log lines.
+ *
+ * @throws {@link AcpRemoteError} as `openClientSocket` does, for the first connection only.
+ */
+export async function openClientConnection(
+  resolved: ResolvedConnectOptions,
+  peer: string,
+): Promise<ClientConnection> {
+  const { socket, metadata, resumeSelected } = await openClientSocket(resolved);
+  watchSocket(socket, resolved);
+  const log = new FrameLog(resolved.logger);
+  let port: WebSocketPort | undefined;
+  // Aborted when the port ends: what reconnect attempts listen to (and stop listening to after each one, so a
+  // long-lived connection holds nothing per drop; a reaction on `port.closed` would stay until the end).
+  const ended = new AbortController();
+  const link = resumeSelected
+    ? ResumeLink.forClient(resolved.resumeBufferBytes, {
+        detached: (close) => void new Reconnection(port!, link!, resolved, ended.signal).run(close),
+        ended: () => ended.abort(),
+      })
+    : undefined;
+  port = new WebSocketPort(socket, {
+    maxMessageBytes: resolved.maxMessageBytes,
+    log,
+    peer,
+    pauseWhenFull: false,
+    ...(link !== undefined ? { resume: link } : {}),
+  });
+  const opened = port;
+  return {
+    port: opened,
+    metadata,
+    log,
+    get resumable() {
+      // A link the server never welcomed (it echoed the subprotocol without speaking it) was dropped from the port.
+      return opened.resume !== undefined && link?.welcomed !== undefined;
+    },
+  };
+}
+
+type AttemptResult =
+  | { readonly kind: 'resumed'; readonly replayedFrames: number }
+  | { readonly kind: 'retry'; readonly error: string }
+  | { readonly kind: 'failed'; readonly reason: ResumeFailureReason; readonly message: string }
+  | { readonly kind: 'ended' };
+
+/** One drop of a resumable client connection: the reconnect attempts until it is resumed or given up. */
+class Reconnection {
+  private readonly started = performance.now();
+  private readonly windowMs: number;
+  private attempts = 0;
+
+  constructor(
+    private readonly port: WebSocketPort,
+    private readonly link: ResumeLink,
+    private readonly resolved: ResolvedConnectOptions,
+    /** Aborted when the port ends. */
+    private readonly ended: AbortSignal,
+  ) {
+    this.windowMs = link.welcomed!.windowMs;
+  }
+
+  async run(dropped: PortClose): Promise<void> {
+    const { logger } = this.resolved;
+    // The server starts its window when it notices the drop, which may be up to 1.5 ping intervals after this side
+    // did: keep trying that much longer, so a late attempt hears the server's own verdict (`expired`).
+    const deadline = this.started + this.windowMs + Math.round(1.5 * this.resolved.pingIntervalMs);
+    logger.warn('connection interrupted; resuming', { code: dropped.code, windowMs: this.windowMs });
+    this.notify({ type: 'interrupted', code: dropped.code, reason: dropped.reason, windowMs: this.windowMs });
+    for (;;) {
+      if (!this.port.isOpen) return;
+      this.attempts += 1;
+      const result = await this.attempt(deadline);
+      if (result.kind === 'ended' || result.kind === 'resumed') return;
+      if (result.kind === 'failed') {
+        this.fail(dropped, result.reason, result.message);
+        return;
+      }
+      logger.debug?.('resume attempt failed', { attempt: this.attempts, error: result.error });
+      const now = performance.now();
+      if (now >= deadline) {
+        this.fail(
+          dropped,
+          'unreachable',
+          `no connection to the server within its resume window (${this.windowMs} ms) and 1.5 ping intervals: ${result.error}`,
+        );
+        return;
+      }
+      await this.sleep(Math.min(backoffMs(this.attempts), deadline - now));
+    }
+  }
+
+  /** Waits between attempts; cut short when the port ends meanwhile (nothing is left pending then). */
+  private async sleep(milliseconds: number): Promise<void> {
+    // Rejects (AbortError) only when the port ended: the loop then sees `!port.isOpen` and stops.
+    await delay(Math.max(0, milliseconds), undefined, { signal: this.ended }).catch(() => {});
+  }
+
+  private async attempt(deadline: number): Promise<AttemptResult> {
+    const { port, link, resolved } = this;
+    const timeoutMs = Math.min(
+      resolved.openTimeoutMs,
+      Math.max(MIN_ATTEMPT_MS, Math.ceil(deadline - performance.now())),
+    );
+    const { socket, outcome } = openWebSocket(resolved.url.toString(), resolved, timeoutMs, {
+      offerResume: true,
+      headers: resumeRequestHeaders(link.welcomed!.token, link.received),
+    });
+    // Ended locally while connecting: stop now rather than when the open times out.
+    const stopListening = onAbort(this.ended, () => socket.terminate());
+    const opened = await outcome;
+    stopListening();
+    if (!port.isOpen) {
+      if (opened.kind === 'open') socket.close(CloseCode.Normal, 'the client ended meanwhile');
+      return { kind: 'ended' };
+    }
+    switch (opened.kind) {
+      case 'timeout':
+        return { kind: 'retry', error: `no connection within ${timeoutMs} ms` };
+      case 'failed':
+        return { kind: 'retry', error: opened.error.message };
+      case 'refused':
+        return refusedAttempt(opened.status, opened.body, opened.resumeRefusal);
+      case 'open':
+        break;
+    }
+    if (opened.protocol !== RESUME_SUBPROTOCOL) {
+      // A new, plain session on a server that no longer offers resume: not ours to keep.
+      socket.close(CloseCode.Normal, 'resume not available');
+      return {
+        kind: 'failed',
+        reason: 'unsupported',
+        message: 'the server accepted the connection without resume (it no longer offers it)',
+      };
+    }
+    watchSocket(socket, resolved);
+    const welcomed = link.resumeAsClient((replayedFrames) => this.resumed(replayedFrames));
+    port.attach(socket);
+    // A server that accepts the socket but never welcomes it: give the attempt up (the socket dropping retries).
+    const timer = setTimeout(() => socket.terminate(), timeoutMs);
+    const result = await welcomed;
+    clearTimeout(timer);
+    switch (result.kind) {
+      case 'resumed':
+        return result;
+      case 'dropped':
+        return { kind: 'retry', error: 'the connection dropped before the server welcomed the resume' };
+      case 'ended':
+        return { kind: 'ended' };
+      case 'overflow':
+        // Tell the server, so it ends the session instead of waiting out its window.
+        socket.close(
+          CloseCode.ResumeFailed,
+          'overflow: the client no longer holds messages the server missed',
+        );
+        return {
+          kind: 'failed',
+          reason: 'overflow',
+          message: `the client's replay buffer (${resolved.resumeBufferBytes} bytes) no longer holds messages the server missed`,
+        };
+    }
+  }
+
+  private resumed(replayedFrames: number): void {
+    const downtimeMs = Math.round(performance.now() - this.started);
+    this.resolved.logger.info('connection resumed', { attempts: this.attempts, downtimeMs, replayedFrames });
+    this.notify({ type: 'resumed', attempts: this.attempts, downtimeMs, replayedFrames });
+  }
+
+  private fail(dropped: PortClose, reason: ResumeFailureReason, message: string): void {
+    const downtimeMs = Math.round(performance.now() - this.started);
+    this.resolved.logger.error('resume failed', {
+      reason,
+      attempts: this.attempts,
+      downtimeMs,
+      error: message,
+    });
+    this.notify({ type: 'resume-failed', reason, message });
+    this.port.end({ code: dropped.code, reason: `resume failed (${reason}): ${message}` });
+  }
+
+  private notify(event: ConnectionEvent): void {
+    try {
+      this.resolved.onConnectionEvent?.(event);
+    } catch (error) {
+      this.resolved.logger.warn('onConnectionEvent threw', { error: String(error) });
+    }
+  }
+}
+
+/** Calls `listener` once when `signal` aborts (at once if it has); returns what stops listening. */
+function onAbort(signal: AbortSignal, listener: () => void): () => void {
+  if (signal.aborted) {
+    listener();
+    return () => {};
+  }
+  signal.addEventListener('abort', listener, { once: true });
+  return () => signal.removeEventListener('abort', listener);
+}
+
+/** What a refused reconnect means: the server's resume refusal, refused credentials, or a reason to try again. */
+function refusedAttempt(status: number, body: string, resumeRefusal: string | undefined): AttemptResult {
+  if (isResumeRefusalReason(resumeRefusal)) {
+    return {
+      kind: 'failed',
+      reason: resumeRefusal,
+      message: `the server refused the resume (HTTP ${status}): ${REFUSAL_EXPLANATIONS[resumeRefusal]}`,
+    };
+  }
+  if (status === 401 || status === 403) {
+    return {
+      kind: 'failed',
+      reason: 'auth',
+      message: `the server refused the credentials on the reconnect (HTTP ${status}${body ? `: ${body}` : ''})`,
+    };
+  }
+  // A proxy or a server that is restarting, draining or full (502, 503, ...): it may let us in before the window ends.
+  return { kind: 'retry', error: `HTTP ${status}${body ? `: ${body}` : ''}` };
+}
+
+/** Exponential backoff with jitter: attempt 1 waited nothing, attempt n waits up to 250 ms × 2^(n-2), at most 5 s. */
+function backoffMs(attempt: number): number {
+  const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempt - 1));
+  return ceiling * (0.5 + Math.random() / 2);
+}

@@ -1,0 +1,105 @@
+// connectAcp: a client connection to a remote ACP server as an SDK Stream.
+import type { Stream } from '@agentclientprotocol/sdk';
+import type { ConnectOptions } from '../options/options.js';
+import { resolveConnectOptions } from '../options/validation.js';
+import { webSocketMessageStream } from '../relay/websocket-stream.js';
+import { CloseCode } from '../shared/constants.js';
+import { RemoteDeprecationCode, warnDeprecatedOnce } from '../shared/deprecation-warnings.js';
+import type { ServerMetadata } from '../wire/server-metadata.js';
+import { closeClientPort, openClientConnection } from './client-connection.js';
+import { isInsecureRemoteUrl } from './client-socket.js';
+
+const MIRROR_ONLY_OPTIONS = ['useUnstableProtocol', 'hostOwnership', 'emitLatencyMeta'] as const;
+
+/** `connectAcp` used to accept (and ignore) the mirror's options: say so, once, to callers that still pass them. */
+function warnAboutMirrorOnlyOptions(options: object): void {
+  const given = MIRROR_ONLY_OPTIONS.filter((name) => name in options);
+  if (given.length === 0) return;
+  warnDeprecatedOnce(
+    RemoteDeprecationCode.ConnectMirrorOnlyOptions,
+    `connectAcp ignores ${given.join(', ')}: they apply to runMirror only. Remove them from the connectAcp call; ` +
+      'from @acpkit/remote 0.3.0 they are an INVALID_OPTION error.',
+  );
+}
+
+/**
+ * A raw ACP message stream to a remote endpoint, returned by {@link connectAcp}.
+ *
+ * @example
+ * ```ts
+ * const remote: RemoteConnection = await connectAcp('ws://127.0.0.1:8080/acp/ws');
+ * const { code, reason } = await remote.closed;
+ * ```
+ */
+export interface RemoteConnection {
+  /** SDK `Stream` of JSON-RPC objects: pass it to `client(...).connect(stream)` or pipe it. */
+  readonly stream: Stream;
+  /** Server metadata fetched before connecting, when the server offered it. */
+  readonly metadata: ServerMetadata | undefined;
+  /**
+   * Whether the connection survives a drop: the server agreed to resume and welcomed this client (true a moment
+   * after the open, once its first frame arrived). Drops and resumes are told to `onConnectionEvent`.
+   */
+  readonly resumable: boolean;
+  /**
+   * Resolves with the close code and reason once the connection has ended: closed by either side, or dropped and
+   * not resumed (the reason then starts with `resume failed`). A drop that is resumed does not settle it.
+   */
+  readonly closed: Promise<{ code: number; reason: string }>;
+  /** Closes the connection (1000) and waits for it. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a WebSocket to a remote ACP endpoint and returns it as an SDK `Stream` of JSON-RPC objects (for
+ * programmatic clients). No typed parsing happens here; the stream carries the messages as sent. When the server
+ * supports resume (ours does by default), the stream survives a network drop: the client reconnects within the
+ * server's resume window and both sides replay what the other missed, so every message arrives exactly once and in
+ * order; pending requests simply take longer. `onConnectionEvent` tells when that happens, and `closed` settles only
+ * when the connection is over.
+ *
+ * @param url - `ws://` or `wss://` URL, e.g. `ws://127.0.0.1:8080/acp/ws`.
+ * @param options - Connection options (token, headers, CA, limits, one open deadline, logger).
+ * @throws {@link AcpRemoteError} `INVALID_OPTION`, `AUTHENTICATION_FAILED` or `CONNECTION_FAILED`.
+ * @example
+ * ```ts
+ * import { client, methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
+ * const remote = await connectAcp('ws://127.0.0.1:8080/acp/ws', {
+ *   bearerToken: process.env.ACP_TOKEN,
+ *   onConnectionEvent: (event) => console.error(`acp connection ${event.type}`),
+ * });
+ * const connection = client({ name: 'my-client' }).connect(remote.stream);
+ * await connection.agent.request(methods.agent.initialize, { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+ * await remote.close();
+ * ```
+ */
+export async function connectAcp(url: string, options: ConnectOptions = {}): Promise<RemoteConnection> {
+  warnAboutMirrorOnlyOptions(options);
+  const resolved = resolveConnectOptions(url, options);
+  const logger = resolved.logger;
+  if (isInsecureRemoteUrl(resolved.url)) {
+    logger.warn('ws:// to a non-loopback host: messages and the token travel unencrypted; prefer wss://', {
+      host: resolved.url.hostname,
+    });
+  }
+  const connection = await openClientConnection(resolved, 'peer');
+  const { port, metadata } = connection;
+  const closed = port.closed.then(({ code, reason }) => ({ code, reason }));
+  const stream = webSocketMessageStream(port, connection.log);
+  return {
+    stream,
+    metadata,
+    get resumable() {
+      return connection.resumable;
+    },
+    closed,
+    async close() {
+      if (port.isOpen) {
+        // A close asked for while reconnecting would wait for the resume, which nobody wants now.
+        if (port.isLive) closeClientPort(port);
+        else port.terminate({ code: CloseCode.Normal, reason: '' });
+      }
+      await closed;
+    },
+  };
+}

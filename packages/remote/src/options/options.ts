@@ -1,0 +1,173 @@
+// The option types of the public API: ConnectOptions, MirrorOptions, ServeOptions, CommandOptions.
+import type { Readable, Writable } from 'node:stream';
+import type { RemoteLogger } from '../shared/logger.js';
+import type { ConnectionEvent } from './connection-events.js';
+
+/**
+ * Who owns host-backed capabilities (file system, terminal) when the mirror relays `initialize`.
+ * `remote` (default): the remote host does, so `fs` read/write and `terminal` are set false; every other field
+ * (elicitation included) is kept. `client-passthrough`: the client's capabilities pass unchanged.
+ *
+ * @example
+ * ```ts
+ * const ownership: HostOwnership = 'client-passthrough';
+ * ```
+ */
+export type HostOwnership = 'remote' | 'client-passthrough';
+
+/**
+ * Options of a client connection: {@link connectAcp}, and the connection part of {@link runMirror}.
+ *
+ * @example
+ * ```ts
+ * const options: ConnectOptions = { bearerToken: process.env.ACP_TOKEN, openTimeoutMs: 5_000 };
+ * ```
+ */
+export interface ConnectOptions {
+  /** Limit for one WebSocket payload and one NDJSON line (default 16 MiB). */
+  maxMessageBytes?: number;
+  /** Ping interval; a missed pong terminates the socket (default 25 000; `0` disables). */
+  pingIntervalMs?: number;
+  /** One deadline for the metadata fetch and the WebSocket open together (default 10 000). */
+  openTimeoutMs?: number;
+  /** Extra HTTP headers for the upgrade request and the metadata fetch. */
+  headers?: Record<string, string>;
+  /**
+   * Bearer token sent as `Authorization: Bearer <token>`: visible ASCII only (what an HTTP header can carry);
+   * blank is an error.
+   */
+  bearerToken?: string;
+  /** Extra trusted CA certificates (PEM) for `wss://`, e.g. a private CA or a self-signed server certificate. */
+  ca?: string | Buffer | Array<string | Buffer>;
+  /**
+   * Offer resume (the `acpkit.resume.v1` subprotocol, default true): when the server agrees, a connection that
+   * drops uncleanly is reconnected with backoff within the server's resume window and both sides replay what the
+   * other missed, so the stream goes on as if nothing happened. Servers without it see a plain connection.
+   */
+  resume?: boolean;
+  /**
+   * Most bytes of sent messages kept until the server acknowledges them (default 16 MiB): reading what feeds the
+   * connection pauses when it is full, and a resume needing more than it holds fails.
+   */
+  resumeBufferBytes?: number;
+  /** Told when the connection drops, is resumed, or cannot be resumed (see {@link ConnectionEvent}). */
+  onConnectionEvent?: (event: ConnectionEvent) => void;
+  /** Diagnostics (default: one line per event on stderr). */
+  logger?: RemoteLogger;
+}
+
+/**
+ * Options of {@link runMirror}: the connection options plus the mirror's own policy and its stdio streams.
+ *
+ * @example
+ * ```ts
+ * const options: MirrorOptions = { useUnstableProtocol: true, input: process.stdin, output: process.stdout };
+ * ```
+ */
+export interface MirrorOptions extends ConnectOptions {
+  /** Relay methods the SDK defines only in `/unstable` (default false: the mirror answers them `-32601`). */
+  useUnstableProtocol?: boolean;
+  /** Capability ownership applied to the relayed `initialize` (default `remote`). */
+  hostOwnership?: HostOwnership;
+  /** Add transport timings under `_meta["acpkit.dev/transport-latency"]` of relayed `session/update` (default false). */
+  emitLatencyMeta?: boolean;
+  /** Where the editor's NDJSON comes from (default `process.stdin`). */
+  input?: Readable;
+  /** Where JSON-RPC to the editor goes (default `process.stdout`); nothing else is ever written to it. */
+  output?: Writable;
+  /**
+   * Ends the mirror as the end of `input` would: reading stops, answers to requests already sent still reach
+   * `output` (up to 5 s), then the socket closes with 1000 and the promise resolves 0.
+   */
+  signal?: AbortSignal;
+}
+
+/**
+ * Options of {@link serveAcp} and {@link serveCommand}.
+ *
+ * @example
+ * ```ts
+ * const options: ServeOptions = { host: '127.0.0.1', port: 0, bearerToken: process.env.ACP_TOKEN };
+ * ```
+ */
+export interface ServeOptions {
+  /**
+   * Bind host (default `127.0.0.1`); an IPv6 address may be bracketed (`[::1]`). A non-loopback host needs
+   * `bearerToken` or `allowUnauthenticated`.
+   */
+  host?: string;
+  /** TCP port (default 8080; `0` = any free port). */
+  port?: number;
+  /** Mount path (default `/acp`), normalised: trimmed, one leading `/`, no trailing `/`. */
+  mountPath?: string;
+  /** Required bearer token: visible ASCII only (what an HTTP header can carry); blank is an error, not "auth off". */
+  bearerToken?: string;
+  /** Allow a non-loopback bind without a token (dangerous). */
+  allowUnauthenticated?: boolean;
+  /** Allowed `Origin` values; a present Origin not listed gets 403 (default: none). */
+  allowedOrigins?: string[];
+  /** Extra `Host` names accepted when bound to loopback (DNS-rebinding protection). */
+  allowedHosts?: string[];
+  /** Maximum concurrent WebSocket connections; over it the upgrade gets 503 (default unlimited). */
+  maxConnections?: number;
+  /**
+   * Maximum plain HTTP connections (not upgraded to WebSocket) held open at once, idle keep-alive and half-sent
+   * requests included: at the cap, the oldest one with no request in progress is closed to make room, so a flood of
+   * idle sockets cannot use up the server's file descriptors or lock out `/healthz` (default 64).
+   */
+  maxHttpConnections?: number;
+  /** Limit for one WebSocket payload and one NDJSON line (default 16 MiB). */
+  maxMessageBytes?: number;
+  /** Ping interval; a missed pong terminates the socket (default 25 000; `0` disables). */
+  pingIntervalMs?: number;
+  /**
+   * Close a connection whose client has read nothing for this long while data waits to be sent: 1008 with a reason
+   * that says so, and a warning on the logger (default 60 000; `0` disables).
+   */
+  stallTimeoutMs?: number;
+  /**
+   * How long a session whose client dropped uncleanly (no close frame) is kept, agent included, for the client to
+   * resume it (default 60 000; `0` turns resume off: the server then never selects the `acpkit.resume.v1`
+   * subprotocol). Detached sessions count against `maxConnections`.
+   */
+  resumeWindowMs?: number;
+  /**
+   * Most bytes of sent messages a session keeps until the client acknowledges them (default 16 MiB): reading the
+   * agent pauses when it is full, so a detached session holds at most about this much.
+   */
+  resumeBufferBytes?: number;
+  /** Reported in metadata as `unstable_protocol` (the server relays frames; policy is the client's). */
+  useUnstableProtocol?: boolean;
+  /** Reported in metadata as `remote_cwd` (serveCommand defaults it to the command's cwd). */
+  remoteCwd?: string;
+  /** Where diagnostics go (default: one line per event on stderr; never stdout). */
+  logger?: RemoteLogger;
+  /** Serve HTTPS / `wss://` with this PEM key and certificate (default: plain HTTP / `ws://`). */
+  tls?: { key: string | Buffer; cert: string | Buffer };
+  /**
+   * Serve Prometheus metrics at `/metrics` on the server's port (default false): behind the bearer token when one
+   * is set, under the same Host and Origin rules as every route. Each server has its own registry.
+   */
+  metrics?: boolean;
+}
+
+/**
+ * Options of the child process started by {@link serveCommand} for each connection.
+ *
+ * @example
+ * ```ts
+ * const options: CommandOptions = { cwd: '/srv/project', env: { LOG_LEVEL: 'debug' }, stderr: 'discard' };
+ * ```
+ */
+export interface CommandOptions {
+  /** Working directory of the child (default: the server's cwd). */
+  cwd?: string;
+  /** Added to the inherited environment; `''` values are allowed. */
+  env?: Record<string, string>;
+  /** Variable names removed from the inherited environment (e.g. the one holding the server's token). */
+  unsetEnv?: readonly string[];
+  /** What happens to the child's stderr (default `inherit`). */
+  stderr?: 'inherit' | 'discard';
+  /** Grace period of each teardown step: after stdin EOF, then after SIGTERM (default 5 000). */
+  terminateTimeoutMs?: number;
+}

@@ -1,0 +1,111 @@
+// An SDK Stream of JSON-RPC objects on a WebSocketPort (serveAcp, connectAcp).
+import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
+import { CloseCode } from '../shared/constants.js';
+import { refusalReply } from '../wire/inbound.js';
+import { errorResponseText, parseFrame, wireErrors } from '../wire/json-rpc.js';
+import { PauseReason } from './flow-control.js';
+import type { FrameLog } from './frame-log.js';
+import type { WebSocketPort } from './websocket-port.js';
+
+const READ_QUEUE_MESSAGES = 64;
+
+/**
+ * Wraps a WebSocket port as an SDK `Stream` of JSON-RPC objects: the same inbound rules as the relays (binary →
+ * 1003, oversize → error answer or 1009, garbage → JSON-RPC error) and the same backpressure both ways (the socket is
+ * paused while the readable's queue is full, writes wait while the port is full). Closing the writable closes the
+ * port (the SDK never propagates close by itself); the readable ends when the port has ended (with resume, not at a
+ * drop). A message the SDK hands over that JSON cannot express (nested too deep for `JSON.stringify`) becomes an
+ * error response when it is a response, so the peer gets an answer instead of a dead connection.
+ */
+export function webSocketMessageStream(port: WebSocketPort, log: FrameLog): Stream {
+  let readableController: ReadableStreamDefaultController<AnyMessage> | undefined;
+  let finished = false;
+  const readable = new ReadableStream<AnyMessage>(
+    {
+      start(controller) {
+        readableController = controller;
+      },
+      pull() {
+        port.reading.resume(PauseReason.TargetFull);
+      },
+      cancel() {
+        finished = true;
+        port.close(CloseCode.Normal);
+      },
+    },
+    { highWaterMark: READ_QUEUE_MESSAGES },
+  );
+
+  const stopReceiving = port.receive((frame) => {
+    if (finished) return;
+    // The SDK needs objects: parsing is the one look this direction takes at a frame.
+    const parsed = parseFrame(frame.toString('utf8'));
+    if (!parsed.ok) {
+      port.metrics.frameRefused(port.peer, 'not_json_rpc');
+      const { text, note } = refusalReply(parsed);
+      log.warn(note);
+      port.reply(text);
+      return;
+    }
+    readableController?.enqueue(parsed.message as AnyMessage);
+    if ((readableController?.desiredSize ?? 1) <= 0) port.reading.pause(PauseReason.TargetFull);
+  });
+  void port.closed.then(() => {
+    stopReceiving();
+    if (finished) return;
+    finished = true;
+    try {
+      readableController?.close();
+    } catch {
+      // already closed or errored
+    }
+  });
+
+  const writable = new WritableStream<AnyMessage>({
+    write(message) {
+      if (!port.isOpen) throw new Error('WebSocket is closed');
+      port.send(serialise(message, log));
+      // While the queue is small, return at once (no Promise per message) so small messages are not serialised on
+      // the network; past the high-water mark, wait until it has been written out.
+      if (!port.isFull) return;
+      return new Promise<void>((resolve) => port.whenDrained(resolve));
+    },
+    close() {
+      port.close(CloseCode.Normal);
+    },
+    abort() {
+      port.close(CloseCode.InternalError, 'stream aborted');
+    },
+  });
+  return { readable, writable };
+}
+
+/**
+ * JSON text of a message. A response too deep for `JSON.stringify` (the SDK echoes an invalid message back as the
+ * `data` of its error) is still answered: an error keeps its code and message with a note in place of `data`, a
+ * result becomes an internal error; both keep the id.
+ */
+function serialise(message: AnyMessage, log: FrameLog): string {
+  try {
+    return JSON.stringify(message);
+  } catch (error) {
+    const envelope = message as {
+      id?: unknown;
+      method?: unknown;
+      error?: { code?: unknown; message?: unknown };
+    };
+    const id = envelope.id;
+    const isResponse =
+      envelope.method === undefined && (typeof id === 'string' || typeof id === 'number' || id === null);
+    if (!(error instanceof RangeError) || !isResponse) throw error;
+    log.warn('a response is nested too deeply to serialise; sent an error without its data instead');
+    const data = { note: 'data omitted: nested too deeply to serialise' };
+    const { code, message: text } = envelope.error ?? {};
+    return errorResponseText(
+      JSON.stringify(id),
+      typeof code === 'number' && typeof text === 'string'
+        ? { code, message: text, data }
+        : wireErrors.internalError(data),
+    );
+  }
+}

@@ -1,0 +1,126 @@
+// The replay buffer of one side of a resumable session: sent frames kept until acknowledged, within a byte bound.
+/** Bytes a frame holds in a replay buffer: its UTF-8 length. */
+function frameBytes(payload: Buffer | string): number {
+  return typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
+}
+
+/** Compact the frame array once this many acknowledged slots lead it (and they are at least half of it). */
+const COMPACT_AFTER = 1024;
+
+/**
+ * The data frames one side sent on a resumable session that the other side has not acknowledged, in order, so they
+ * can be sent again on the next connection. Frames are numbered implicitly: the n-th frame sent on the session is
+ * number n. Bounded: past `limitBytes` the oldest frames are dropped to stay within it, and a peer that has not
+ * received them can no longer be resumed ({@link canReplayAfter} says so). Callers pause what feeds it at
+ * {@link isFull}, well before anything is dropped.
+ *
+ * @example
+ * ```ts
+ * const replay = new ReplayBuffer(16 * 1024 * 1024);
+ * replay.record(Buffer.from('{"jsonrpc":"2.0","method":"x"}'));
+ * replay.acknowledge(1); // the peer has received frame 1: it is dropped
+ * ```
+ */
+export class ReplayBuffer {
+  /** Frames sent on the session so far: the number of the last one. */
+  sent = 0;
+  /** Bytes held. */
+  bytes = 0;
+  private frames: Array<Buffer | string> = [];
+  private sizes: number[] = [];
+  private head = 0;
+  /** Number of `frames[head]` (the oldest frame held); `sent + 1` when none is held. */
+  private firstHeld = 1;
+  /** Frames acknowledged by the peer so far. */
+  private acknowledged = 0;
+  private readonly pauseAtBytes: number;
+
+  constructor(readonly limitBytes: number) {
+    // Headroom for what is already read when a source pauses (one chunk, the line being split): 1 MiB, or a quarter
+    // of a small buffer.
+    this.pauseAtBytes = limitBytes - Math.min(1024 * 1024, Math.floor(limitBytes / 4));
+  }
+
+  /** Whether the sources feeding this buffer should pause (it holds as much as it should before acknowledgements). */
+  get isFull(): boolean {
+    return this.bytes >= this.pauseAtBytes;
+  }
+
+  /** Frames held (sent and not acknowledged). */
+  get heldFrames(): number {
+    return this.frames.length - this.head;
+  }
+
+  /** Whether frames the peer had not acknowledged were dropped to stay within the bound (and are still missing). */
+  get overflowed(): boolean {
+    return this.firstHeld > this.acknowledged + 1;
+  }
+
+  /** Records the next frame sent; drops the oldest frames when the bound is exceeded. */
+  record(payload: Buffer | string): void {
+    const size = frameBytes(payload);
+    this.sent += 1;
+    this.frames.push(payload);
+    this.sizes.push(size);
+    this.bytes += size;
+    if (this.bytes > this.limitBytes) this.dropOldest();
+  }
+
+  /**
+   * The peer has received `received` frames: drop those. Returns false when `received` is more than was ever sent (a
+   * protocol violation); a count lower than an earlier one is ignored.
+   */
+  acknowledge(received: number): boolean {
+    if (received > this.sent) return false;
+    if (received <= this.acknowledged) return true;
+    this.acknowledged = received;
+    while (this.firstHeld <= received && this.head < this.frames.length) this.dropFirst();
+    this.compact();
+    return true;
+  }
+
+  /** Whether every frame after number `received` is still held, so a peer that received that many can be resumed. */
+  canReplayAfter(received: number): boolean {
+    return received <= this.sent && received >= this.firstHeld - 1;
+  }
+
+  /** The frames after number `received`, oldest first (call {@link canReplayAfter} first). */
+  framesAfter(received: number): Array<Buffer | string> {
+    const start = this.head + Math.max(0, received - (this.firstHeld - 1));
+    return this.frames.slice(start);
+  }
+
+  /** Lets go of every frame (the session ended). */
+  clear(): void {
+    this.frames = [];
+    this.sizes = [];
+    this.head = 0;
+    this.bytes = 0;
+    this.firstHeld = this.sent + 1;
+  }
+
+  private dropOldest(): void {
+    while (this.bytes > this.limitBytes && this.head < this.frames.length) this.dropFirst();
+    this.compact();
+  }
+
+  private dropFirst(): void {
+    this.bytes -= this.sizes[this.head]!;
+    this.frames[this.head] = '';
+    this.head += 1;
+    this.firstHeld += 1;
+  }
+
+  private compact(): void {
+    if (this.head === this.frames.length) {
+      this.frames = [];
+      this.sizes = [];
+      this.head = 0;
+      return;
+    }
+    if (this.head < COMPACT_AFTER || this.head * 2 < this.frames.length) return;
+    this.frames = this.frames.slice(this.head);
+    this.sizes = this.sizes.slice(this.head);
+    this.head = 0;
+  }
+}

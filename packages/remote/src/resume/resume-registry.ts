@@ -1,0 +1,224 @@
+// The server's resume registry: where resume requests find their session and detached sessions wait out their window.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { WebSocket } from 'ws';
+import type { PortClose } from '../relay/websocket-port.js';
+import { CloseCode } from '../shared/constants.js';
+import { normalizeOrigin, presentedBearerToken } from '../shared/http-headers.js';
+import type { RemoteLogger } from '../shared/logger.js';
+import { ResumeLink } from './resume-link.js';
+import { newResumeToken, type ResumeRefusalReason, resumeTokenKey } from './resume-protocol.js';
+
+/**
+ * Resume events of one server as plain counters, kept by the server's resume registry and read at scrape time (a
+ * frame never touches them). `refused` is keyed by {@link ResumeRefusalReason}.
+ */
+export interface ResumeCounters {
+  /** Sessions that negotiated resume. */
+  sessions: number;
+  /** Drops that detached a session (it waited for its client). */
+  detached: number;
+  /** Resumes accepted. */
+  accepted: number;
+  /** Resumes refused, by reason. */
+  readonly refused: Record<ResumeRefusalReason, number>;
+  /** Detached sessions ended because their window passed. */
+  expired: number;
+}
+
+/** Sessions whose end is remembered, so a late resume hears `expired`/`ended`/`overflow` rather than `unknown`. */
+const REMEMBERED_ENDS = 4096;
+
+/** Resume settings of a server. */
+export interface ResumeSettings {
+  /** How long a dropped session waits for its client. */
+  readonly windowMs: number;
+  /** Replay buffer bound per session. */
+  readonly bufferBytes: number;
+}
+
+/** The verdict on a resume request. */
+export type ResumeVerdict =
+  | { readonly ok: true; readonly session: ResumableSession }
+  | { readonly ok: false; readonly reason: ResumeRefusalReason; readonly detail: string };
+
+/** One resumable session on the server. */
+export class ResumableSession {
+  readonly link: ResumeLink;
+  detachedAt: number | undefined;
+  timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly key: string,
+    readonly identity: Buffer,
+    readonly connectionId: number,
+    link: (session: ResumableSession) => ResumeLink,
+  ) {
+    this.link = link(this);
+  }
+}
+
+/**
+ * Who a connection is, for binding a resume token to it: a digest of the bearer token it presented and its
+ * `Origin`. A resume must come from the same identity (a stolen resume token without the bearer token gets nothing;
+ * the upgrade's bearer check refuses it before this).
+ */
+export function connectionIdentity(headers: IncomingHttpHeaders): Buffer {
+  const token = presentedBearerToken(headers) ?? '';
+  const origin = typeof headers.origin === 'string' ? (normalizeOrigin(headers.origin) ?? '') : '';
+  return createHash('sha256').update(`${token}\n${origin}`, 'utf8').digest();
+}
+
+/**
+ * The server's resumable sessions: where a resume request finds its session, where a dropped session waits out its
+ * window (and is ended when it passes; a drain's grace or a shutdown ends it earlier through its connection's
+ * `shutdown`). Resume tokens live in memory only: a restarted server knows none (`unknown`).
+ */
+export class ResumeRegistry {
+  readonly counters: ResumeCounters = {
+    sessions: 0,
+    detached: 0,
+    accepted: 0,
+    refused: { unknown: 0, expired: 0, ended: 0, overflow: 0, invalid: 0 },
+    expired: 0,
+  };
+  private readonly sessions = new Map<string, ResumableSession>();
+  private readonly endings = new Map<string, ResumeRefusalReason>();
+  private detachedSessions = 0;
+
+  constructor(
+    readonly settings: ResumeSettings,
+    private readonly logger: RemoteLogger,
+  ) {}
+
+  /** Sessions waiting for their client now. */
+  get detachedCount(): number {
+    return this.detachedSessions;
+  }
+
+  /** A new session on a connection that selected the subprotocol: the link to give its port. */
+  open(identity: Buffer, connectionId: number): ResumeLink {
+    const token = newResumeToken();
+    const key = resumeTokenKey(token);
+    const session = new ResumableSession(key, identity, connectionId, (self) =>
+      ResumeLink.forServer(
+        { token, windowMs: this.settings.windowMs, bufferBytes: this.settings.bufferBytes },
+        {
+          detached: (close) => this.detached(self, close),
+          ended: (close) => this.ended(self, close),
+        },
+      ),
+    );
+    this.sessions.set(key, session);
+    this.counters.sessions += 1;
+    return session.link;
+  }
+
+  /** Decides on a resume request (at the upgrade, before anything is accepted), and counts a refusal. */
+  check(token: string, received: number, identity: Buffer): ResumeVerdict {
+    const key = resumeTokenKey(token);
+    const session = this.sessions.get(key);
+    let verdict: ResumeVerdict;
+    if (session === undefined) {
+      const ending = this.endings.get(key);
+      verdict = { ok: false, reason: ending ?? 'unknown', detail: ending ?? 'unknown' };
+    } else if (!timingSafeEqual(session.identity, identity)) {
+      // Not told apart from an unknown token on the wire: the peer learns nothing about other peers' sessions.
+      verdict = { ok: false, reason: 'unknown', detail: 'identity' };
+    } else if (session.link.port?.isClosing) {
+      // A close frame ends the session, even while its peer has not answered it yet.
+      verdict = { ok: false, reason: 'ended', detail: 'closing' };
+    } else if (received > session.link.replay.sent) {
+      verdict = { ok: false, reason: 'invalid', detail: 'received count above the frames sent' };
+    } else if (!session.link.replay.canReplayAfter(received)) {
+      verdict = { ok: false, reason: 'overflow', detail: 'overflow' };
+      // The client's count can only grow from here on, never back into what was dropped: end the session now.
+      this.remember(key, 'overflow');
+      this.logger.info('resume impossible; session ended', {
+        connection: session.connectionId,
+        reason: 'overflow',
+        bufferBytes: this.settings.bufferBytes,
+      });
+      session.link.port?.terminate({ code: CloseCode.ResumeFailed, reason: 'resume impossible: overflow' });
+    } else {
+      verdict = { ok: true, session };
+    }
+    if (!verdict.ok) this.counters.refused[verdict.reason] += 1;
+    return verdict;
+  }
+
+  /** Refusals decided before a session was looked up (malformed headers, resume off) are counted here too. */
+  countRefusal(reason: ResumeRefusalReason): void {
+    this.counters.refused[reason] += 1;
+  }
+
+  /**
+   * Puts `socket` under the session found by {@link check} and replays what the client missed. False when the
+   * session ended in between (the socket is then closed).
+   */
+  attach(session: ResumableSession, socket: WebSocket, received: number, remoteAddress: unknown): boolean {
+    const port = session.link.port;
+    if (port === undefined || !port.attach(socket)) {
+      socket.close(CloseCode.ResumeFailed, 'ended: the session ended during the resume');
+      return false;
+    }
+    const wasDetached = session.detachedAt !== undefined;
+    const downtimeMs = wasDetached ? Math.round(performance.now() - session.detachedAt!) : 0;
+    this.reattached(session);
+    const replayedFrames = session.link.resumeAsServer(received);
+    this.counters.accepted += 1;
+    this.logger.info('connection resumed', {
+      connection: session.connectionId,
+      remoteAddress,
+      downtimeMs,
+      replayedFrames,
+      takeover: !wasDetached,
+    });
+    return true;
+  }
+
+  private detached(session: ResumableSession, close: PortClose): void {
+    session.detachedAt = performance.now();
+    this.detachedSessions += 1;
+    this.counters.detached += 1;
+    const { windowMs } = this.settings;
+    this.logger.info('connection interrupted; session kept for resume', {
+      connection: session.connectionId,
+      code: close.code,
+      windowMs,
+      unacknowledgedFrames: session.link.replay.heldFrames,
+    });
+    session.timer = setTimeout(() => {
+      this.counters.expired += 1;
+      this.logger.info('resume window expired; session ended', {
+        connection: session.connectionId,
+        windowMs,
+      });
+      this.remember(session.key, 'expired');
+      session.link.port?.terminate({ code: close.code, reason: 'resume window expired' });
+    }, windowMs);
+    session.timer.unref();
+  }
+
+  private reattached(session: ResumableSession): void {
+    if (session.detachedAt !== undefined) this.detachedSessions -= 1;
+    session.detachedAt = undefined;
+    clearTimeout(session.timer);
+    session.timer = undefined;
+  }
+
+  private ended(session: ResumableSession, _close: PortClose): void {
+    this.reattached(session);
+    this.sessions.delete(session.key);
+    if (!this.endings.has(session.key)) this.remember(session.key, 'ended');
+  }
+
+  private remember(key: string, reason: ResumeRefusalReason): void {
+    this.endings.delete(key);
+    this.endings.set(key, reason);
+    if (this.endings.size > REMEMBERED_ENDS) {
+      const oldest = this.endings.keys().next().value;
+      if (oldest !== undefined) this.endings.delete(oldest);
+    }
+  }
+}

@@ -1,0 +1,339 @@
+// The servers' Prometheus metrics (ServeOptions.metrics). Two kinds of counting:
+// - per message (the relay's hot path): plain number fields of a MessageCounter, added to by the WebSocket port and
+//   read by prom-client only when /metrics is scraped (collect callbacks), so a message costs a few integer adds and
+//   never a prom-client call; with metrics off the ports hold DISCARDED_MESSAGES, whose count() does nothing;
+// - per event (a connection, a refusal, a child exit): prom-client counters, incremented where the event happens
+//   through the named methods of ServerMetrics; with metrics off NO_METRICS, whose methods do nothing.
+// prom-client is loaded only when a server turns metrics on, and every server gets its own Registry (never the
+// library's global one), so two servers in one process never share or collide.
+import type { Counter, Gauge, Metric, Registry } from 'prom-client';
+import {
+  CountingMessageCounter,
+  DISCARDED_MESSAGES,
+  type FrameRefusalReason,
+  MESSAGE_SIZE_BUCKETS,
+  type RelayMetrics,
+} from '../relay/relay-metrics.js';
+import type { ResumeRefusalReason } from '../resume/resume-protocol.js';
+import type { ResumeCounters } from '../resume/resume-registry.js';
+import type { RefusalReason } from './admission.js';
+
+/**
+ * Everything a server counts. A server with metrics off hands out {@link NO_METRICS}; handlers call these methods
+ * unconditionally. Resume events are counted by the server's resume registry and read at scrape time.
+ */
+export interface ServerMetrics extends RelayMetrics {
+  /** A WebSocket upgrade accepted. */
+  connectionAccepted(): void;
+  /** A WebSocket upgrade refused (the reason the server's refusal decision gave). */
+  connectionRefused(reason: RefusalReason): void;
+  /** A plain HTTP request refused, or an HTTP connection closed at the connection cap (`limit`). */
+  requestRefused(reason: RefusalReason): void;
+  /** An agent process started (`serveCommand`: one per connection). */
+  childStarted(): void;
+  /** An agent process ended (its exit code, or the signal that killed it), or never started (`error` set). */
+  childExited(exit: { code: number | null; signal: string | null; error?: Error }): void;
+  /** A connection closed because its client read nothing for `stallTimeoutMs`. */
+  sendStallClosed(): void;
+  /** A connection terminated because its client answered no ping for 1.5 intervals. */
+  heartbeatTimedOut(): void;
+}
+
+/** The metrics of a server with metrics off: every method does nothing. */
+export const NO_METRICS: ServerMetrics = Object.freeze({
+  received: DISCARDED_MESSAGES,
+  sent: DISCARDED_MESSAGES,
+  frameRefused() {},
+  connectionAccepted() {},
+  connectionRefused() {},
+  requestRefused() {},
+  childStarted() {},
+  childExited() {},
+  sendStallClosed() {},
+  heartbeatTimedOut() {},
+});
+
+/** What the server tells the metrics at scrape time. */
+export interface ServerState {
+  /** Open WebSocket connections (sessions whose teardown has not finished). */
+  readonly openConnections: () => number;
+  /** Whether the server is draining or closing. */
+  readonly draining: () => boolean;
+  /** Sessions whose client dropped and that wait for a resume (included in `openConnections`). */
+  readonly detachedSessions: () => number;
+  /** The resume registry's counters; undefined when the server offers no resume (the resume series stay 0). */
+  readonly resumeCounters: Readonly<ResumeCounters> | undefined;
+}
+
+/** A server's metrics with their registry: `render()` is the `/metrics` body. */
+export interface MetricsEndpoint {
+  readonly metrics: ServerMetrics;
+  readonly contentType: string;
+  render(): Promise<string>;
+}
+
+/** Outcomes every `acpremote_connections_total` series starts at 0 with, so rates work from the first scrape. */
+const CONNECTION_OUTCOMES = [
+  'accepted',
+  'auth',
+  'origin',
+  'host',
+  'path',
+  'limit',
+  'draining',
+  'resume',
+] as const;
+/** Outcomes of a resume request: accepted, or the reason it was refused (`Acpkit-Resume-Refused`). */
+const RESUME_OUTCOMES: readonly ('accepted' | ResumeRefusalReason)[] = [
+  'accepted',
+  'unknown',
+  'expired',
+  'ended',
+  'overflow',
+  'invalid',
+];
+/** The refusals each sender can cause (an agent writes lines: never a binary frame). */
+const FRAME_REASONS: Readonly<Record<string, readonly FrameRefusalReason[]>> = {
+  client: ['binary', 'oversize', 'invalid_utf8', 'not_json_rpc', 'protocol_error'],
+  agent: ['oversize', 'invalid_utf8', 'not_json_rpc'],
+};
+const HTTP_REFUSALS: readonly RefusalReason[] = [
+  'auth',
+  'host',
+  'origin',
+  'path',
+  'method',
+  'malformed',
+  'timeout',
+  'limit',
+];
+const DIRECTIONS = ['received', 'sent'] as const;
+
+/**
+ * Creates the metrics of one server in a private prom-client registry (prom-client is loaded here, on first use).
+ *
+ * @example
+ * ```ts
+ * const endpoint = await createMetricsEndpoint({ openConnections: () => sessions.size, draining: () => false });
+ * response.end(await endpoint.render());
+ * ```
+ */
+export async function createMetricsEndpoint(state: ServerState): Promise<MetricsEndpoint> {
+  const promClient = await import('prom-client');
+  const registry = new promClient.Registry();
+  const registers = [registry];
+  const counter = <Label extends string = never>(
+    name: string,
+    help: string,
+    labelNames: readonly Label[] = [],
+  ) => new promClient.Counter<Label>({ name, help, labelNames, registers });
+  const traffic = { received: new CountingMessageCounter(), sent: new CountingMessageCounter() };
+
+  new promClient.Gauge({
+    name: 'acpremote_connections_open',
+    help: 'Open WebSocket connections.',
+    registers,
+    collect(this: Gauge) {
+      this.set(state.openConnections());
+    },
+  });
+  new promClient.Gauge({
+    name: 'acpremote_draining',
+    help: '1 while the server drains or closes (new connections refused, /readyz 503), else 0.',
+    registers,
+    collect(this: Gauge) {
+      this.set(state.draining() ? 1 : 0);
+    },
+  });
+  new promClient.Gauge({
+    name: 'acpremote_sessions_detached',
+    help: 'Sessions whose client dropped and that wait for a resume (counted in acpremote_connections_open).',
+    registers,
+    collect(this: Gauge) {
+      this.set(state.detachedSessions());
+    },
+  });
+  readResumeCounters(promClient.Counter, registers, state.resumeCounters);
+  const connections = counter(
+    'acpremote_connections_total',
+    'WebSocket upgrade requests by outcome: accepted, or the reason they were refused.',
+    ['outcome'],
+  );
+  const refusedRequests = counter(
+    'acpremote_http_requests_refused_total',
+    'Plain HTTP requests refused, and HTTP connections closed at the connection cap (limit), by reason.',
+    ['reason'],
+  );
+  readAtScrape(
+    promClient.Counter,
+    registers,
+    'acpremote_messages_total',
+    'WebSocket text messages by direction.',
+    (counter) => {
+      for (const direction of DIRECTIONS) counter.inc({ direction }, traffic[direction].messages);
+    },
+  );
+  readAtScrape(
+    promClient.Counter,
+    registers,
+    'acpremote_message_bytes_total',
+    'Bytes of WebSocket text messages by direction.',
+    (counter) => {
+      for (const direction of DIRECTIONS) counter.inc({ direction }, traffic[direction].bytes);
+    },
+  );
+  registry.registerMetric(messageSizeHistogram(traffic) as unknown as Metric);
+  const framesRefused = counter(
+    'acpremote_frames_refused_total',
+    'Frames refused, by sender (client, agent) and reason.',
+    ['sender', 'reason'],
+  );
+  const childrenStarted = counter(
+    'acpremote_child_processes_started_total',
+    'Agent processes started (serveCommand: one per connection).',
+  );
+  const childExits = counter(
+    'acpremote_child_process_exits_total',
+    'Agent processes ended, by exit code or by the signal that killed them (the other label is "").',
+    ['code', 'signal'],
+  );
+  const childStartFailures = counter(
+    'acpremote_child_process_start_failures_total',
+    'Agent processes that could not be started (ENOENT, EACCES, EMFILE, ...).',
+  );
+  const stallCloses = counter(
+    'acpremote_send_stall_closes_total',
+    'Connections closed because the client read nothing for the send-stall timeout.',
+  );
+  const heartbeatTimeouts = counter(
+    'acpremote_heartbeat_timeouts_total',
+    'Connections terminated because the client answered no ping.',
+  );
+
+  for (const outcome of CONNECTION_OUTCOMES) connections.inc({ outcome }, 0);
+  for (const reason of HTTP_REFUSALS) refusedRequests.inc({ reason }, 0);
+  for (const [sender, reasons] of Object.entries(FRAME_REASONS)) {
+    for (const reason of reasons) framesRefused.inc({ sender, reason }, 0);
+  }
+  childrenStarted.inc(0);
+  childStartFailures.inc(0);
+  stallCloses.inc(0);
+  heartbeatTimeouts.inc(0);
+
+  const metrics: ServerMetrics = {
+    received: traffic.received,
+    sent: traffic.sent,
+    frameRefused: (sender, reason) => framesRefused.inc({ sender, reason }),
+    connectionAccepted: () => connections.inc({ outcome: 'accepted' }),
+    connectionRefused: (reason) => connections.inc({ outcome: reason }),
+    requestRefused: (reason) => refusedRequests.inc({ reason }),
+    childStarted: () => childrenStarted.inc(),
+    childExited: ({ code, signal, error }) => {
+      if (error) childStartFailures.inc();
+      else childExits.inc({ code: code === null ? '' : String(code), signal: signal ?? '' });
+    },
+    sendStallClosed: () => stallCloses.inc(),
+    heartbeatTimedOut: () => heartbeatTimeouts.inc(),
+  };
+  return { metrics, contentType: registry.contentType, render: () => registry.metrics() };
+}
+
+/**
+ * The resume series, copied from the registry's plain counters when scraped (the registry counts without knowing
+ * about Prometheus; with resume off every series stays 0).
+ */
+function readResumeCounters(
+  CounterClass: typeof Counter,
+  registers: Registry[],
+  counters: Readonly<ResumeCounters> | undefined,
+): void {
+  const plain = (name: string, help: string, read: (counters: Readonly<ResumeCounters>) => number) =>
+    new CounterClass({
+      name,
+      help,
+      registers,
+      collect(this: Counter) {
+        this.reset();
+        this.inc(counters === undefined ? 0 : read(counters));
+      },
+    });
+  plain(
+    'acpremote_resumable_sessions_total',
+    'Connections that negotiated resume (acpkit.resume.v1).',
+    (counters) => counters.sessions,
+  );
+  plain(
+    'acpremote_session_drops_total',
+    'Unclean drops that detached a resumable session (it waited for its client).',
+    (counters) => counters.detached,
+  );
+  plain(
+    'acpremote_resume_windows_expired_total',
+    'Detached sessions ended because their client did not come back within the resume window.',
+    (counters) => counters.expired,
+  );
+  new CounterClass({
+    name: 'acpremote_resumes_total',
+    help: 'Resume requests by outcome: accepted, or the reason they were refused (unknown, expired, ended, overflow, invalid).',
+    labelNames: ['outcome'],
+    registers,
+    collect(this: Counter<'outcome'>) {
+      this.reset();
+      for (const outcome of RESUME_OUTCOMES) {
+        const value =
+          counters === undefined ? 0 : outcome === 'accepted' ? counters.accepted : counters.refused[outcome];
+        this.inc({ outcome }, value);
+      }
+    },
+  });
+}
+
+/** A counter by direction whose values are copied from the plain message counters when scraped. */
+function readAtScrape(
+  CounterClass: typeof Counter,
+  registers: Registry[],
+  name: string,
+  help: string,
+  read: (counter: Counter<'direction'>) => void,
+): void {
+  new CounterClass({
+    name,
+    help,
+    labelNames: ['direction'],
+    registers,
+    collect(this: Counter<'direction'>) {
+      this.reset();
+      read(this);
+    },
+  });
+}
+
+/**
+ * `acpremote_message_size_bytes` in prom-client's metric shape, built at scrape time from the hand-kept slots:
+ * prom-client's Histogram can only be fed one `observe()` per message (label hashing and validation each time),
+ * which the relay's hot path cannot afford; the registry formats this object like any histogram.
+ */
+function messageSizeHistogram(traffic: Record<(typeof DIRECTIONS)[number], CountingMessageCounter>) {
+  const name = 'acpremote_message_size_bytes';
+  const get = async () => ({
+    name,
+    help: 'Sizes of WebSocket text messages by direction (bytes).',
+    type: 'histogram',
+    aggregator: 'sum',
+    values: DIRECTIONS.flatMap((direction) => {
+      const counter = traffic[direction];
+      let cumulative = 0;
+      const buckets = MESSAGE_SIZE_BUCKETS.map((bound, slot) => {
+        cumulative += counter.sizes[slot]!;
+        return { metricName: `${name}_bucket`, labels: { direction, le: bound }, value: cumulative };
+      });
+      return [
+        ...buckets,
+        { metricName: `${name}_bucket`, labels: { direction, le: '+Inf' }, value: counter.messages },
+        { metricName: `${name}_sum`, labels: { direction }, value: counter.bytes },
+        { metricName: `${name}_count`, labels: { direction }, value: counter.messages },
+      ];
+    }),
+  });
+  return { name, help: '', type: 'histogram', aggregator: 'sum', get, reset() {} };
+}

@@ -1,0 +1,138 @@
+// The public constants of @acpkit/remote, grouped: the defaults of its options (RemoteDefaults), the fixed names and
+// values its servers and mirror use on the wire (RemoteProtocol), WebSocket close codes (CloseCode) and the JSON-RPC
+// error codes of the answers the relays write themselves (RelayErrorCode).
+
+/**
+ * The default of every option of `@acpkit/remote` that has one, keyed by the option's name (`drainGraceMs` is the
+ * default `graceMs` of `drain()` and the CLIs' `--drain-timeout`). Frozen.
+ *
+ * @example
+ * ```ts
+ * await serveCommand(['node', 'agent.js'], { maxMessageBytes: RemoteDefaults.maxMessageBytes / 4 });
+ * await runMirror(url, { pingIntervalMs: RemoteDefaults.pingIntervalMs * 2 });
+ * ```
+ */
+export const RemoteDefaults = Object.freeze({
+  /** Bind host: loopback only. */
+  host: '127.0.0.1',
+  /** TCP port of the servers (`0` picks any free port). */
+  port: 8080,
+  /** Mount path: metadata at `/acp`, WebSocket at `/acp/ws` (and `/acp`). */
+  mountPath: '/acp',
+  /** Limit for one WebSocket payload and one NDJSON line: 16 MiB. */
+  maxMessageBytes: 16 * 1024 * 1024,
+  /**
+   * Cap on plain HTTP connections (not upgraded to WebSocket) a server holds at once: at the cap the oldest one with
+   * no request in progress is closed, so idle sockets cannot exhaust file descriptors or lock out `/healthz`.
+   */
+  maxHttpConnections: 64,
+  /** WebSocket ping interval (25 s, below the 60 s idle timeout of common proxies). A missed pong terminates. */
+  pingIntervalMs: 25_000,
+  /**
+   * Send-stall timeout (60 s, as the ACP SDK's own server uses): a peer whose socket accepted nothing for this long
+   * is closed with 1008 and a logged reason, so a client that stops reading cannot hold a relay forever.
+   */
+  stallTimeoutMs: 60_000,
+  /** Deadline for opening a client connection: the metadata fetch and the WebSocket open together. */
+  openTimeoutMs: 10_000,
+  /**
+   * Resume window (60 s): how long a server keeps a session whose client dropped uncleanly, agent included, for the
+   * client to resume it.
+   */
+  resumeWindowMs: 60_000,
+  /**
+   * Replay buffer bound per side of a resumable session (16 MiB): the bytes of sent messages kept until the peer
+   * acknowledges them.
+   */
+  resumeBufferBytes: 16 * 1024 * 1024,
+  /** Grace period for each teardown step of a `serveCommand` child (after stdin EOF, after SIGTERM). */
+  terminateTimeoutMs: 5_000,
+  /**
+   * Grace period of `RemoteServer.drain()` and of the CLIs' `--drain-timeout`: how long open connections may go on
+   * after a drain starts before they are closed with 1001 (30 s, Kubernetes' default
+   * `terminationGracePeriodSeconds`).
+   */
+  drainGraceMs: 30_000,
+} as const);
+
+/**
+ * The fixed names and values the servers and the mirror use on the wire: routes outside the mount path, the
+ * `Retry-After` of a draining server, and the `_meta` key of the mirror's transport timings. Frozen.
+ *
+ * @example
+ * ```ts
+ * const ready = (await fetch(`http://127.0.0.1:${server.port}${RemoteProtocol.readinessPath}`)).ok;
+ * const timings = notification.params._meta?.[RemoteProtocol.transportLatencyMetaKey];
+ * ```
+ */
+export const RemoteProtocol = Object.freeze({
+  /** Health route, always top level and never authenticated (Host and Origin rules still apply). */
+  healthPath: '/healthz',
+  /**
+   * Readiness route, always top level and never authenticated (Host and Origin rules still apply): `200 ok` while the
+   * server accepts connections, `503` once it drains or closes. Point a load balancer's or Kubernetes' readiness
+   * probe here and the liveness probe at `healthPath`.
+   */
+  readinessPath: '/readyz',
+  /** Prometheus metrics route of a server started with `metrics: true` (behind the bearer token when one is set). */
+  metricsPath: '/metrics',
+  /**
+   * `Retry-After` (seconds) of the 503 a draining server answers new WebSocket upgrades with: short, because a load
+   * balancer sends the retry to another instance.
+   */
+  drainRetryAfterSeconds: 1,
+  /** `_meta` key under which the mirror puts transport timings on relayed `session/update` notifications. */
+  transportLatencyMetaKey: 'acpkit.dev/transport-latency',
+} as const);
+
+/**
+ * WebSocket close codes used by the servers and the mirror.
+ *
+ * @example
+ * ```ts
+ * const { code } = await connection.closed;
+ * if (code === CloseCode.AgentExited) console.error('the remote agent process exited');
+ * ```
+ */
+export const CloseCode = {
+  Normal: 1000,
+  GoingAway: 1001,
+  /** A violation of the resume protocol (a malformed control frame, an ack for frames never sent). */
+  ProtocolError: 1002,
+  UnsupportedData: 1003,
+  InvalidPayload: 1007,
+  PolicyViolation: 1008,
+  MessageTooBig: 1009,
+  InternalError: 1011,
+  /** The agent process behind `serveCommand` exited; the reason names its exit code or signal. */
+  AgentExited: 4000,
+  /** The agent process could not be started; the reason names the error. */
+  AgentSpawnFailed: 4001,
+  /**
+   * A client ends a resumed connection it cannot continue: the server no longer holds frames the client missed, or
+   * the client no longer holds frames the server missed (reason `overflow: ...`).
+   */
+  ResumeFailed: 4002,
+} as const;
+
+/** Union of the numeric values of {@link CloseCode}. */
+export type CloseCode = (typeof CloseCode)[keyof typeof CloseCode];
+
+/**
+ * JSON-RPC error codes of the answers the relays write themselves (the standard codes, with these meanings).
+ *
+ * @example
+ * ```ts
+ * if (response.error?.code === RelayErrorCode.TransportLost) reconnect();
+ * if (response.error?.code === RelayErrorCode.MessageTooLarge) splitTheUpload();
+ * ```
+ */
+export const RelayErrorCode = {
+  /** The mirror answers in-flight requests with it when the upstream connection is lost (Internal error). */
+  TransportLost: -32603,
+  /** The answer to an oversized request (Invalid Request; `data` names the limit). */
+  MessageTooLarge: -32600,
+} as const;
+
+/** Union of the numeric values of {@link RelayErrorCode}. */
+export type RelayErrorCode = (typeof RelayErrorCode)[keyof typeof RelayErrorCode];

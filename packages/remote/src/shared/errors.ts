@@ -1,0 +1,87 @@
+// AcpRemoteError, the error class of @acpkit/remote, and its stable codes.
+import { brandErrorClass, isBrandedInstance } from '@acpkit/internal-branding';
+
+/**
+ * Stable codes of {@link AcpRemoteError}. Adding a code is a minor change; renaming or removing one is breaking.
+ *
+ * @example
+ * ```ts
+ * if (AcpRemoteError.isInstance(error) && error.code === AcpRemoteErrorCode.InvalidOption) process.exitCode = 2;
+ * ```
+ */
+export const AcpRemoteErrorCode = {
+  /** An option has an invalid value (blank token, empty command, bad mount path, bad URL, ...). */
+  InvalidOption: 'INVALID_OPTION',
+  /** A non-loopback host was requested without a bearer token and without `allowUnauthenticated`. */
+  UnauthenticatedPublicBind: 'UNAUTHENTICATED_PUBLIC_BIND',
+  /** The HTTP server could not listen (port in use, permission denied, ...). */
+  ListenFailed: 'LISTEN_FAILED',
+  /** The WebSocket connection to a remote endpoint could not be opened. */
+  ConnectionFailed: 'CONNECTION_FAILED',
+  /** The remote endpoint refused the credentials (HTTP 401 or 403 at upgrade). */
+  AuthenticationFailed: 'AUTHENTICATION_FAILED',
+} as const;
+
+/** Union of the string values of {@link AcpRemoteErrorCode}. */
+export type AcpRemoteErrorCode = (typeof AcpRemoteErrorCode)[keyof typeof AcpRemoteErrorCode];
+
+/**
+ * Base class of every error thrown by `@acpkit/remote`: a stable `code` (branch on it, not on the message), `cause`
+ * kept when one error wraps another, and the `Symbol.for('acpkit.error.remote')` marker behind `isInstance()` and
+ * `instanceof`, which both recognise errors from another copy of the package. Subclasses (one per failure a caller
+ * branches on) brand themselves with their own `acpkit.error.<name>` marker. Wire errors stay the SDK's
+ * `RequestError`.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await serveCommand(['node', 'agent.js'], { host: '0.0.0.0' });
+ * } catch (error) {
+ *   if (AcpRemoteError.isInstance(error)) console.error(error.code, error.message);
+ * }
+ * ```
+ */
+export class AcpRemoteError<Code extends AcpRemoteErrorCode = AcpRemoteErrorCode> extends Error {
+  static {
+    brandErrorClass(AcpRemoteError, 'acpkit.error.remote');
+  }
+
+  override readonly name: string = 'AcpRemoteError';
+  /** Stable machine-readable code. */
+  readonly code: Code;
+
+  constructor(code: Code, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+
+  /**
+   * Like `instanceof`, but also true for errors created by another copy of this package.
+   *
+   * @example
+   * ```ts
+   * AcpRemoteError.isInstance(new AcpRemoteError('INVALID_OPTION', 'bad')); // true
+   * ```
+   */
+  static isInstance(value: unknown): value is AcpRemoteError {
+    return isBrandedInstance(AcpRemoteError, value);
+  }
+
+  /**
+   * Makes `instanceof` check the class's own marker (inherited by every subclass), so it also recognises errors
+   * created by another copy of the package.
+   *
+   * @example
+   * ```ts
+   * try {
+   *   await serveCommand(['node', 'agent.js'], { host: '0.0.0.0' });
+   * } catch (error) {
+   *   if (error instanceof AcpRemoteError) console.error(error.code);
+   * }
+   * ```
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class right of instanceof, a subclass too
+    return isBrandedInstance(this, value);
+  }
+}
