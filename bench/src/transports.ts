@@ -3,7 +3,7 @@
 // and validation overhead that would hide the relay's cost behind the driver's.
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { RESUME_SUBPROTOCOL, spawnProcessGroup } from '@acpkit/remote';
+import { spawnProcessGroup } from '@acpkit/remote';
 import WebSocket from 'ws';
 
 /** A bidirectional message pipe: one JSON-RPC message per `send`, one per receiver call. */
@@ -89,6 +89,8 @@ export function spawnStdioEndpoint(
 /** Largest frame the driver accepts: above every payload the bench sends. */
 export const DRIVER_MAX_PAYLOAD = 64 * 1024 * 1024;
 
+/** The resume wire's subprotocol (docs/remote-transport.md, "Resume"), which our servers select by default. */
+const RESUME_SUBPROTOCOL = 'acpkit.resume.v1';
 /** A client acknowledges after this many data frames, or bytes of them, or this long after the first (docs: Resume). */
 const ACK_EVERY_FRAMES = 64;
 const ACK_EVERY_BYTES = 1024 * 1024;

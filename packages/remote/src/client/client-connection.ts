@@ -78,7 +78,7 @@ export async function openClientConnection(
   // long-lived connection holds nothing per drop; a reaction on `port.closed` would stay until the end).
   const ended = new AbortController();
   const link = resumeSelected
-    ? ResumeLink.forClient(resolved.resumeBufferBytes, {
+    ? ResumeLink.forClient(resolved.resumeBufferBytes, resolved.maxMessageBytes, {
         detached: (close) => void new Reconnection(port!, link!, resolved, ended.signal).run(close),
         ended: () => ended.abort(),
       })

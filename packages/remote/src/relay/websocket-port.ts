@@ -34,8 +34,18 @@ export interface PortClose {
  * its socket closes: the one seam between the relay core and resume.
  */
 export interface PortResume {
-  /** The data frames sent and not yet acknowledged; reading what feeds the port pauses while it is full. */
-  readonly replay: { readonly isFull: boolean; record(payload: Buffer | string): void };
+  /**
+   * The data frames sent and not yet acknowledged (a bounded history): what feeds the port waits while it is full
+   * only when no socket carries the frames (detached, resuming); live, only the socket's queue holds sources back.
+   */
+  readonly replay: {
+    readonly isFull: boolean;
+    /** Bytes held. */
+    readonly bytes: number;
+    /** Frames the peer acknowledged so far. */
+    readonly acknowledged: number;
+    record(payload: Buffer | string): void;
+  };
   /** Data frames go on the wire now (otherwise they only wait in the replay buffer). */
   readonly live: boolean;
   /** Whether an unclean drop detaches the socket (the session can be resumed) rather than ends the port. */
@@ -189,10 +199,12 @@ export class WebSocketPort {
 
   /**
    * Whether whatever feeds the port should wait: the socket's queue is over the high-water mark (the peer reads
-   * slower than we send), or the replay buffer holds as much as it should before the peer acknowledges.
+   * slower than we send), or, while no socket carries frames (resume: detached or resuming), the replay buffer holds
+   * as much as it should before the next connection. A live connection never waits for acknowledgements: they
+   * arrive on the socket this side may itself have stopped reading, and waiting for them could stall both ways.
    */
   get isFull(): boolean {
-    return this.queueFull || (this.resume?.replay.isFull ?? false);
+    return this.queueFull || (!this.isLive && (this.resume?.replay.isFull ?? false));
   }
 
   /** Whether the attached socket's send queue is over the high-water mark (the peer reads slower than we send). */
@@ -239,7 +251,7 @@ export class WebSocketPort {
     }
     this.cork();
     this.current.send(payload, TEXT_FRAME);
-    if (this.queueFull || resume?.replay.isFull) this.full();
+    if (this.queueFull) this.full();
   }
 
   /** Sends an answer the relay writes itself (a JSON-RPC error for a refused frame, ...). */
@@ -357,9 +369,16 @@ export class WebSocketPort {
     this.checkDrained();
   }
 
-  /** The replay buffer has room again (an acknowledgement arrived). */
-  roomFreed(): void {
-    this.checkDrained();
+  /**
+   * The replay buffer dropped frames the peer has not acknowledged (it holds `bufferBytes` plus one message at most):
+   * the session stays live, but cannot be resumed until the peer acknowledges past them. Told once per stretch.
+   */
+  replayOverflowed(bufferBytes: number, boundBytes: number): void {
+    this.metrics.limitReached('replay_buffer');
+    this.options.log.logger.warn(
+      `replay buffer over its bound: the session cannot be resumed until the ${this.options.peer} acknowledges what it received`,
+      { ...this.options.log.fields, bufferBytes, boundBytes },
+    );
   }
 
   /** Closes the attached socket for a violation of the resume protocol (1002). */
@@ -455,7 +474,7 @@ export class WebSocketPort {
   };
 
   private full(): void {
-    // A peer that does not read gets no more work (never for a full replay buffer: its acknowledgements must get in).
+    // A peer that does not read gets no more work.
     if (this.options.pauseWhenFull && this.queueFull) this.reading.pause(PauseReason.OwnQueueFull);
     if (this.draining) return;
     this.draining = true;
@@ -467,10 +486,13 @@ export class WebSocketPort {
     });
   }
 
-  /** Runs the drain waiters once nothing holds them: the replay has room and the socket's queue was written out. */
+  /**
+   * Runs the drain waiters once nothing holds them: the socket's queue was written out, and (while no socket carries
+   * frames) the replay buffer has room.
+   */
   private checkDrained(immediate = false): void {
     if (this.drainWaiters.length === 0 || this.state === 'ended') return;
-    if (this.resume?.replay.isFull) return; // roomFreed() checks again
+    if (!this.isLive && this.resume?.replay.isFull) return; // writeReplay() checks again on the next connection
     if (this.state === 'attached') {
       const tcp = this.tcp;
       if (tcp === undefined) {

@@ -70,23 +70,28 @@ export class ResumeLink implements PortResume {
   private constructor(
     readonly role: 'server' | 'client',
     bufferBytes: number,
+    /** The message limit: the replay buffer is raised to fit one message of this size. */
+    messageBytes: number,
     private readonly owner: ResumeLinkOwner,
     /** Server: the welcome it sends on every connection of the session (it never changes there). */
     welcome: WelcomeInfo | undefined,
   ) {
-    this.replay = new ReplayBuffer(bufferBytes);
+    this.replay = new ReplayBuffer(bufferBytes, messageBytes);
     this.phase = role === 'server' ? 'live' : 'negotiating';
     this.welcome = welcome;
   }
 
-  /** The server's side of a new session: it sends `welcome` (with `token`) as the first frame. */
-  static forServer(welcome: WelcomeInfo, owner: ResumeLinkOwner): ResumeLink {
-    return new ResumeLink('server', welcome.bufferBytes, owner, welcome);
+  /**
+   * The server's side of a new session: it sends `welcome` (with `token`) as the first frame. `messageBytes`: the
+   * message limit, one message of which the replay buffer holds beyond `welcome.bufferBytes`.
+   */
+  static forServer(welcome: WelcomeInfo, messageBytes: number, owner: ResumeLinkOwner): ResumeLink {
+    return new ResumeLink('server', welcome.bufferBytes, messageBytes, owner, welcome);
   }
 
   /** The client's side of a new connection whose server selected the subprotocol: it waits for `welcome`. */
-  static forClient(bufferBytes: number, owner: ResumeLinkOwner): ResumeLink {
-    return new ResumeLink('client', bufferBytes, owner, undefined);
+  static forClient(bufferBytes: number, messageBytes: number, owner: ResumeLinkOwner): ResumeLink {
+    return new ResumeLink('client', bufferBytes, messageBytes, owner, undefined);
   }
 
   /** Data frames go on the wire now (otherwise they only wait in the replay buffer). */
@@ -107,6 +112,7 @@ export class ResumeLink implements PortResume {
   /** Called by the port it belongs to, once, when the port is made on its first socket. */
   start(port: WebSocketPort): void {
     this.port = port;
+    this.replay.onOverflow = () => port.replayOverflowed(this.replay.limitBytes, this.replay.boundBytes);
     if (this.role === 'server') this.sendWelcome(false);
   }
 
@@ -197,12 +203,8 @@ export class ResumeLink implements PortResume {
         this.port!.protocolViolation('an ack came before the welcome');
         return;
       }
-      const wasFull = this.replay.isFull;
-      if (!this.replay.acknowledge(frame.received)) {
+      if (!this.replay.acknowledge(frame.received))
         this.port!.protocolViolation('an ack counts more frames than were sent');
-        return;
-      }
-      if (wasFull && !this.replay.isFull) this.port!.roomFreed();
       return;
     }
     this.onWelcome(frame);

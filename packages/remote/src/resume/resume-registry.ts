@@ -35,6 +35,8 @@ export interface ResumeSettings {
   readonly windowMs: number;
   /** Replay buffer bound per session. */
   readonly bufferBytes: number;
+  /** The message limit: each replay buffer is raised to fit one message of this size. */
+  readonly messageBytes: number;
 }
 
 /** The verdict on a resume request. */
@@ -103,6 +105,7 @@ export class ResumeRegistry {
     const session = new ResumableSession(key, identity, connectionId, (self) =>
       ResumeLink.forServer(
         { token, windowMs: this.settings.windowMs, bufferBytes: this.settings.bufferBytes },
+        this.settings.messageBytes,
         {
           detached: (close) => this.detached(self, close),
           ended: (close) => this.ended(self, close),

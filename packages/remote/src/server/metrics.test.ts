@@ -26,6 +26,8 @@ describe('createMetricsEndpoint', () => {
       draining: () => true,
       detachedSessions: () => 0,
       resumeCounters: undefined,
+      bufferedBytes: () => ({ send_queue: 0, replay: 0 }),
+      pendingRequests: () => 0,
     });
     const { metrics } = endpoint;
     metrics.connectionAccepted();
@@ -84,12 +86,16 @@ describe('createMetricsEndpoint', () => {
       draining: () => false,
       detachedSessions: () => 0,
       resumeCounters: undefined,
+      bufferedBytes: () => ({ send_queue: 0, replay: 0 }),
+      pendingRequests: () => 0,
     });
     const second = await createMetricsEndpoint({
       openConnections: () => 7,
       draining: () => false,
       detachedSessions: () => 0,
       resumeCounters: undefined,
+      bufferedBytes: () => ({ send_queue: 0, replay: 0 }),
+      pendingRequests: () => 0,
     });
     first.metrics.received.count('abc');
     expect(

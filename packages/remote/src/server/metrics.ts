@@ -11,6 +11,7 @@ import {
   CountingMessageCounter,
   DISCARDED_MESSAGES,
   type FrameRefusalReason,
+  type LimitName,
   MESSAGE_SIZE_BUCKETS,
   type RelayMetrics,
 } from '../relay/relay-metrics.js';
@@ -33,8 +34,6 @@ export interface ServerMetrics extends RelayMetrics {
   childStarted(): void;
   /** An agent process ended (its exit code, or the signal that killed it), or never started (`error` set). */
   childExited(exit: { code: number | null; signal: string | null; error?: Error }): void;
-  /** A connection closed because its client read nothing for `stallTimeoutMs`. */
-  sendStallClosed(): void;
   /** A connection terminated because its client answered no ping for 1.5 intervals. */
   heartbeatTimedOut(): void;
 }
@@ -44,6 +43,7 @@ export const NO_METRICS: ServerMetrics = Object.freeze({
   received: DISCARDED_MESSAGES,
   sent: DISCARDED_MESSAGES,
   frameRefused() {},
+  limitReached() {},
   connectionAccepted() {},
   connectionRefused() {},
   requestRefused() {},
@@ -63,7 +63,19 @@ export interface ServerState {
   readonly detachedSessions: () => number;
   /** The resume registry's counters; undefined when the server offers no resume (the resume series stay 0). */
   readonly resumeCounters: Readonly<ResumeCounters> | undefined;
+  /** Bytes the server holds for its clients now, summed over connections, by buffer. */
+  readonly bufferedBytes: () => Readonly<Record<BufferName, number>>;
+  /** Requests from clients that wait for the agent's answer now, summed over connections (`serveAcp`). */
+  readonly pendingRequests: () => number;
 }
+
+/**
+ * The buffers a server holds for its clients, as a metric label: `send_queue` (WebSocket send buffers, bounded by
+ * the high-water mark), `replay` (resume replay buffers, bounded by `resumeBufferBytes` plus one message).
+ */
+export type BufferName = 'send_queue' | 'replay';
+const BUFFERS: readonly BufferName[] = ['send_queue', 'replay'];
+const LIMITS: readonly LimitName[] = ['replay_buffer', 'reply_debt', 'pending_requests', 'detached_sessions'];
 
 /** A server's metrics with their registry: `render()` is the `/metrics` body. */
 export interface MetricsEndpoint {
@@ -154,6 +166,29 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
     },
   });
   readResumeCounters(promClient.Counter, registers, state.resumeCounters);
+  new promClient.Gauge({
+    name: 'acpremote_buffered_bytes',
+    help: 'Bytes held for clients now, by buffer: send_queue (WebSocket send buffers), replay (resume replay buffers).',
+    labelNames: ['buffer'],
+    registers,
+    collect(this: Gauge) {
+      const bytes = state.bufferedBytes();
+      for (const buffer of BUFFERS) this.set({ buffer }, bytes[buffer]);
+    },
+  });
+  new promClient.Gauge({
+    name: 'acpremote_pending_requests',
+    help: "Requests from clients waiting for the agent's answer (serveAcp), summed over connections.",
+    registers,
+    collect(this: Gauge) {
+      this.set(state.pendingRequests());
+    },
+  });
+  const limitsReached = counter(
+    'acpremote_limits_reached_total',
+    'Times a peer ran into a bound, by limit: replay_buffer, reply_debt, pending_requests, detached_sessions.',
+    ['limit'],
+  );
   const connections = counter(
     'acpremote_connections_total',
     'WebSocket upgrade requests by outcome: accepted, or the reason they were refused.',
@@ -203,7 +238,7 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
   );
   const stallCloses = counter(
     'acpremote_send_stall_closes_total',
-    'Connections closed because the client read nothing for the send-stall timeout.',
+    'Connections closed because they made no progress for the stall timeout (the client read or acknowledged nothing).',
   );
   const heartbeatTimeouts = counter(
     'acpremote_heartbeat_timeouts_total',
@@ -215,6 +250,7 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
   for (const [sender, reasons] of Object.entries(FRAME_REASONS)) {
     for (const reason of reasons) framesRefused.inc({ sender, reason }, 0);
   }
+  for (const limit of LIMITS) limitsReached.inc({ limit }, 0);
   childrenStarted.inc(0);
   childStartFailures.inc(0);
   stallCloses.inc(0);
@@ -224,6 +260,7 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
     received: traffic.received,
     sent: traffic.sent,
     frameRefused: (sender, reason) => framesRefused.inc({ sender, reason }),
+    limitReached: (limit) => limitsReached.inc({ limit }),
     connectionAccepted: () => connections.inc({ outcome: 'accepted' }),
     connectionRefused: (reason) => connections.inc({ outcome: reason }),
     requestRefused: (reason) => refusedRequests.inc({ reason }),

@@ -41,7 +41,13 @@ import {
 } from './admission.js';
 import { HttpConnectionCap } from './http-connection-cap.js';
 import { clientErrorAnswer, HttpEndpoints, rejectUpgrade, respondRefusal } from './http-endpoints.js';
-import { createMetricsEndpoint, type MetricsEndpoint, NO_METRICS, type ServerMetrics } from './metrics.js';
+import {
+  type BufferName,
+  createMetricsEndpoint,
+  type MetricsEndpoint,
+  NO_METRICS,
+  type ServerMetrics,
+} from './metrics.js';
 
 /**
  * A running WebSocket server returned by {@link serveAcp} and {@link serveCommand}.
@@ -139,6 +145,8 @@ export interface DrainResult {
  */
 export interface ConnectionSession {
   readonly done: Promise<void>;
+  /** Requests from the client that wait for the agent's answer now (for the metrics; absent: none are kept). */
+  readonly pendingRequests?: number;
   /**
    * Ends the connection because the server is shutting down or the drain grace ran out: 1001 with `reason` when a
    * socket is attached, at once when a resumable session waits for its client.
@@ -232,6 +240,8 @@ export class RemoteServerHost implements RemoteServer {
   readonly #refusalLog: RemoteLogger;
   /** Every connection until its teardown ends, detached resumable sessions included. */
   readonly #sessions = new Set<ConnectionSession>();
+  /** The port of every connection in {@link #sessions}: what the buffer metrics add up at scrape time. */
+  readonly #ports = new Set<WebSocketPort>();
   /** Upgrades admitted whose WebSocket handshake has not completed. */
   #pendingUpgrades = 0;
   #nextConnectionId = 1;
@@ -286,7 +296,11 @@ export class RemoteServerHost implements RemoteServer {
     this.#resumes =
       resolved.resumeWindowMs > 0
         ? new ResumeRegistry(
-            { windowMs: resolved.resumeWindowMs, bufferBytes: resolved.resumeBufferBytes },
+            {
+              windowMs: resolved.resumeWindowMs,
+              bufferBytes: resolved.resumeBufferBytes,
+              messageBytes: resolved.maxMessageBytes,
+            },
             resolved.logger,
           )
         : undefined;
@@ -342,6 +356,12 @@ export class RemoteServerHost implements RemoteServer {
         draining: () => this.draining,
         detachedSessions: () => this.detachedCount,
         resumeCounters: this.#resumes?.counters,
+        bufferedBytes: () => this.#bufferedBytes(),
+        pendingRequests: () => {
+          let pending = 0;
+          for (const session of this.#sessions) pending += session.pendingRequests ?? 0;
+          return pending;
+        },
       });
       this.#metrics = this.#metricsEndpoint.metrics;
     }
@@ -605,6 +625,7 @@ export class RemoteServerHost implements RemoteServer {
       return;
     }
     this.#sessions.add(session);
+    this.#ports.add(port);
     void session.done
       .catch((error: unknown) => {
         logger.error('connection teardown failed', { connection: connectionId, error: String(error) });
@@ -612,9 +633,21 @@ export class RemoteServerHost implements RemoteServer {
       .finally(() => {
         stopHeartbeat();
         this.#sessions.delete(session);
+        this.#ports.delete(port);
         logger.info('connection closed', { connection: connectionId });
         this.#connectionEnded();
       });
+  }
+
+  /** Bytes held for clients now, by buffer (read at scrape time, never per message). */
+  #bufferedBytes(): Record<BufferName, number> {
+    let sendQueue = 0;
+    let replay = 0;
+    for (const port of this.#ports) {
+      sendQueue += port.bufferedAmount;
+      replay += port.resume?.replay.bytes ?? 0;
+    }
+    return { send_queue: sendQueue, replay };
   }
 
   #isIdle(): boolean {
