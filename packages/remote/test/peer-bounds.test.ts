@@ -5,6 +5,7 @@ import { agent, methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RemoteServer, type ServeOptions, serveAcp } from '../src/index.js';
 import { Cleanup, RawClient, rawRequest, recordingLogger } from './support/helpers.js';
+import { parseMetrics, sampleValue } from './support/prometheus.js';
 import { ResumeWireClient } from './support/resume-client.js';
 
 const cleanup = new Cleanup();
@@ -70,24 +71,64 @@ async function startServer(factory: () => ReturnType<typeof agent>, options: Ser
 const prompt = (id: number) => ({ sessionId: 's', prompt: [{ type: 'text', text: `prompt ${id}` }] });
 
 describe('a client that reads everything, never acknowledges, and floods prompts (item 2)', () => {
-  it('makes the server hold at most the pending-request bound of unanswered prompts, then a stall close', async () => {
+  it('gets every answer, while the server holds no more than its bounds', async () => {
     const { handled, factory } = countingAgent({ ask: false });
-    const { server } = await startServer(factory, { resumeBufferBytes: 64 * 1024, stallTimeoutMs: 1_000 });
+    const recorder = recordingLogger();
+    const bufferBytes = 4 * 1024;
+    const maxMessageBytes = 4 * 1024;
+    const server = await serveAcp(factory as never, {
+      port: 0,
+      logger: recorder.logger,
+      metrics: true,
+      resumeBufferBytes: bufferBytes,
+      maxMessageBytes,
+      // Off here: the flood must not race the stall guard (the next test closes such a client).
+      stallTimeoutMs: 0,
+    });
+    cleanup.add(() => server.close());
     const client = await ResumeWireClient.open(server.url);
     cleanup.add(() => client.socket.terminate());
     await client.welcome();
     client.request(0, 'initialize', { protocolVersion: 1, clientCapabilities: {} });
     await client.response(0);
 
-    const flood = 5_000;
+    const flood = 1_000;
     for (let id = 1; id <= flood; id += 1) client.request(id, 'session/prompt', prompt(id));
-    // Either the server stops taking prompts in (bounded) and closes the connection that makes no progress, or it
-    // takes every one of them in while their answers can no longer go out (unbounded).
-    await Promise.race([handled.reached(flood), client.closed]);
-    const answered = client.messages().filter((message) => message.result !== undefined).length;
-    // Prompts the agent handled whose answers the server still holds: never more than the bound.
-    expect(handled.prompts - answered).toBeLessThanOrEqual(MAX_PENDING_REQUESTS);
-    expect(await client.closed).toMatchObject({ code: 1008 });
+    // Every prompt is answered: nothing waits for an acknowledgement that never comes (on main, the answers stopped
+    // once the replay buffer was full and 4,192 of 5,000 prompts were held past their answers).
+    await client.until(() => client.received === flood + 1);
+    expect(client.messages().filter((message) => message.result !== undefined)).toHaveLength(flood + 1);
+    expect(handled.prompts).toBe(flood);
+    const metrics = parseMetrics((await rawRequest(server.port, '/metrics', {})).body);
+    // The replay buffer stayed within its bound (the limit plus one message) by dropping what was never acknowledged.
+    expect(sampleValue(metrics, 'acpremote_buffered_bytes', { buffer: 'replay' })).toBeLessThanOrEqual(
+      bufferBytes + maxMessageBytes,
+    );
+    expect(sampleValue(metrics, 'acpremote_limits_reached_total', { limit: 'replay_buffer' })).toBe(1);
+    expect(sampleValue(metrics, 'acpremote_pending_requests')).toBe(0);
+    await recorder.waitFor(/replay buffer over its bound/);
+  });
+
+  it('is closed with 1008 and a reason both sides log once it acknowledged nothing for stallTimeoutMs', async () => {
+    const { factory } = countingAgent({ ask: false });
+    const { server, recorder } = await startServer(factory, { stallTimeoutMs: 300 });
+    const client = await ResumeWireClient.open(server.url);
+    cleanup.add(() => client.socket.terminate());
+    await client.welcome();
+    client.request(0, 'initialize', { protocolVersion: 1, clientCapabilities: {} });
+    await client.response(0);
+    expect(await client.closed).toEqual({
+      code: 1008,
+      reason: expect.stringMatching(/^no progress: the peer acknowledged nothing for \d+ ms$/),
+    });
+    const logged = await recorder.waitFor(/acknowledged nothing/);
+    expect(logged).toMatchObject({
+      level: 'warn',
+      message: 'connection closed: no progress, the client acknowledged nothing it received',
+    });
+    // A close frame ends the session: nothing is kept for a resume.
+    await recorder.waitFor(/^connection closed$/);
+    expect(server.detachedCount).toBe(0);
   });
 });
 

@@ -88,6 +88,7 @@ export async function openClientConnection(
     log,
     peer,
     pauseWhenFull: false,
+    stallTimeoutMs: resolved.stallTimeoutMs,
     ...(link !== undefined ? { resume: link } : {}),
   });
   const opened = port;

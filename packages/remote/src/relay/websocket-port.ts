@@ -6,6 +6,7 @@ import { closeReason, inspectOversize, rawDataToBuffer } from '../wire/inbound.j
 import { HIGH_WATER_BYTES, PauseReason, ReadGate } from './flow-control.js';
 import type { FrameLog } from './frame-log.js';
 import { type MessageCounter, NO_RELAY_METRICS, type RelayMetrics } from './relay-metrics.js';
+import { StallGuard, type StallKind, type StallProbe } from './stall-guard.js';
 import { tickCorker, underlyingSocket } from './write-batching.js';
 
 const TEXT_FRAME = { binary: false } as const;
@@ -20,7 +21,7 @@ const DRAIN_POLL_MS = 10;
  * that reads nothing gets few answers before its queue stalls); it bounds what a hostile peer can make us hold.
  */
 const REPLY_DEBT_LIMIT_BYTES = 4 * HIGH_WATER_BYTES;
-/** How long a socket closed for not reading gets to flush its close frame before it is destroyed. */
+/** How long a socket closed for not reading (or not acknowledging) gets to flush its close frame before it is destroyed. */
 const CLOSE_GRACE_MS = 1_000;
 
 /** How a port's connection ended: the close code and reason of its (last) socket, or why the session ended. */
@@ -82,6 +83,12 @@ export interface WebSocketPortOptions {
   readonly resume?: PortResume;
   /** What a server counts (messages, bytes, refused frames); default: nothing. */
   readonly metrics?: RelayMetrics;
+  /**
+   * Close the connection (1008, with the reason, logged) when it makes no progress for this long while something
+   * waits on the peer: data it does not read, or (resume) frames it does not acknowledge (see {@link StallGuard}).
+   * 0 or absent: never.
+   */
+  readonly stallTimeoutMs?: number;
 }
 
 /**
@@ -104,7 +111,7 @@ function closeFrameSent(socket: WebSocket): boolean {
  * the same port, so whatever relays through it sees one continuous stream. Without it, nothing on the hot path
  * changes: a frame costs one extra field check.
  */
-export class WebSocketPort {
+export class WebSocketPort implements StallProbe {
   readonly reading: ReadGate;
   /** Settles once, when the connection has ended (with resume: when the session has, not at a drop). */
   readonly closed: Promise<PortClose>;
@@ -131,6 +138,7 @@ export class WebSocketPort {
   // Per-message counting: a few integer adds when the server has metrics on, a no-op object otherwise (no branch).
   private readonly received: MessageCounter;
   private readonly sent: MessageCounter;
+  private readonly stallGuard: StallGuard;
 
   constructor(
     socket: WebSocket,
@@ -153,6 +161,9 @@ export class WebSocketPort {
     this.current = socket;
     this.tcp = underlyingSocket(socket);
     this.cork = tickCorker(this.tcp);
+    this.stallGuard = new StallGuard(this, options.stallTimeoutMs ?? 0, (kind, stalledForMs) =>
+      this.stalled(kind, stalledForMs),
+    );
     this.bind(socket);
     this.resume?.start(this);
   }
@@ -195,6 +206,21 @@ export class WebSocketPort {
   /** Bytes waiting in the attached socket's send buffer. */
   get bufferedAmount(): number {
     return this.state === 'attached' ? this.current.bufferedAmount : 0;
+  }
+
+  /** Bytes sent and not yet acknowledged by the peer (resume); 0 on the plain wire. */
+  get unacknowledgedBytes(): number {
+    return this.resume?.replay.bytes ?? 0;
+  }
+
+  /** Frames the peer acknowledged so far (resume); 0 on the plain wire. */
+  get acknowledgedFrames(): number {
+    return this.resume?.replay.acknowledged ?? 0;
+  }
+
+  /** Whether this side reads the attached socket now (not paused for backpressure). */
+  get isReading(): boolean {
+    return !this.reading.isPaused;
   }
 
   /**
@@ -394,6 +420,7 @@ export class WebSocketPort {
   /** Ends the port (also used by the resume owners: window expired, reconnect failed). */
   end(close: PortClose): void {
     if (this.state === 'ended') return;
+    this.stallGuard.stop();
     if (this.state === 'attached') this.unbind(this.current);
     this.state = 'ended';
     this.drainWaiters.length = 0;
@@ -409,7 +436,36 @@ export class WebSocketPort {
     }
   }
 
+  /** No progress for `stallTimeoutMs`: logged, counted, closed with 1008 and the reason. */
+  private stalled(kind: StallKind, stalledForMs: number): void {
+    const { peer, log } = this.options;
+    const milliseconds = Math.round(stalledForMs);
+    this.metrics.sendStallClosed();
+    if (kind === 'read') {
+      log.logger.warn(`connection closed: send stalled, the ${peer} stopped reading`, {
+        ...log.fields,
+        stalledForMs: milliseconds,
+        bufferedAmount: this.bufferedAmount,
+      });
+      this.close(CloseCode.PolicyViolation, `send stalled: the peer read nothing for ${milliseconds} ms`);
+    } else {
+      log.logger.warn(`connection closed: no progress, the ${peer} acknowledged nothing it received`, {
+        ...log.fields,
+        stalledForMs: milliseconds,
+        unacknowledgedBytes: this.unacknowledgedBytes,
+      });
+      this.close(
+        CloseCode.PolicyViolation,
+        `no progress: the peer acknowledged nothing for ${milliseconds} ms`,
+      );
+    }
+    // A close frame queued behind data the peer does not read never arrives: don't wait ws's 30 s for its answer.
+    const socket = this.current;
+    setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
+  }
+
   private bind(socket: WebSocket): void {
+    this.stallGuard.start();
     if (socket.readyState === socket.CLOSED) {
       queueMicrotask(() => this.socketClosed(socket, CloseCode.Normal, ''));
       return;

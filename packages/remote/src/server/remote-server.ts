@@ -16,7 +16,6 @@ import { type ResolvedServeOptions, resolveGraceMs } from '../options/validation
 import { FrameLog } from '../relay/frame-log.js';
 import { startHeartbeat } from '../relay/heartbeat.js';
 import type { FrameRefusalReason } from '../relay/relay-metrics.js';
-import { startSendStallGuard } from '../relay/send-stall-guard.js';
 import { WebSocketPort } from '../relay/websocket-port.js';
 import { RESUME_REFUSED_HEADER, RESUME_SUBPROTOCOL } from '../resume/resume-protocol.js';
 import { connectionIdentity, ResumeRegistry } from '../resume/resume-registry.js';
@@ -550,11 +549,11 @@ export class RemoteServerHost implements RemoteServer {
   // --- Socket setup and connections ---
 
   /**
-   * What every accepted socket gets, new or resumed: the size-limit close reason, an error listener, heartbeats and
-   * the send-stall guard (each stops when that socket closes). Returns the heartbeat's stop.
+   * What every accepted socket gets, new or resumed: the size-limit close reason, an error listener and heartbeats
+   * (each stops when that socket closes; the connection's port watches for stalls). Returns the heartbeat's stop.
    */
   #prepareSocket(webSocket: WebSocket, connectionId: number): () => void {
-    const { maxMessageBytes, pingIntervalMs, stallTimeoutMs } = this.#resolved;
+    const { maxMessageBytes, pingIntervalMs } = this.#resolved;
     const logger = this.#logger;
     const metrics = this.#metrics;
     // ws closes a message over its payload cap itself, with code 1009 and no reason; give that close the same
@@ -576,14 +575,6 @@ export class RemoteServerHost implements RemoteServer {
     const stopHeartbeat = startHeartbeat(webSocket, pingIntervalMs, () => {
       metrics.heartbeatTimedOut();
       logger.warn('connection terminated: missed pong', { connection: connectionId });
-    });
-    startSendStallGuard(webSocket, stallTimeoutMs, (stalledForMs) => {
-      metrics.sendStallClosed();
-      logger.warn('connection closed: send stalled, the client stopped reading', {
-        connection: connectionId,
-        stalledForMs: Math.round(stalledForMs),
-        bufferedAmount: webSocket.bufferedAmount,
-      });
     });
     return stopHeartbeat;
   }
@@ -609,6 +600,7 @@ export class RemoteServerHost implements RemoteServer {
       peer: 'client',
       pauseWhenFull: true,
       metrics,
+      stallTimeoutMs: this.#resolved.stallTimeoutMs,
       ...(resumes !== undefined && webSocket.protocol === RESUME_SUBPROTOCOL
         ? { resume: resumes.open(connectionIdentity(request.headers), connectionId) }
         : {}),

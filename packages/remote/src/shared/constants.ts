@@ -29,8 +29,9 @@ export const RemoteDefaults = Object.freeze({
   /** WebSocket ping interval (25 s, below the 60 s idle timeout of common proxies). A missed pong terminates. */
   pingIntervalMs: 25_000,
   /**
-   * Send-stall timeout (60 s, as the ACP SDK's own server uses): a peer whose socket accepted nothing for this long
-   * is closed with 1008 and a logged reason, so a client that stops reading cannot hold a relay forever.
+   * Stall timeout (60 s, as the ACP SDK's own server uses): a connection that makes no progress for this long while
+   * something waits on its peer (data it does not read, messages it does not acknowledge) is closed with 1008 and a
+   * logged reason, so a peer that stops reading or acknowledging cannot hold a relay forever.
    */
   stallTimeoutMs: 60_000,
   /** Deadline for opening a client connection: the metadata fetch and the WebSocket open together. */
@@ -45,6 +46,16 @@ export const RemoteDefaults = Object.freeze({
    * acknowledges them.
    */
   resumeBufferBytes: 16 * 1024 * 1024,
+  /**
+   * Detached sessions a server keeps at once (client dropped, waiting for a resume, agent included): one more ends
+   * the oldest, so parked sessions cannot pile up while clients hold no socket.
+   */
+  maxDetachedSessions: 64,
+  /**
+   * Requests from one peer that wait for an answer at once (`serveAcp` and `connectAcp`: requests on the SDK stream;
+   * the mirror: the editor's requests to the remote): one more is answered with a JSON-RPC error at once.
+   */
+  maxPendingRequests: 256,
   /** Grace period for each teardown step of a `serveCommand` child (after stdin EOF, after SIGTERM). */
   terminateTimeoutMs: 5_000,
   /**
