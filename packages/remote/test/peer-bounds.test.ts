@@ -3,7 +3,7 @@
 // Each bound is a count the server keeps: the tests flood past it and check the count, not the process's memory.
 import { agent, methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type RemoteServer, type ServeOptions, serveAcp } from '../src/index.js';
+import { RemoteDefaults, type RemoteServer, type ServeOptions, serveAcp } from '../src/index.js';
 import { Cleanup, RawClient, rawRequest, recordingLogger } from './support/helpers.js';
 import { parseMetrics, sampleValue } from './support/prometheus.js';
 import { ResumeWireClient } from './support/resume-client.js';
@@ -12,8 +12,8 @@ const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
 
 /** The documented default bounds these tests flood past. */
-const MAX_PENDING_REQUESTS = 256;
-const MAX_DETACHED_SESSIONS = 64;
+const MAX_PENDING_REQUESTS = RemoteDefaults.maxPendingRequests;
+const MAX_DETACHED_SESSIONS = RemoteDefaults.maxDetachedSessions;
 
 /** Prompts an agent handled, and a wait for a number of them. */
 class PromptCount {
@@ -97,8 +97,12 @@ describe('a client that reads everything, never acknowledges, and floods prompts
     // Every prompt is answered: nothing waits for an acknowledgement that never comes (on main, the answers stopped
     // once the replay buffer was full and 4,192 of 5,000 prompts were held past their answers).
     await client.until(() => client.received === flood + 1);
-    expect(client.messages().filter((message) => message.result !== undefined)).toHaveLength(flood + 1);
-    expect(handled.prompts).toBe(flood);
+    // Each prompt got one answer: the agent's, or (past 256 waiting at once) the server's refusal.
+    const answers = client.messages().slice(1);
+    const refused = answers.filter((answer) => answer.error?.data?.reason === 'too_many_pending_requests');
+    expect(new Set(answers.map((answer) => answer.id)).size).toBe(flood);
+    expect(handled.prompts + refused.length).toBe(flood);
+    expect(answers.filter((answer) => answer.result !== undefined)).toHaveLength(handled.prompts);
     const metrics = parseMetrics((await rawRequest(server.port, '/metrics', {})).body);
     // The replay buffer stayed within its bound (the limit plus one message) by dropping what was never acknowledged.
     expect(sampleValue(metrics, 'acpremote_buffered_bytes', { buffer: 'replay' })).toBeLessThanOrEqual(
@@ -157,7 +161,20 @@ describe('a client that floods prompts and never answers the agent’s questions
     expect(refusals.map((refusal) => refusal.id)).toEqual(
       Array.from({ length: 20 }, (_, index) => MAX_PENDING_REQUESTS + 1 + index),
     );
-    expect(refusals[0]?.error.message).toMatch(/requests waiting/);
+    expect(refusals[0]?.error).toMatchObject({
+      code: -32603,
+      message: expect.stringMatching(/requests waiting for an answer/),
+      data: { reason: 'too_many_pending_requests', maxPendingRequests: MAX_PENDING_REQUESTS },
+    });
+    // An answered question ends its turn and frees a place: the next prompt reaches the agent again.
+    const first = questions[0] as { id: number };
+    client.send({ jsonrpc: '2.0', id: first.id, result: { action: 'cancel' } });
+    await client.next((message) => message.id === 1 && message.result !== undefined);
+    client.send({ jsonrpc: '2.0', id: 'again', method: 'session/prompt', params: prompt(0) });
+    expect((await client.next((message) => message.method === 'elicitation/create')).method).toBe(
+      'elicitation/create',
+    );
+    expect(handled.prompts).toBe(MAX_PENDING_REQUESTS + 1);
   });
 });
 

@@ -156,6 +156,8 @@ export interface ConnectionSession {
 /** Per-connection values handed to a connection handler. */
 export interface ConnectionContext {
   readonly maxMessageBytes: number;
+  /** Requests from the client that may wait for the agent's answer at once (where the handler keeps them). */
+  readonly maxPendingRequests: number;
   readonly logger: RemoteLogger;
   readonly connectionId: number;
   /** The server's metrics ({@link NO_METRICS} when off; the connection's port counts its frames on it already). */
@@ -607,7 +609,14 @@ export class RemoteServerHost implements RemoteServer {
     });
     let session: ConnectionSession;
     try {
-      session = this.#handleConnection(port, { maxMessageBytes, logger, connectionId, metrics, log });
+      session = this.#handleConnection(port, {
+        maxMessageBytes,
+        maxPendingRequests: this.#resolved.maxPendingRequests,
+        logger,
+        connectionId,
+        metrics,
+        log,
+      });
     } catch (error) {
       stopHeartbeat();
       logger.error('connection handler failed', { connection: connectionId, error: String(error) });

@@ -52,7 +52,9 @@ function serveAgentConnection(
   let shuttingDown = false;
   // Wrap the port before awaiting the factory: frames that arrive meanwhile queue in the stream (and pause the
   // socket at its high-water mark) instead of being emitted with no listener and lost.
-  const stream = webSocketMessageStream(port, context.log);
+  const stream = webSocketMessageStream(port, context.log, {
+    maxPendingRequests: context.maxPendingRequests,
+  });
   const started = (async () => {
     const app = typeof source === 'function' ? await source() : source;
     if (!app || typeof app.connect !== 'function') {
@@ -78,6 +80,9 @@ function serveAgentConnection(
   })();
   return {
     done,
+    get pendingRequests() {
+      return stream.pendingRequests;
+    },
     shutdown(reason) {
       shuttingDown = true;
       port.goAway(reason, unrefDelay(CLOSE_ANSWER_WAIT_MS));

@@ -143,6 +143,16 @@ export const RelayErrorCode = {
   TransportLost: -32603,
   /** The answer to an oversized request (Invalid Request; `data` names the limit). */
   MessageTooLarge: -32600,
+  /**
+   * The answer to a request past `maxPendingRequests` requests waiting for an answer (Internal error, like
+   * `TransportLost`: `data.reason` is `"too_many_pending_requests"`); it never reached the agent.
+   */
+  TooManyPendingRequests: -32603,
+  /**
+   * `serveCommand`'s answer to `initialize` when its agent writes text that is not JSON-RPC and does not answer within
+   * a few seconds (Internal error: `data.reason` is `"agent_not_speaking_acp"`); the connection then closes.
+   */
+  AgentNotSpeakingAcp: -32603,
 } as const;
 
 /** Union of the numeric values of {@link RelayErrorCode}. */
