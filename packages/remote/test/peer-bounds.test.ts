@@ -3,8 +3,21 @@
 // Each bound is a count the server keeps: the tests flood past it and check the count, not the process's memory.
 import { agent, methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RemoteDefaults, type RemoteServer, type ServeOptions, serveAcp } from '../src/index.js';
-import { Cleanup, RawClient, rawRequest, recordingLogger } from './support/helpers.js';
+import {
+  RemoteDefaults,
+  type RemoteServer,
+  type ServeOptions,
+  serveAcp,
+  serveCommand,
+} from '../src/index.js';
+import {
+  Cleanup,
+  ECHO_AGENT,
+  processExists,
+  RawClient,
+  rawRequest,
+  recordingLogger,
+} from './support/helpers.js';
 import { parseMetrics, sampleValue } from './support/prometheus.js';
 import { ResumeWireClient } from './support/resume-client.js';
 
@@ -212,5 +225,33 @@ describe('sessions parked for a resume (item 4)', () => {
       );
     expect((await resume(tokens[0]!)).headers['acpkit-resume-refused']).toBe('ended');
     expect((await resume(tokens[parked - 1]!)).status).toBe(101);
+  });
+
+  it('ends the oldest detached session and reaps its agent when one more would exceed maxDetachedSessions', async () => {
+    const recorder = recordingLogger();
+    const server = await serveCommand([process.execPath, ECHO_AGENT], {
+      port: 0,
+      logger: recorder.logger,
+      maxDetachedSessions: 1,
+      terminateTimeoutMs: 1_000,
+    });
+    cleanup.add(() => server.close());
+    const pids: number[] = [];
+    for (let index = 0; index < 2; index += 1) {
+      const client = await ResumeWireClient.open(server.url);
+      await client.welcome();
+      client.request(0, 'initialize', { protocolVersion: 1, clientCapabilities: {} });
+      await client.response(0);
+      client.request(1, '_vendor/pid', {});
+      pids.push((await client.response(1)).result.pid);
+      client.socket.terminate();
+      await recorder.waitForCount(/session kept for resume/, index + 1);
+    }
+    const ended = await recorder.waitFor(/detached session ended to make room/);
+    expect(ended.fields).toMatchObject({ maxDetachedSessions: 1 });
+    await recorder.waitForCount(/^connection closed$/, 1);
+    expect(server.detachedCount).toBe(1);
+    expect(processExists(pids[0]!)).toBe(false);
+    expect(processExists(pids[1]!)).toBe(true);
   });
 });

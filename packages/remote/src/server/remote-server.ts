@@ -301,6 +301,7 @@ export class RemoteServerHost implements RemoteServer {
               windowMs: resolved.resumeWindowMs,
               bufferBytes: resolved.resumeBufferBytes,
               messageBytes: resolved.maxMessageBytes,
+              maxDetached: resolved.maxDetachedSessions,
             },
             resolved.logger,
           )
