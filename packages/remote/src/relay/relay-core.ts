@@ -100,9 +100,13 @@ export class Relay {
   private readonly fromLines: RelayDirection;
   private stopReceiving: () => void = () => {};
   private finished = false;
+  private webSocketPolicy: FramePolicy | undefined;
+  private linePolicy: FramePolicy | undefined;
 
   constructor(private readonly options: RelayOptions) {
     this.webSocket = options.port;
+    this.webSocketPolicy = options.fromWebSocket.policy;
+    this.linePolicy = options.fromLines.policy;
     // Relayed lines wait while the socket's queue is full.
     this.webSocket.onFull(() => {
       this.lines.reading.pause(PauseReason.TargetFull);
@@ -164,6 +168,15 @@ export class Relay {
     this.webSocket.send(payload);
   }
 
+  /**
+   * Drops both directions' policies: from now on every frame that passes the checks is forwarded as received, at no
+   * extra cost. For policies that only watch the start of a connection (serveCommand's `initialize`).
+   */
+  forwardUnchanged(): void {
+    this.webSocketPolicy = undefined;
+    this.linePolicy = undefined;
+  }
+
   /** Stops reading the line input for good (the other side is gone). */
   stopLines(): void {
     this.lines.stop();
@@ -174,10 +187,11 @@ export class Relay {
     const { fromWebSocket } = this.options;
     const checks = this.webSocketChecks;
     const payload = checks.check(frame);
+    const policy = this.webSocketPolicy;
     if (payload === undefined)
       this.refused(fromWebSocket, checks.refusal!, (text) => this.webSocket.reply(text));
-    else if (fromWebSocket.policy === undefined) this.toLines(payload);
-    else this.applyPolicy(fromWebSocket.policy, payload, this.fromWebSocket);
+    else if (policy === undefined) this.toLines(payload);
+    else this.applyPolicy(policy, payload, this.fromWebSocket);
     checks.release();
   }
 
@@ -186,9 +200,10 @@ export class Relay {
     const { fromLines } = this.options;
     const checks = this.lineChecks;
     const payload = checks.check(line);
+    const policy = this.linePolicy;
     if (payload === undefined) this.refused(fromLines, checks.refusal!, (text) => this.toLines(text));
-    else if (fromLines.policy === undefined) this.toWebSocket(payload);
-    else this.applyPolicy(fromLines.policy, payload, this.fromLines);
+    else if (policy === undefined) this.toWebSocket(payload);
+    else this.applyPolicy(policy, payload, this.fromLines);
     checks.release();
   }
 

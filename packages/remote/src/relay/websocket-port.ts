@@ -53,6 +53,8 @@ export interface PortResume {
   readonly canDetach: boolean;
   /** The port was made on its first socket. */
   start(port: WebSocketPort): void;
+  /** The session is worth keeping from now on (see {@link WebSocketPort.markEstablished}). */
+  establish(): void;
   /** A data frame of `bytes` arrived; false when it must not be handled (a protocol violation). */
   dataReceived(bytes: number): boolean;
   /** A binary (control) frame arrived. */
@@ -405,6 +407,14 @@ export class WebSocketPort implements StallProbe {
       `replay buffer over its bound: the session cannot be resumed until the ${this.options.peer} acknowledges what it received`,
       { ...this.options.log.fields, bufferBytes, boundBytes },
     );
+  }
+
+  /**
+   * The session carries a conversation worth keeping (its agent answered `initialize`): from now on an unclean drop
+   * detaches it for a resume. Before, a drop ends it: a server keeps no agent that never spoke for a client that left.
+   */
+  markEstablished(): void {
+    this.resume?.establish();
   }
 
   /** Closes the attached socket for a violation of the resume protocol (1002). */

@@ -65,6 +65,8 @@ export class ResumeLink implements PortResume {
   private unacknowledgedBytes = 0;
   private ackTimer: NodeJS.Timeout | undefined;
   private welcome: WelcomeInfo | undefined;
+  /** Server: the agent answered `initialize` (a client's side is worth resuming from the start). */
+  private established: boolean;
   private attempt: ((outcome: ResumeAttemptOutcome) => void) | undefined;
 
   private constructor(
@@ -79,6 +81,7 @@ export class ResumeLink implements PortResume {
     this.replay = new ReplayBuffer(bufferBytes, messageBytes);
     this.phase = role === 'server' ? 'live' : 'negotiating';
     this.welcome = welcome;
+    this.established = role === 'client';
   }
 
   /**
@@ -104,9 +107,17 @@ export class ResumeLink implements PortResume {
     return this.welcome;
   }
 
-  /** Whether a drop detaches (the session can be resumed) rather than ends the port. */
+  /**
+   * Whether a drop detaches (the session can be resumed) rather than ends the port: welcomed, not ended, and (on the
+   * server) established.
+   */
   get canDetach(): boolean {
-    return this.welcome !== undefined && this.phase !== 'ended';
+    return this.welcome !== undefined && this.phase !== 'ended' && this.established;
+  }
+
+  /** The session is worth keeping for a resume from now on (server: its agent answered `initialize`). */
+  establish(): void {
+    this.established = true;
   }
 
   /** Called by the port it belongs to, once, when the port is made on its first socket. */

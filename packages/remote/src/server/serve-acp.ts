@@ -54,6 +54,10 @@ function serveAgentConnection(
   // socket at its high-water mark) instead of being emitted with no listener and lost.
   const stream = webSocketMessageStream(port, context.log, {
     maxPendingRequests: context.maxPendingRequests,
+    // A session is kept for a resume only once the agent answered `initialize`.
+    answered: (method) => {
+      if (method === 'initialize') port.markEstablished();
+    },
   });
   const started = (async () => {
     const app = typeof source === 'function' ? await source() : source;

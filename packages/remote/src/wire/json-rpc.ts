@@ -69,6 +69,18 @@ export const wireErrors = {
     message: `Too many requests waiting for an answer on this connection (maxPendingRequests ${maxPendingRequests}); send it again once earlier requests are answered`,
     data: { reason: 'too_many_pending_requests', maxPendingRequests },
   }),
+  /**
+   * `serveCommand`'s answer to `initialize` when its agent wrote text that is not JSON-RPC (`preview`: its start) and
+   * did not answer within `graceMs`.
+   */
+  agentNotSpeakingAcp: (preview: string, graceMs: number): WireError => ({
+    code: RelayErrorCode.AgentNotSpeakingAcp,
+    message:
+      `The remote agent is not speaking ACP: it wrote text that is not JSON-RPC to stdout (${JSON.stringify(preview)}) ` +
+      `and did not answer initialize within ${graceMs / 1000} s. A stdio ACP agent must write only JSON-RPC to ` +
+      "stdout and its logs to stderr; the server's log has more.",
+    data: { reason: 'agent_not_speaking_acp', preview },
+  }),
   /** The answer the mirror gives its in-flight requests when the connection to the remote is gone. */
   transportLost: (closeCode: number, reason: string): WireError => ({
     code: RelayErrorCode.TransportLost,
