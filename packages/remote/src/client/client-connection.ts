@@ -58,6 +58,28 @@ function watchSocket(socket: WebSocket, resolved: ResolvedConnectOptions): void 
   socket.on('error', (error) => logger.warn('WebSocket error', { error: error.message }));
 }
 
+/** Client connections open in this process: each gets a close frame if the process exits under it. */
+const openPorts = new Set<WebSocketPort>();
+let exitHookInstalled = false;
+
+/**
+ * The last moment of a process with client connections open (`process.exit()` after a second SIGTERM, an uncaught
+ * exception): each gets its close frame (1001) written now, so its server ends the session instead of keeping it for
+ * a resume that will never come. Best effort: a frame queued behind unsent data dies with the process.
+ */
+function closeOpenPortsOnExit(): void {
+  for (const port of openPorts) port.closeAtExit(CloseCode.GoingAway, 'client exiting');
+}
+
+function trackUntilClosed(port: WebSocketPort): void {
+  openPorts.add(port);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on('exit', closeOpenPortsOnExit);
+  }
+  void port.closed.then(() => openPorts.delete(port));
+}
+
 /**
  * Opens a client connection (`connectAcp`, `runMirror`): metadata, the socket, and a port with resume when the
  * server selected it. After an unclean drop the port waits while a reconnect loop runs (attempts with exponential
@@ -92,6 +114,7 @@ export async function openClientConnection(
     ...(link !== undefined ? { resume: link } : {}),
   });
   const opened = port;
+  trackUntilClosed(opened);
   return {
     port: opened,
     metadata,

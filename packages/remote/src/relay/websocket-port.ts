@@ -325,6 +325,19 @@ export class WebSocketPort implements StallProbe {
   }
 
   /**
+   * Writes the close frame now, for a process that is exiting (no event-loop turn follows): the write batched for this
+   * turn is released first, so the frame reaches the kernel before the process ends, unless unsent data waits before
+   * it. Nothing happens without a live socket (a session waiting for a resume has nobody to tell).
+   */
+  closeAtExit(code: number, reason: string): void {
+    const socket = this.current;
+    if (!this.isLive || socket.readyState !== socket.OPEN) return;
+    const tcp = this.tcp as (Writable & { writableCorked?: number }) | undefined;
+    while (tcp !== undefined && (tcp.writableCorked ?? 0) > 0) tcp.uncork();
+    this.closeSocket(code, reason);
+  }
+
+  /**
    * Ends the connection because the server stops: a close frame (1001, `reason`) when frames go on the wire now, and
    * the socket destroyed once `hardStop` settles (the peer may never answer, and `ws` would wait 30 s for it); at once
    * when no socket is attached (a resumable session waiting for its client has nobody to tell).
