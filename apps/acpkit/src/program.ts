@@ -10,6 +10,7 @@ import {
   RESUME_FLAG_HELP,
   runMain,
   runTargetOverStdio,
+  stallTimeoutSeconds,
   TARGET_ARGUMENT_HELP,
 } from '@acpkit/cli-support';
 import { Option } from 'commander';
@@ -26,6 +27,9 @@ interface RunFlags {
   /** False with `--no-resume`. */
   resume: boolean;
   resumeBufferBytes?: number;
+  /** `--stall-timeout` in milliseconds. */
+  stallTimeout?: number;
+  maxPendingRequests?: number;
 }
 
 /** The help of a mirror flag as `run` shows it: it applies only with `--addr`. */
@@ -65,6 +69,8 @@ async function runAction(target: string | undefined, flags: RunFlags, run: CliRu
         ...(flags.unstableProtocol ? { unstableProtocol: true } : {}),
         ...(flags.resume === false ? { resume: false } : {}),
         ...(flags.resumeBufferBytes !== undefined ? { resumeBufferBytes: flags.resumeBufferBytes } : {}),
+        ...(flags.stallTimeout !== undefined ? { stallTimeout: flags.stallTimeout } : {}),
+        ...(flags.maxPendingRequests !== undefined ? { maxPendingRequests: flags.maxPendingRequests } : {}),
       },
       run.io,
     );
@@ -75,11 +81,13 @@ async function runAction(target: string | undefined, flags: RunFlags, run: CliRu
     flags.ca !== undefined ||
     flags.unstableProtocol ||
     flags.resume === false ||
-    flags.resumeBufferBytes !== undefined
+    flags.resumeBufferBytes !== undefined ||
+    flags.stallTimeout !== undefined ||
+    flags.maxPendingRequests !== undefined
   ) {
     throw new CliError(
       CliErrorCode.Usage,
-      '--token-env, --token-file, --ca, --unstable-protocol, --no-resume and --resume-buffer-bytes apply only with --addr.',
+      '--token-env, --token-file, --ca, --unstable-protocol, --no-resume, --resume-buffer-bytes, --stall-timeout and --max-pending-requests apply only with --addr.',
     );
   }
   return runTargetOverStdio(target as string, run.io);
@@ -116,6 +124,16 @@ function buildProgram(run: CliRun) {
     .option('--no-resume', withAddr(RESUME_FLAG_HELP.noResume))
     .addOption(
       new Option('--resume-buffer-bytes <bytes>', withAddr(RESUME_FLAG_HELP.bufferBytes)).argParser(
+        parsePositiveInteger,
+      ),
+    )
+    .addOption(
+      new Option('--stall-timeout <seconds>', withAddr(RESUME_FLAG_HELP.stallTimeout)).argParser(
+        stallTimeoutSeconds,
+      ),
+    )
+    .addOption(
+      new Option('--max-pending-requests <count>', withAddr(RESUME_FLAG_HELP.maxPendingRequests)).argParser(
         parsePositiveInteger,
       ),
     )

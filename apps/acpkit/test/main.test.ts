@@ -109,14 +109,18 @@ describe('acpkit run --addr', () => {
 });
 
 describe('acpkit run argument rules', () => {
-  it.each([[['--no-resume']], [['--resume-buffer-bytes', '4096']]])(
-    'exits 2 for the mirror flag %j without --addr',
-    async (flags) => {
-      const io = createTestIo();
-      expect(await main(['run', echoAgent, ...flags], io)).toBe(2);
-      expect(io.stderrText()).toMatch(/--no-resume and --resume-buffer-bytes apply only with --addr/);
-    },
-  );
+  it.each([
+    [['--no-resume']],
+    [['--resume-buffer-bytes', '4096']],
+    [['--stall-timeout', '5']],
+    [['--max-pending-requests', '8']],
+  ])('exits 2 for the mirror flag %j without --addr', async (flags) => {
+    const io = createTestIo();
+    expect(await main(['run', echoAgent, ...flags], io)).toBe(2);
+    expect(io.stderrText()).toMatch(
+      /--no-resume, --resume-buffer-bytes, --stall-timeout and --max-pending-requests apply only with --addr/,
+    );
+  });
 
   it.each([[['run']], [['run', echoAgent, '--addr', 'ws://127.0.0.1:1/acp/ws']]])(
     'exits 2 with "Provide exactly one of TARGET or --addr." for %j',

@@ -21,6 +21,7 @@ export type { StopSignal } from './exit-codes.js';
 export { ExitCode, exitCodeForSignal } from './exit-codes.js';
 export {
   collectRepeatable,
+  parseNonNegativeInteger,
   parseNonNegativeSecondsToMilliseconds,
   parsePort,
   parsePositiveInteger,
@@ -45,6 +46,7 @@ export {
   resolveConnectFlags,
   resolveServeFlags,
   SERVE_DEFAULTS,
+  stallTimeoutSeconds,
 } from './serve-flags.js';
 export type {
   AgentAppTarget,
