@@ -22,8 +22,9 @@ const LIBRARY_RUNS = Number(process.env.ACPKIT_PROPERTY_RUNS ?? (NIGHTLY ? 2_000
 
 /**
  * Cut plans for successive WebSocket connections. The first connection is cut only past its handshake and the first
- * exchange (the server's `welcome` comes before its first answer; before it, nothing can be resumed); reconnections
- * anywhere, in their handshake too.
+ * exchange, `initialize` (the server's `welcome` comes before its first answer, and a server keeps a session for a
+ * resume only once its agent answered `initialize`: before that, nothing can be resumed); reconnections anywhere, in
+ * their handshake too.
  */
 const plans = fc
   .tuple(cutPlan(1_000), fc.array(fc.option(cutPlan(0), { nil: undefined }), { maxLength: 3 }))
@@ -143,6 +144,11 @@ function sequenceApp() {
             await write({ id: message.id, result: { received } });
             continue;
           }
+          if (message.method === 'initialize') {
+            // A server keeps a session for a resume once its agent answered initialize.
+            await write({ id: message.id, result: { protocolVersion: 1 } });
+            continue;
+          }
           received.push(message.params.seq);
           for (let index = 0; index < message.params.ticks; index += 1) {
             ticks += 1;
@@ -170,6 +176,13 @@ describe('resume through a fault proxy: connectAcp → serveAcp', () => {
         try {
           const writer = remote.stream.writable.getWriter();
           const reader = remote.stream.readable.getReader();
+          await writer.write({
+            jsonrpc: '2.0',
+            id: 'init',
+            method: 'initialize',
+            params: { protocolVersion: 1 },
+          } as AnyMessage);
+          expect(((await reader.read()).value as { id?: unknown }).id).toBe('init');
           for (let seq = 1; seq <= count; seq += 1) {
             await writer.write({
               jsonrpc: '2.0',
