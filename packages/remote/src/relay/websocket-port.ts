@@ -288,6 +288,7 @@ export class WebSocketPort implements StallProbe {
     if (this.queueFull) {
       this.replyDebt += text.length;
       if (this.replyDebt > REPLY_DEBT_LIMIT_BYTES) {
+        this.metrics.limitReached('reply_debt');
         this.options.log.logger.warn(
           'closing connection: the peer sends messages that need answers and reads none',
           {

@@ -26,10 +26,13 @@ describe('createMetricsEndpoint', () => {
       draining: () => true,
       detachedSessions: () => 0,
       resumeCounters: undefined,
-      bufferedBytes: () => ({ send_queue: 0, replay: 0 }),
-      pendingRequests: () => 0,
+      bufferedBytes: () => ({ send_queue: 1_024, replay: 65_536 }),
+      pendingRequests: () => 3,
     });
     const { metrics } = endpoint;
+    metrics.limitReached('pending_requests');
+    metrics.limitReached('pending_requests');
+    metrics.limitReached('detached_sessions');
     metrics.connectionAccepted();
     metrics.connectionAccepted();
     metrics.connectionRefused('draining');
@@ -76,6 +79,16 @@ describe('createMetricsEndpoint', () => {
     expect(sampleValue(families, 'acpremote_child_process_start_failures_total')).toBe(1);
     expect(sampleValue(families, 'acpremote_send_stall_closes_total')).toBe(1);
     expect(sampleValue(families, 'acpremote_heartbeat_timeouts_total')).toBe(1);
+    expect(sampleValue(families, 'acpremote_buffered_bytes', { buffer: 'send_queue' })).toBe(1_024);
+    expect(sampleValue(families, 'acpremote_buffered_bytes', { buffer: 'replay' })).toBe(65_536);
+    expect(sampleValue(families, 'acpremote_pending_requests')).toBe(3);
+    const limit = (name: string) => sampleValue(families, 'acpremote_limits_reached_total', { limit: name });
+    expect([
+      limit('pending_requests'),
+      limit('detached_sessions'),
+      limit('replay_buffer'),
+      limit('reply_debt'),
+    ]).toEqual([2, 1, 0, 0]);
     expect(families.get('acpremote_message_size_bytes')?.type).toBe('histogram');
     for (const name of families.keys()) expect(name).toMatch(/^acpremote_/);
   });
