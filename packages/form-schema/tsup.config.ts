@@ -8,6 +8,4 @@ export default defineConfig({
   dts: true,
   sourcemap: true,
   clean: true,
-  // The private branding helper is bundled in: the published package never depends on it.
-  noExternal: ['@acpkit/internal-branding'],
 });

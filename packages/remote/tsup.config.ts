@@ -9,6 +9,4 @@ export default defineConfig({
   dts: true,
   sourcemap: true,
   clean: true,
-  // The private @acpkit/internal-branding (error markers) is bundled in, so the published package never depends on it.
-  noExternal: ['@acpkit/internal-branding'],
 });

@@ -1,7 +1,8 @@
 // `acpkit client` driven in a real pseudo-terminal: a person types a prompt, moves the selection with the arrow
 // keys, confirms, declines or cancels, and reads the answer on screen.
 import { afterEach, describe, expect, it } from 'vitest';
-import { Keys, type PtySession, startClient } from './fixtures/client-pty.js';
+import { acpkitCli, Keys, PtySession, startClient } from './fixtures/client-pty.js';
+import { deployTarget } from './support/paths.js';
 
 const sessions: PtySession[] = [];
 function open(scenario: string, flags: readonly string[] = []): PtySession {
@@ -282,6 +283,26 @@ describe('acpkit client in a terminal: Ctrl+C', () => {
     session.type(Keys.interrupt);
     await session.waitFor('Cancelling the turn… (press Ctrl+C again to quit)', { from: mark });
     await session.waitFor('Stopped on request.', { from: mark });
+    await session.waitFor('(turn ended: cancelled)', { from: mark });
+    expect(await quit(session, mark)).toBe(0);
+  });
+
+  it('cancels the turn of an open form: the form closes, the example agent ends with stopReason cancelled', async () => {
+    const session = new PtySession(process.execPath, [
+      acpkitCli,
+      'client',
+      '--',
+      process.execPath,
+      deployTarget.directory,
+    ]);
+    sessions.push(session);
+    await sendPrompt(session, 'deploy');
+    await session.waitFor('Choose a deployment target');
+    const mark = session.mark;
+    // SIGINT itself, as a terminal sends it outside raw mode: the open form reads Ctrl+C as a key.
+    process.kill(session.pid, 'SIGINT');
+    await session.waitFor('Cancelling the turn… (press Ctrl+C again to quit)', { from: mark });
+    await session.waitFor('The choice was cancelled.', { from: mark });
     await session.waitFor('(turn ended: cancelled)', { from: mark });
     expect(await quit(session, mark)).toBe(0);
   });

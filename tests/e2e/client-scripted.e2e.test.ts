@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cliPaths, deployTarget, fixturePath } from './support/paths.js';
 import { type CompletedRun, isAlive, reapAll, spawnCli } from './support/processes.js';
 import { startExpose } from './support/remote-servers.js';
@@ -43,6 +43,11 @@ function answersFile(content: unknown): string {
 }
 
 const deploy = ['--prompt', 'Deploy', '--', process.execPath, deployTarget.directory];
+
+/** The line `--answer` adds to a form it does not fit; `which` says an earlier form took the answers. */
+const answersFilePointer = (which: string) =>
+  `--answer applies to every form the agent asks${which}; to answer each form differently, give one answer per ` +
+  'form, or answers keyed by form title, with --answers FILE.\n';
 
 /** `--answer A --answer B … --prompt release -- node client-fixture-agent.mjs multi-field` */
 function releaseForm(...answers: string[]): string[] {
@@ -114,7 +119,8 @@ describe('acpkit client --answer', () => {
   it('exits 2 listing the fields when a NAME is no field of the form', async () => {
     const result = await client(['--answer', 'Target=Preview', ...deploy]);
     expect(result.stderr).toBe(
-      'Error: The form "Choose a deployment target" has no field "Target" (its fields: "Choice" (choice)).\n',
+      'Error: The form "Choose a deployment target" has no field "Target" (its fields: "Choice" (choice)).\n' +
+        answersFilePointer(''),
     );
     expect(result.code).toBe(2);
   });
@@ -169,9 +175,51 @@ describe('acpkit client --answer', () => {
     ]);
     expect(result.stdout).toContain('  First: Alpha [--answer]\n');
     expect(result.stderr).toBe(
-      'Error: The form "Second question" has no field "First" (its fields: "Second" (pick)). --answer applies to ' +
-        'every form the agent asks, and an earlier form took these answers; to answer each form differently, give ' +
-        'one entry per form with --answers FILE.\n',
+      'Error: The script does not fit the form "Second question" in 2 places:\n' +
+        '- The form "Second question" has no field "First" (its fields: "Second" (pick)).\n' +
+        '- The form "Second question" needs an answer for the field "Second", which the script leaves out (Second is ' +
+        'required and has no default).\n' +
+        answersFilePointer(', and an earlier form took these answers'),
+    );
+    expect(result.code).toBe(2);
+  });
+
+  it('points to --answers FILE when --answer does not fit the first form either', async () => {
+    const result = await client([
+      '--answer',
+      'Second=Alpha',
+      '--prompt',
+      'go',
+      '--',
+      process.execPath,
+      diagnosticsAgent,
+      'two-forms',
+    ]);
+    expect(result.stderr).toBe(
+      'Error: The script does not fit the form "First question" in 2 places:\n' +
+        '- The form "First question" has no field "Second" (its fields: "First" (pick)).\n' +
+        '- The form "First question" needs an answer for the field "First", which the script leaves out (First is ' +
+        'required and has no default).\n' +
+        answersFilePointer(''),
+    );
+    expect(result.code).toBe(2);
+  });
+
+  it('reports every field of the form that does not fit, at once', async () => {
+    const result = await client(releaseForm('Release nmae=r-1', 'Replicas=9', 'Channels=Gold'));
+    expect(result.stderr.replace(/^fixture agent pid \d+\n/, '')).toBe(
+      [
+        'Error: The script does not fit the form "Release details" in 4 places:',
+        '- The form "Release details" has no field "Release nmae" (its fields: "Release name" (name), "Replicas" ' +
+          '(replicas), "Canary ratio" (ratio), "Notify the team" (notify), "Contact email" (contact), "Channels" ' +
+          '(channels)).',
+        '- The answer for the field "Replicas" of the form "Release details" does not fit: Must be at most 5.',
+        '- The answer for the field "Channels" of the form "Release details" does not fit: "Gold" is not one of its ' +
+          'options ("Stable", "Beta", "Nightly")',
+        '- The form "Release details" needs an answer for the field "Release name", which the script leaves out ' +
+          '(Release name is required and has no default).',
+        answersFilePointer(''),
+      ].join('\n'),
     );
     expect(result.code).toBe(2);
   });
@@ -238,6 +286,20 @@ describe('acpkit client --answers FILE', () => {
     expect(result.code).toBe(0);
   });
 
+  it('picks each form by its title from a JSON object, however often and in whatever order it is asked', async () => {
+    const file = answersFile({ 'Second question': { Second: 'Alpha' }, 'First question': 'decline' });
+    const result = await client(twoForms(file));
+    expect(result.stdout).toContain('Answers: decline, a\n');
+    expect(result.stdout.match(/Answers: decline, a/g)).toHaveLength(2);
+    expect(result.stdout).toContain(`  Second: Alpha [${file}]`);
+    expect(result.code).toBe(0);
+    const missing = await client(twoForms(answersFile({ 'First question': 'decline' })));
+    expect(missing.stderr).toMatch(
+      /^Error: The agent asked the form "Second question", but .*answers\.json has no answer for it \(its answers are for "First question"; a form is named by its title, else by its question\)\.\n$/,
+    );
+    expect(missing.code).toBe(2);
+  });
+
   it('exits 2 when the agent asks more forms than the file holds', async () => {
     const file = answersFile([{ First: 'Beta' }]);
     const result = await client(twoForms(file));
@@ -272,6 +334,16 @@ describe('acpkit client: messages that say what happened', () => {
     ]);
     expect(result.stderr).toContain(
       'Error: The agent answered with an error: Internal error (-32603): at most one choice may be the default\n',
+    );
+    expect(result.code).toBe(1);
+  });
+
+  it("names an ACP Kit error's class and code and shows its fix: FormSchemaError from z.date()", async () => {
+    const result = await client(['--prompt', 'when', '--', process.execPath, diagnosticsAgent, 'date-form']);
+    expect(result.stderr).toContain(
+      'Error: The agent answered with an error: Internal error (-32603): FormSchemaError UNSUPPORTED_TYPE: ' +
+        'Property "when" is a date (z.date()), which no ACP form field can hold: ACP forms carry dates as text; use ' +
+        'z.iso.date() (YYYY-MM-DD) or z.iso.datetime()',
     );
     expect(result.code).toBe(1);
   });
@@ -398,6 +470,21 @@ describe('acpkit client: messages that say what happened', () => {
 describe('acpkit client through a mirror (acpkit run --addr)', () => {
   const throughMirror = (url: string) => ['--', process.execPath, cliPaths.acpkit, 'run', '--addr', url];
 
+  it('names a remote agent without agentInfo by its mirror command, its URL whole', async () => {
+    const server = await startExpose([process.execPath, diagnosticsAgent, 'no-info']);
+    const result = await client([
+      '--prompt',
+      'hi',
+      ...throughMirror(server.url),
+      '--resume-buffer-bytes',
+      '16777216',
+      '--unstable-protocol',
+    ]);
+    const connected = /Connected to the agent “(.*)”\./.exec(result.stdout)?.[1];
+    expect(connected).toContain(`run --addr ${server.url} `);
+    expect(connected?.endsWith(' …')).toBe(true);
+  });
+
   it('reports the server’s verdict when the remote agent prints text instead of answering', async () => {
     const server = await startExpose([process.execPath, diagnosticsAgent, 'noise-only']);
     const result = await client([
@@ -428,5 +515,28 @@ describe('acpkit client through a mirror (acpkit run --addr)', () => {
     expect(result.stderr).not.toContain('local input ended');
     expect(result.stderr).not.toContain('acpremote');
     expect(result.stderr).toMatch(/^acpkit info: mirror connected/m);
+  });
+});
+
+describe('acpkit client: a cancelled turn', () => {
+  it('Ctrl+C (SIGINT) during a turn sends session/cancel; sessions.prompt ends it with stopReason cancelled', async () => {
+    const processHandle = spawnCli('acpkit', [
+      'client',
+      '--prompt',
+      'go',
+      '--',
+      process.execPath,
+      diagnosticsAgent,
+      'slow-turn',
+    ]);
+    processHandle.child.stdin?.end();
+    await vi.waitFor(() => expect(processHandle.stdout()).toContain('Working…'), { timeout: 20_000 });
+    processHandle.child.kill('SIGINT');
+    const exit = await processHandle.closed;
+    expect(processHandle.stdout()).toContain(
+      'Working…\nCancelling the turn… (press Ctrl+C again to quit)\n(turn ended: cancelled)\n',
+    );
+    expect(processHandle.stderr()).toBe('');
+    expect(exit.code).toBe(0);
   });
 });

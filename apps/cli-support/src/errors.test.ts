@@ -1,3 +1,4 @@
+import { AcpKitError } from '@acpkit/errors';
 import { describe, expect, it, vi } from 'vitest';
 import { CliError, CliErrorCode } from './errors.js';
 
@@ -25,5 +26,11 @@ describe('CliError', () => {
     const error = new other.CliError('USAGE', 'unknown flag');
     expect(error instanceof CliError).toBe(true);
     expect(CliError.isInstance(error)).toBe(true);
+  });
+
+  it('is an AcpKitError, the one root of ACP Kit errors', () => {
+    const error = new CliError(CliErrorCode.Usage, 'x');
+    expect(AcpKitError.isInstance(error)).toBe(true);
+    expect(error instanceof AcpKitError).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
-import { brandErrorClass, isBrandedInstance } from '@acpkit/internal-branding';
+// CliError, the errors of the command-line tools, on the one ACP Kit error root (`AcpKitError` from `@acpkit/errors`).
+import { AcpKitError, brandErrorClass } from '@acpkit/errors';
 
 /**
  * Stable codes of {@link CliError}. Adding one is a minor change; renaming or removing one is breaking.
@@ -38,28 +39,8 @@ export type CliErrorCode = (typeof CliErrorCode)[keyof typeof CliErrorCode];
  * }
  * ```
  */
-export class CliError<Code extends CliErrorCode = CliErrorCode> extends Error {
-  static {
-    brandErrorClass(CliError, 'acpkit.error.cli');
-  }
-
+export class CliError<Code extends CliErrorCode = CliErrorCode> extends AcpKitError<Code> {
+  /** Like `instanceof`, but also true for errors created by another copy of this code. */
+  static override readonly isInstance = brandErrorClass(CliError, 'acpkit.error.cli');
   override readonly name: string = 'CliError';
-  /** Stable machine-readable code. */
-  readonly code: Code;
-
-  constructor(code: Code, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-  }
-
-  /** Like `instanceof`, but also true for errors created by another copy of this code (each CLI bundles one). */
-  static isInstance(value: unknown): value is CliError {
-    return isBrandedInstance(CliError, value);
-  }
-
-  /** Makes `instanceof` check the class's own marker, so it also recognises errors from another copy of this code. */
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the class right of instanceof, a subclass too
-    return isBrandedInstance(this, value);
-  }
 }

@@ -101,46 +101,32 @@ export function replyFor(result: ChoiceElicitationResult<DeployTarget>): string 
  */
 export function createDeployTargetAgent(): AgentApp {
   const sessions = acpSessions();
-  // Sessions whose current turn got `session/cancel`; their prompt ends with stopReason "cancelled" as ACP requires.
-  const cancelledTurns = new Set<string>();
-
-  return agent({ name: 'deploy-target' })
-    .onRequest(
-      methods.agent.initialize,
-      sessions.initialize(({ params }) => ({
-        protocolVersion: Math.min(params.protocolVersion, PROTOCOL_VERSION),
-        agentCapabilities: {},
-        authMethods: [],
-        agentInfo: { name: 'deploy-target', title: 'Deploy target example', version: '0.0.0' },
-      })),
-    )
-    .onNotification(
-      methods.agent.session.cancel,
-      sessions.cancel(({ params }) => {
-        cancelledTurns.add(params.sessionId);
-      }),
-    )
-    .onRequest(methods.agent.session.new, () => ({ sessionId: randomUUID() }))
-    .onRequest(methods.agent.session.prompt, async (context) => {
-      const { sessionId } = context.params;
-      cancelledTurns.delete(sessionId);
-      const session = sessions.sessionFor(context);
-      let reply: string;
-      try {
-        const result = await session.askChoice(DEPLOY_TARGET_QUESTION, DEPLOY_TARGETS, {
-          signal: context.signal,
-        });
-        reply = replyFor(result);
-      } catch (error) {
-        if (ElicitationUnsupportedError.isInstance(error)) reply = UNSUPPORTED_REPLY;
-        else if (InvalidElicitationResponseError.isInstance(error))
-          reply = `The client's answer was not usable: ${error.message}`;
-        else throw error;
-      }
-      await context.client.notify(methods.client.session.update, {
-        sessionId,
-        update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: reply } },
-      });
-      return { stopReason: cancelledTurns.delete(sessionId) ? 'cancelled' : 'end_turn' };
-    });
+  return (
+    agent({ name: 'deploy-target' })
+      .onRequest(
+        methods.agent.initialize,
+        sessions.initialize(({ params }) => ({
+          protocolVersion: Math.min(params.protocolVersion, PROTOCOL_VERSION),
+          agentCapabilities: {},
+          authMethods: [],
+          agentInfo: { name: 'deploy-target', title: 'Deploy target example', version: '0.0.0' },
+        })),
+      )
+      .onNotification(methods.agent.session.cancel, sessions.cancel())
+      .onRequest(methods.agent.session.new, () => ({ sessionId: randomUUID() }))
+      // sessions.prompt ties the question to session/cancel and ends a cancelled turn with stopReason "cancelled".
+      .onRequest(
+        methods.agent.session.prompt,
+        sessions.prompt(async (session) => {
+          try {
+            await session.say(replyFor(await session.askChoice(DEPLOY_TARGET_QUESTION, DEPLOY_TARGETS)));
+          } catch (error) {
+            if (ElicitationUnsupportedError.isInstance(error)) await session.say(UNSUPPORTED_REPLY);
+            else if (InvalidElicitationResponseError.isInstance(error)) {
+              await session.say(`The client's answer was not usable: ${error.message}`);
+            } else throw error;
+          }
+        }),
+      )
+  );
 }

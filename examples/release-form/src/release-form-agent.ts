@@ -176,48 +176,45 @@ function stepEnded(step: string, result: ElicitationDeclined | ElicitationCancel
     : `Release not planned: the ${step} was cancelled.`;
 }
 
+/** One line per message: the chunks of a turn are shown as one streamed text. */
+function sayLine(session: AcpSessionContext, text: string): Promise<void> {
+  return session.say(`${text}\n`);
+}
+
 /** Asks the release form, asking again (with what was wrong) while the answers fail its schema. */
-async function askReleaseDetails(
-  session: AcpSessionContext,
-  say: (text: string) => Promise<void>,
-  signal: AbortSignal,
-): Promise<ElicitationResult<ReleaseDetails>> {
+async function askReleaseDetails(session: AcpSessionContext): Promise<ElicitationResult<ReleaseDetails>> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await session.askForm('Plan the release', RELEASE_FORM, { signal });
+      return await session.askForm('Plan the release', RELEASE_FORM);
     } catch (error) {
       if (!InvalidElicitationResponseError.isInstance(error) || error.code !== 'INVALID_CONTENT') throw error;
       const problems = error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
       if (attempt === FORM_ATTEMPTS) {
-        await say(
+        await sayLine(
+          session,
           `Release not planned: the answers did not pass after ${FORM_ATTEMPTS} attempts (${problems}).`,
         );
         throw error;
       }
-      await say(`Those answers were not accepted (${problems}). Please try again.`);
+      await sayLine(session, `Those answers were not accepted (${problems}). Please try again.`);
     }
   }
 }
 
 /** The whole conversation of one prompt; returns the final reply. */
-async function planRelease(
-  session: AcpSessionContext,
-  say: (text: string) => Promise<void>,
-  signal: AbortSignal,
-): Promise<string> {
-  const details = await askReleaseDetails(session, say, signal);
+async function planRelease(session: AcpSessionContext): Promise<string> {
+  const details = await askReleaseDetails(session);
   if (details.status !== 'accepted') return stepEnded('release form', details);
   const packages = await session.askChoices('Which packages should be published?', PACKAGES, {
     minItems: 1,
     title: 'Packages',
-    signal,
   });
   if (packages.status !== 'accepted') return stepEnded('package choice', packages);
-  await say(planText(details.value, packages.value));
+  await sayLine(session, planText(details.value, packages.value));
   const { version, channel, rollout } = details.value;
   const confirmed = await session.askConfirm(
     `Publish ${version} of ${packages.value.length} package(s) under the npm tag ${channel.npmTag} to ${rollout}% of users?`,
-    { default: false, title: 'Publish now', signal },
+    { default: false, title: 'Publish now' },
   );
   if (confirmed.status !== 'accepted') return stepEnded('confirmation', confirmed);
   return confirmed.value
@@ -242,45 +239,34 @@ async function planRelease(
  */
 export function createReleaseFormAgent(): AgentApp {
   const sessions = acpSessions();
-  const cancelledTurns = new Set<string>();
-
-  return agent({ name: 'release-form' })
-    .onRequest(
-      methods.agent.initialize,
-      sessions.initialize(({ params }) => ({
-        protocolVersion: Math.min(params.protocolVersion, PROTOCOL_VERSION),
-        agentCapabilities: {},
-        authMethods: [],
-        agentInfo: { name: 'release-form', title: 'Release form example', version: '0.0.0' },
-      })),
-    )
-    .onNotification(
-      methods.agent.session.cancel,
-      sessions.cancel(({ params }) => {
-        cancelledTurns.add(params.sessionId);
-      }),
-    )
-    .onRequest(methods.agent.session.new, () => ({ sessionId: randomUUID() }))
-    .onRequest(methods.agent.session.prompt, async (context) => {
-      const { sessionId } = context.params;
-      cancelledTurns.delete(sessionId);
-      const session = sessions.sessionFor(context);
-      // One line per message: chunks of a turn are shown as one streamed text.
-      const say = (text: string) =>
-        context.client.notify(methods.client.session.update, {
-          sessionId,
-          update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${text}\n` } },
-        });
-      let reply: string | undefined;
-      try {
-        reply = await planRelease(session, say, context.signal);
-      } catch (error) {
-        if (ElicitationUnsupportedError.isInstance(error)) reply = UNSUPPORTED_REPLY;
-        else if (!InvalidElicitationResponseError.isInstance(error)) throw error;
-        else if (error.code !== 'INVALID_CONTENT')
-          reply = `The client's answer was not usable: ${error.message}`;
-      }
-      if (reply !== undefined) await say(reply);
-      return { stopReason: cancelledTurns.delete(sessionId) ? 'cancelled' : 'end_turn' };
-    });
+  return (
+    agent({ name: 'release-form' })
+      .onRequest(
+        methods.agent.initialize,
+        sessions.initialize(({ params }) => ({
+          protocolVersion: Math.min(params.protocolVersion, PROTOCOL_VERSION),
+          agentCapabilities: {},
+          authMethods: [],
+          agentInfo: { name: 'release-form', title: 'Release form example', version: '0.0.0' },
+        })),
+      )
+      .onNotification(methods.agent.session.cancel, sessions.cancel())
+      .onRequest(methods.agent.session.new, () => ({ sessionId: randomUUID() }))
+      // sessions.prompt ties every question to session/cancel and ends a cancelled turn with stopReason "cancelled".
+      .onRequest(
+        methods.agent.session.prompt,
+        sessions.prompt(async (session) => {
+          let reply: string | undefined;
+          try {
+            reply = await planRelease(session);
+          } catch (error) {
+            if (ElicitationUnsupportedError.isInstance(error)) reply = UNSUPPORTED_REPLY;
+            else if (!InvalidElicitationResponseError.isInstance(error)) throw error;
+            else if (error.code !== 'INVALID_CONTENT')
+              reply = `The client's answer was not usable: ${error.message}`;
+          }
+          if (reply !== undefined) await sayLine(session, reply);
+        }),
+      )
+  );
 }

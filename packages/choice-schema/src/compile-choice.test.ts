@@ -1,3 +1,4 @@
+import { AcpKitError } from '@acpkit/errors';
 import { describe, expect, it } from 'vitest';
 import {
   CHOICE_DESCRIPTION_META_KEY,
@@ -8,7 +9,7 @@ import {
   validateChoices,
   validateQuestion,
 } from './compile-choice.js';
-import { AcpKitError, ChoiceValidationError } from './errors.js';
+import { ChoiceValidationError } from './errors.js';
 
 const seedChoices = [
   { label: 'Preview' },

@@ -1,10 +1,12 @@
+import { AcpKitError } from '@acpkit/errors';
 import { describe, expect, it, vi } from 'vitest';
-import { AcpKitError, ChoiceValidationError, InvalidElicitationResponseError } from './errors.js';
+import { ChoiceValidationError, InvalidElicitationResponseError } from './errors.js';
 
-/** A second, independently evaluated copy of this module: what a user gets with two installed copies. */
-async function anotherCopy(): Promise<typeof import('./errors.js')> {
+/** A second, independently evaluated copy of this module and of the root: what two installed copies give a user. */
+async function anotherCopy() {
   vi.resetModules();
-  return import('./errors.js');
+  const [errors, root] = await Promise.all([import('./errors.js'), import('@acpkit/errors')]);
+  return { ...errors, AcpKitError: root.AcpKitError };
 }
 
 describe('AcpKitError', () => {

@@ -1,70 +1,5 @@
-import { brandErrorClass, isBrandedInstance } from '@acpkit/internal-branding';
-
-/**
- * Base class of every error thrown by the ACP Kit elicitation family (`@acpkit/choice-schema`,
- * `@acpkit/elicitation`, `@acpkit/compat-1.6`). `code` is a stable SCREAMING_SNAKE string: branch on it, not on the
- * message. `cause` is kept when one error wraps another.
- *
- * @example
- * ```ts
- * import { AcpKitError, validateChoiceQuestion } from '@acpkit/choice-schema';
- *
- * try {
- *   validateChoiceQuestion('', []);
- * } catch (error) {
- *   if (AcpKitError.isInstance(error)) console.error(error.code, error.message);
- *   else throw error;
- * }
- * ```
- */
-export class AcpKitError<Code extends string = string> extends Error {
-  static {
-    brandErrorClass(AcpKitError, 'acpkit.error');
-  }
-
-  override readonly name: string = 'AcpKitError';
-  /** Stable machine-readable code (SCREAMING_SNAKE). */
-  readonly code: Code;
-
-  constructor(code: Code, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-  }
-
-  /**
-   * Like `instanceof`, but also true for errors created by another copy of the package.
-   *
-   * @example
-   * ```ts
-   * import { AcpKitError } from '@acpkit/choice-schema';
-   *
-   * const isOurs = AcpKitError.isInstance(new Error('x')); // false
-   * ```
-   */
-  static isInstance(value: unknown): value is AcpKitError {
-    return isBrandedInstance(AcpKitError, value);
-  }
-
-  /**
-   * Makes `instanceof` check the class's own marker (inherited by every subclass), so it also recognises errors
-   * created by another copy of the package.
-   *
-   * @example
-   * ```ts
-   * import { ChoiceValidationError, validateChoiceQuestion } from '@acpkit/choice-schema';
-   *
-   * try {
-   *   validateChoiceQuestion('', [{ label: 'A' }]);
-   * } catch (error) {
-   *   if (error instanceof ChoiceValidationError) console.error(error.code); // 'BLANK_QUESTION'
-   * }
-   * ```
-   */
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the class right of instanceof, a subclass too
-    return isBrandedInstance(this, value);
-  }
-}
+// The errors of the choice compiler, on the one ACP Kit error root (`AcpKitError` from `@acpkit/errors`).
+import { AcpKitError, brandErrorClass } from '@acpkit/errors';
 
 /**
  * Codes of {@link ChoiceValidationError}, one per validation rule, checked in this order.
@@ -107,29 +42,12 @@ export type ChoiceValidationErrorCode =
  * ```
  */
 export class ChoiceValidationError extends AcpKitError<ChoiceValidationErrorCode> {
-  static {
-    brandErrorClass(ChoiceValidationError, 'acpkit.error.choice-validation');
-  }
-
+  /** Like `instanceof`, but also true for errors created by another copy of the package. */
+  static override readonly isInstance = brandErrorClass(
+    ChoiceValidationError,
+    'acpkit.error.choice-validation',
+  );
   override readonly name: string = 'ChoiceValidationError';
-
-  constructor(code: ChoiceValidationErrorCode, message: string, options?: { cause?: unknown }) {
-    super(code, message, options);
-  }
-
-  /**
-   * Like `instanceof`, but also true for errors created by another copy of the package.
-   *
-   * @example
-   * ```ts
-   * import { ChoiceValidationError } from '@acpkit/choice-schema';
-   *
-   * ChoiceValidationError.isInstance(new Error('x')); // false
-   * ```
-   */
-  static override isInstance(value: unknown): value is ChoiceValidationError {
-    return isBrandedInstance(ChoiceValidationError, value);
-  }
 }
 
 /**
@@ -192,10 +110,11 @@ export interface ElicitationContentIssue {
  * ```
  */
 export class InvalidElicitationResponseError extends AcpKitError<InvalidElicitationResponseErrorCode> {
-  static {
-    brandErrorClass(InvalidElicitationResponseError, 'acpkit.error.invalid-elicitation-response');
-  }
-
+  /** Like `instanceof`, but also true for errors created by another copy of the package. */
+  static override readonly isInstance = brandErrorClass(
+    InvalidElicitationResponseError,
+    'acpkit.error.invalid-elicitation-response',
+  );
   override readonly name: string = 'InvalidElicitationResponseError';
   /** The response exactly as the client sent it. */
   readonly response: unknown;
@@ -217,19 +136,5 @@ export class InvalidElicitationResponseError extends AcpKitError<InvalidElicitat
         ? (response as { content?: unknown }).content
         : undefined;
     this.issues = options?.issues ?? [];
-  }
-
-  /**
-   * Like `instanceof`, but also true for errors created by another copy of the package.
-   *
-   * @example
-   * ```ts
-   * import { InvalidElicitationResponseError } from '@acpkit/choice-schema';
-   *
-   * InvalidElicitationResponseError.isInstance(new Error('x')); // false
-   * ```
-   */
-  static override isInstance(value: unknown): value is InvalidElicitationResponseError {
-    return isBrandedInstance(InvalidElicitationResponseError, value);
   }
 }

@@ -1,6 +1,9 @@
 /**
  * Public surface of @acpkit/choice-schema. Every export here is public API: named exports only.
  */
+
+// The root of every ACP Kit error, re-exported where elicitation users already import it.
+export { AcpKitError } from '@acpkit/errors';
 export {
   CHOICE_DESCRIPTION_META_KEY,
   CHOICE_PROPERTY,
@@ -20,7 +23,6 @@ export {
   validateQuestion,
 } from './compile-choice.js';
 export {
-  AcpKitError,
   ChoiceValidationError,
   ChoiceValidationErrorCode,
   type ElicitationContentIssue,

@@ -1,5 +1,6 @@
+import { AcpKitError } from '@acpkit/errors';
 import { describe, expect, it } from 'vitest';
-import { AcpKitError, InvalidElicitationResponseError } from './errors.js';
+import { InvalidElicitationResponseError } from './errors.js';
 import { choiceIndexOf, parseChoiceResponse, parseElicitationAction } from './parse-choice.js';
 
 const choices = [{ label: 'Preview' }, { label: 'Production' }] as const;

@@ -366,19 +366,45 @@ describe('no client capabilities recorded', () => {
       session.askChoices('Q', [{ value: 1, label: 'One' }], { fallback }),
       session.createElicitation('Q', { mode: 'url', elicitationId: 'e1', url: 'https://example.com' }),
     ];
-    for (const attempt of attempts) {
+    const modes = ['form', 'form', 'form', 'form', 'form', 'url'];
+    for (const [index, attempt] of attempts.entries()) {
       const error = await attempt.catch((caught: unknown) => caught);
       expect(ClientCapabilitiesNotRecordedError.isInstance(error)).toBe(true);
-      expect(ElicitationUnsupportedError.isInstance(error)).toBe(false);
       expect(error).toMatchObject({
         code: 'CLIENT_CAPABILITIES_NOT_RECORDED',
         name: 'ClientCapabilitiesNotRecordedError',
+        mode: modes[index],
       });
       expect((error as Error).message).toContain('sessions.initialize(');
     }
     expect(fallback).not.toHaveBeenCalled();
     expect(requests).toHaveLength(0);
     expect(session.supportsElicitation('form')).toBe(false);
+  });
+
+  it('is an ElicitationUnsupportedError, so code written to the documented contract catches it', async () => {
+    // The documented way to handle a client that cannot show forms (docs/typed-elicitation.md).
+    async function askToContinue(session: ReturnType<typeof sessionWith>) {
+      try {
+        return await session.askChoice('Continue?', [{ value: true, label: 'Continue' }]);
+      } catch (error) {
+        if (ElicitationUnsupportedError.isInstance(error)) return 'unsupported' as const;
+        throw error;
+      }
+    }
+    expect(await askToContinue(sessionWith(undefined, fakeClient().client))).toBe('unsupported');
+    const error = await sessionWith(undefined, fakeClient().client)
+      .askForm('Q', release)
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ElicitationUnsupportedError);
+    expect(error).toBeInstanceOf(ClientCapabilitiesNotRecordedError);
+    expect((error as ElicitationUnsupportedError).mode).toBe('form');
+    // The plain unsupported case stays distinct: a client that advertised nothing is not "not recorded".
+    const unsupported = await sessionWith(null, fakeClient().client)
+      .askForm('Q', release)
+      .catch((caught: unknown) => caught);
+    expect(ClientCapabilitiesNotRecordedError.isInstance(unsupported)).toBe(false);
+    expect(unsupported).toMatchObject({ code: 'ELICITATION_UNSUPPORTED', mode: 'form' });
   });
 });
 

@@ -1,5 +1,5 @@
-import { AcpKitError } from '@acpkit/choice-schema';
-import { brandErrorClass, isBrandedInstance } from '@acpkit/internal-branding';
+// The errors `@acpkit/elicitation` throws itself, on the one ACP Kit error root (`AcpKitError` from `@acpkit/errors`).
+import { AcpKitError, brandErrorClass } from '@acpkit/errors';
 
 /**
  * Stable codes of the errors `@acpkit/elicitation` throws itself (validation and response codes come from
@@ -30,9 +30,26 @@ export const ElicitationErrorCode = {
 export type ElicitationErrorCode = (typeof ElicitationErrorCode)[keyof typeof ElicitationErrorCode];
 
 /**
- * The connected client does not support the elicitation mode: it did not advertise it in `initialize`
+ * The codes an {@link ElicitationUnsupportedError} carries: `ELICITATION_UNSUPPORTED` itself, and
+ * `CLIENT_CAPABILITIES_NOT_RECORDED` from its subclass {@link ClientCapabilitiesNotRecordedError}.
+ *
+ * @example
+ * ```ts
+ * import type { ElicitationUnsupportedErrorCode } from '@acpkit/elicitation';
+ *
+ * const code: ElicitationUnsupportedErrorCode = 'ELICITATION_UNSUPPORTED';
+ * ```
+ */
+export type ElicitationUnsupportedErrorCode =
+  | typeof ElicitationErrorCode.ElicitationUnsupported
+  | typeof ElicitationErrorCode.ClientCapabilitiesNotRecorded;
+
+/**
+ * The elicitation mode cannot be used with the connected client: it did not advertise it in `initialize`
  * (`clientCapabilities.elicitation.<mode>` absent or `null`), or it answered `-32601` (then `cause` is that
- * `RequestError`). Nothing was sent in the first case.
+ * `RequestError`), or — as the subclass {@link ClientCapabilitiesNotRecordedError} — no capabilities were recorded
+ * at all. Nothing was sent in the first and last cases. Catch this class when the client cannot show forms; branch
+ * on `code` to tell the cases apart.
  *
  * @example
  * ```ts
@@ -49,39 +66,32 @@ export type ElicitationErrorCode = (typeof ElicitationErrorCode)[keyof typeof El
  * }
  * ```
  */
-export class ElicitationUnsupportedError extends AcpKitError<
-  typeof ElicitationErrorCode.ElicitationUnsupported
-> {
-  static {
-    brandErrorClass(ElicitationUnsupportedError, 'acpkit.error.elicitation-unsupported');
-  }
-
+export class ElicitationUnsupportedError extends AcpKitError<ElicitationUnsupportedErrorCode> {
+  /** Like `instanceof`, but also true for errors created by another copy of the package. */
+  static override readonly isInstance = brandErrorClass(
+    ElicitationUnsupportedError,
+    'acpkit.error.elicitation-unsupported',
+  );
   override readonly name: string = 'ElicitationUnsupportedError';
-  /** The mode that is not supported: `form`, `url` or a custom mode string. */
+  /** The mode that cannot be used: `form`, `url` or a custom mode string. */
   readonly mode: string;
 
-  constructor(mode: string, options?: { cause?: unknown }) {
+  /**
+   * @param mode The elicitation mode asked for.
+   * @param options `cause`: the client's `-32601` answer, when that is how it said so. `code` and `message` are for
+   * subclasses, which say why otherwise.
+   */
+  constructor(
+    mode: string,
+    options?: { cause?: unknown; code?: ElicitationUnsupportedErrorCode; message?: string },
+  ) {
     const described = mode === 'form' || mode === 'url' ? mode : `'${mode.slice(0, 100)}'`;
     super(
-      ElicitationErrorCode.ElicitationUnsupported,
-      `The connected ACP client does not support ${described} elicitation.`,
-      options,
+      options?.code ?? ElicitationErrorCode.ElicitationUnsupported,
+      options?.message ?? `The connected ACP client does not support ${described} elicitation.`,
+      options?.cause === undefined ? undefined : { cause: options.cause },
     );
     this.mode = mode;
-  }
-
-  /**
-   * Like `instanceof`, but also true for errors created by another copy of the package.
-   *
-   * @example
-   * ```ts
-   * import { ElicitationUnsupportedError } from '@acpkit/elicitation';
-   *
-   * ElicitationUnsupportedError.isInstance(new Error('x')); // false
-   * ```
-   */
-  static override isInstance(value: unknown): value is ElicitationUnsupportedError {
-    return isBrandedInstance(ElicitationUnsupportedError, value);
   }
 }
 
@@ -102,10 +112,11 @@ export class ElicitationUnsupportedError extends AcpKitError<
 export class InvalidElicitationFallbackError extends AcpKitError<
   typeof ElicitationErrorCode.FallbackValueNotOffered | typeof ElicitationErrorCode.FallbackNotAResult
 > {
-  static {
-    brandErrorClass(InvalidElicitationFallbackError, 'acpkit.error.invalid-elicitation-fallback');
-  }
-
+  /** Like `instanceof`, but also true for errors created by another copy of the package. */
+  static override readonly isInstance = brandErrorClass(
+    InvalidElicitationFallbackError,
+    'acpkit.error.invalid-elicitation-fallback',
+  );
   override readonly name: string = 'InvalidElicitationFallbackError';
   /** What the fallback returned (the accepted value, or the plain value). */
   readonly value: unknown;
@@ -121,20 +132,6 @@ export class InvalidElicitationFallbackError extends AcpKitError<
     super(code, message, options);
     this.value = value;
   }
-
-  /**
-   * Like `instanceof`, but also true for errors created by another copy of the package.
-   *
-   * @example
-   * ```ts
-   * import { InvalidElicitationFallbackError } from '@acpkit/elicitation';
-   *
-   * InvalidElicitationFallbackError.isInstance(new Error('x')); // false
-   * ```
-   */
-  static override isInstance(value: unknown): value is InvalidElicitationFallbackError {
-    return isBrandedInstance(InvalidElicitationFallbackError, value);
-  }
 }
 
 /**
@@ -148,10 +145,11 @@ export class InvalidElicitationFallbackError extends AcpKitError<
  * ```
  */
 export class ElicitationScopeError extends AcpKitError<typeof ElicitationErrorCode.SessionMismatch> {
-  static {
-    brandErrorClass(ElicitationScopeError, 'acpkit.error.elicitation-scope');
-  }
-
+  /** Like `instanceof`, but also true for errors created by another copy of the package. */
+  static override readonly isInstance = brandErrorClass(
+    ElicitationScopeError,
+    'acpkit.error.elicitation-scope',
+  );
   override readonly name: string = 'ElicitationScopeError';
 
   constructor(requestedSessionId: string, sessionId: string) {
@@ -159,20 +157,6 @@ export class ElicitationScopeError extends AcpKitError<typeof ElicitationErrorCo
       ElicitationErrorCode.SessionMismatch,
       `The elicitation is scoped to session ${JSON.stringify(requestedSessionId.slice(0, 100))}, not to this session ${JSON.stringify(sessionId.slice(0, 100))}.`,
     );
-  }
-
-  /**
-   * Like `instanceof`, but also true for errors created by another copy of the package.
-   *
-   * @example
-   * ```ts
-   * import { ElicitationScopeError } from '@acpkit/elicitation';
-   *
-   * ElicitationScopeError.isInstance(new Error('x')); // false
-   * ```
-   */
-  static override isInstance(value: unknown): value is ElicitationScopeError {
-    return isBrandedInstance(ElicitationScopeError, value);
   }
 }
 
@@ -190,10 +174,11 @@ export class ElicitationScopeError extends AcpKitError<typeof ElicitationErrorCo
 export class ElicitationConnectionClosedError extends AcpKitError<
   typeof ElicitationErrorCode.ConnectionClosed
 > {
-  static {
-    brandErrorClass(ElicitationConnectionClosedError, 'acpkit.error.elicitation-connection-closed');
-  }
-
+  /** Like `instanceof`, but also true for errors created by another copy of the package. */
+  static override readonly isInstance = brandErrorClass(
+    ElicitationConnectionClosedError,
+    'acpkit.error.elicitation-connection-closed',
+  );
   override readonly name: string = 'ElicitationConnectionClosedError';
 
   constructor(options?: { cause?: unknown }) {
@@ -203,64 +188,41 @@ export class ElicitationConnectionClosedError extends AcpKitError<
       options,
     );
   }
-
-  /**
-   * Like `instanceof`, but also true for errors created by another copy of the package.
-   *
-   * @example
-   * ```ts
-   * import { ElicitationConnectionClosedError } from '@acpkit/elicitation';
-   *
-   * ElicitationConnectionClosedError.isInstance(new Error('x')); // false
-   * ```
-   */
-  static override isInstance(value: unknown): value is ElicitationConnectionClosedError {
-    return isBrandedInstance(ElicitationConnectionClosedError, value);
-  }
 }
 
 /**
  * No client capabilities were recorded for the session, so ACP Kit cannot tell whether the client supports the
  * elicitation mode: the agent did not wrap its `initialize` handler with `sessions.initialize(...)` from
- * `acpSessions()` (or built an `AcpSessionContext` without `clientCapabilities`). A programmer error, distinct from
- * {@link ElicitationUnsupportedError}: nothing was sent and no fallback ran.
+ * `acpSessions()` (or built an `AcpSessionContext` without `clientCapabilities`). A programmer error; nothing was
+ * sent and no fallback ran. It is an {@link ElicitationUnsupportedError} (the client's support is unknown, so the
+ * form cannot be shown), so code that catches that class catches this one too; its `code` tells them apart.
  *
  * @example
  * ```ts
- * import { ClientCapabilitiesNotRecordedError } from '@acpkit/elicitation';
+ * import { ClientCapabilitiesNotRecordedError, ElicitationUnsupportedError } from '@acpkit/elicitation';
  *
- * ClientCapabilitiesNotRecordedError.isInstance(new Error('x')); // false
+ * const error = new ClientCapabilitiesNotRecordedError('form');
+ * ElicitationUnsupportedError.isInstance(error); // true
+ * error.code; // 'CLIENT_CAPABILITIES_NOT_RECORDED'
  * ```
  */
-export class ClientCapabilitiesNotRecordedError extends AcpKitError<
-  typeof ElicitationErrorCode.ClientCapabilitiesNotRecorded
-> {
-  static {
-    brandErrorClass(ClientCapabilitiesNotRecordedError, 'acpkit.error.client-capabilities-not-recorded');
-  }
-
+export class ClientCapabilitiesNotRecordedError extends ElicitationUnsupportedError {
+  /** Like `instanceof`, but also true for errors created by another copy of the package. */
+  static override readonly isInstance = brandErrorClass(
+    ClientCapabilitiesNotRecordedError,
+    'acpkit.error.client-capabilities-not-recorded',
+  );
   override readonly name: string = 'ClientCapabilitiesNotRecordedError';
+  declare readonly code: typeof ElicitationErrorCode.ClientCapabilitiesNotRecorded;
 
-  constructor() {
-    super(
-      ElicitationErrorCode.ClientCapabilitiesNotRecorded,
-      'No client capabilities were recorded for this session, so ACP Kit cannot tell whether the client supports ' +
+  /** @param mode The elicitation mode asked for. */
+  constructor(mode: string) {
+    super(mode, {
+      code: ElicitationErrorCode.ClientCapabilitiesNotRecorded,
+      message:
+        'No client capabilities were recorded for this session, so ACP Kit cannot tell whether the client supports ' +
         "elicitation. Wrap the agent's initialize handler with sessions.initialize(...) from acpSessions() (it " +
         'records params.clientCapabilities per connection), or pass clientCapabilities to new AcpSessionContext(...).',
-    );
-  }
-
-  /**
-   * Like `instanceof`, but also true for errors created by another copy of the package.
-   *
-   * @example
-   * ```ts
-   * import { ClientCapabilitiesNotRecordedError } from '@acpkit/elicitation';
-   *
-   * ClientCapabilitiesNotRecordedError.isInstance(new ClientCapabilitiesNotRecordedError()); // true
-   * ```
-   */
-  static override isInstance(value: unknown): value is ClientCapabilitiesNotRecordedError {
-    return isBrandedInstance(ClientCapabilitiesNotRecordedError, value);
+    });
   }
 }

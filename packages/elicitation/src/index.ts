@@ -1,20 +1,23 @@
 /**
  * Public surface of @acpkit/elicitation. Every export here is public API: named exports only.
  */
+// The root of every ACP Kit error, re-exported where elicitation users already import it.
+
 export {
-  AcpKitError,
   ChoiceValidationError,
   ChoiceValidationErrorCode,
   type ElicitationContentIssue,
   InvalidElicitationResponseError,
   InvalidElicitationResponseErrorCode,
 } from '@acpkit/choice-schema';
+export { AcpKitError } from '@acpkit/errors';
 export { choiceField, choicesField, FormSchemaError, FormSchemaErrorCode } from '@acpkit/form-schema';
 export {
   AcpSessions,
   acpSessions,
   type CancelContextLike,
   type InitializeContextLike,
+  type PromptHandlerResult,
   type SessionContextLike,
 } from './acp-sessions.js';
 export type {
@@ -40,6 +43,7 @@ export {
   ElicitationErrorCode,
   ElicitationScopeError,
   ElicitationUnsupportedError,
+  type ElicitationUnsupportedErrorCode,
   InvalidElicitationFallbackError,
 } from './errors.js';
 export type { ChoiceElicitationFallback, ChoiceValueEquals, ElicitationFallback } from './fallback.js';

@@ -12,7 +12,9 @@ import {
   ChoiceElicitationAccepted,
   ChoiceElicitationCancelled,
   ChoiceElicitationDeclined,
+  ElicitationCancelled,
 } from './results.js';
+import { AcpSessionContext } from './session-context.js';
 
 const FORM = { elicitation: { form: {} } };
 /** What a client that advertised no elicitation at all sends (recorded, but empty). */
@@ -380,5 +382,91 @@ describe('AcpSessionContext.createElicitation', () => {
     const { client, notifications } = fakeClient();
     await sessionWith({ elicitation: { url: {} } }, client).completeElicitation('e1');
     expect(notifications).toEqual([{ method: 'elicitation/complete', params: { elicitationId: 'e1' } }]);
+  });
+});
+
+describe('AcpSessionContext turns', () => {
+  it('say and update send session/update for this session', async () => {
+    const { client, notifications } = fakeClient();
+    const session = sessionWith(FORM, client);
+    await session.say('Hello');
+    await session.update({ sessionUpdate: 'plan', entries: [] });
+    expect(notifications).toEqual([
+      {
+        method: 'session/update',
+        params: {
+          sessionId: 'session-1',
+          update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hello' } },
+        },
+      },
+      {
+        method: 'session/update',
+        params: { sessionId: 'session-1', update: { sessionUpdate: 'plan', entries: [] } },
+      },
+    ]);
+  });
+
+  it('say rejects with ElicitationConnectionClosedError when the connection is gone', async () => {
+    const { client } = fakeClient();
+    const closed = { ...client, notify: async () => Promise.reject(new Error('ACP connection closed')) };
+    await expect(sessionWith(FORM, closed).say('Hello')).rejects.toBeInstanceOf(
+      ElicitationConnectionClosedError,
+    );
+  });
+
+  it('a turn signal cancels pending questions, and later ones resolve cancelled without being sent', async () => {
+    const { client, requests } = fakeClient();
+    const turn = new AbortController();
+    const session = new AcpSessionContext({
+      sessionId: 's',
+      client,
+      clientCapabilities: FORM,
+      signal: turn.signal,
+    });
+    expect(session.cancelled).toBe(false);
+    const pending = session.askChoice('Q', targets);
+    const request = await nextRequest(requests);
+    const reason = new Error('prompt cancelled');
+    turn.abort(reason);
+    expect(await pending).toMatchObject({ status: 'cancelled', source: 'client' });
+    expect(request.options?.cancellationSignal?.aborted).toBe(true);
+    expect(session.cancelled).toBe(true);
+    expect(session.signal.reason).toBe(reason);
+    expect(await session.askConfirm('Sure?')).toBeInstanceOf(ElicitationCancelled);
+    expect(
+      await session.askChoice('Q', targets, { fallback: () => new ChoiceElicitationDeclined() }),
+    ).toMatchObject({
+      status: 'cancelled',
+    });
+    expect(
+      await session.createElicitation('Raw', {
+        mode: 'form',
+        requestedSchema: { type: 'object', properties: {} },
+      }),
+    ).toEqual({ action: 'cancel' });
+    expect(requests).toHaveLength(1);
+  });
+
+  it('a context built on an aborted signal starts cancelled; programming errors still throw', async () => {
+    const { client } = fakeClient();
+    const session = new AcpSessionContext({
+      sessionId: 's',
+      client,
+      clientCapabilities: FORM,
+      signal: AbortSignal.abort(),
+    });
+    expect(session.cancelled).toBe(true);
+    await expect(session.askChoice('', targets)).rejects.toBeInstanceOf(ChoiceValidationError);
+    const unrecorded = new AcpSessionContext({ sessionId: 's', client, signal: AbortSignal.abort() });
+    await expect(unrecorded.askChoice('Q', targets)).rejects.toMatchObject({
+      code: 'CLIENT_CAPABILITIES_NOT_RECORDED',
+    });
+  });
+
+  it('without a signal the turn is never cancelled by cancelPending', async () => {
+    const session = sessionWith(FORM);
+    session.cancelPending();
+    expect(session.cancelled).toBe(false);
+    expect(session.signal.aborted).toBe(false);
   });
 });

@@ -15,6 +15,7 @@ import type {
   ClientCapabilities,
   CreateElicitationResponse,
   SendRequestOptions,
+  SessionUpdate,
 } from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { z } from 'zod';
@@ -49,6 +50,7 @@ import {
 
 const ELICITATION_CREATE = 'elicitation/create';
 const ELICITATION_COMPLETE = 'elicitation/complete';
+const SESSION_UPDATE = 'session/update';
 const METHOD_NOT_FOUND = -32601;
 const REQUEST_CANCELLED = -32800;
 
@@ -105,6 +107,11 @@ export interface AcpSessionContextOptions {
    * `ClientCapabilitiesNotRecordedError` instead of guessing.
    */
   readonly clientCapabilities?: ClientCapabilities | null | undefined;
+  /**
+   * The turn's signal (a prompt handler's `context.signal`): when it aborts, the turn is cancelled (see
+   * {@link AcpSessionContext.signal}). `acpSessions().sessionFor(context)` passes it, joined with `session/cancel`.
+   */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /**
@@ -124,13 +131,25 @@ export interface CreateElicitationOptions {
   readonly toolCallId?: string | undefined;
 }
 
+/** Lets `AcpSessions` cancel a turn it handed out, without a public `cancel()` on every session context. */
+let cancelTurnOf: (session: AcpSessionContext, reason: unknown) => void;
+
+/**
+ * Cancels the turn of `session` (internal to this package: `AcpSessions` calls it on `session/cancel`): its `signal`
+ * aborts with `reason`, pending questions resolve cancelled, later ones resolve cancelled without being sent.
+ */
+export function cancelTurn(session: AcpSessionContext, reason: unknown): void {
+  cancelTurnOf(session, reason);
+}
+
 type SendOutcome =
   | { readonly kind: 'response'; readonly response: unknown }
   | { readonly kind: 'session-cancelled' }
   | { readonly kind: 'client-cancelled'; readonly error: RequestError }
   | { readonly kind: 'method-not-found'; readonly error: RequestError };
 
-function isRequestError(error: unknown): error is RequestError {
+/** A JSON-RPC error answer; also one from another copy of the SDK. */
+export function isRequestError(error: unknown): error is RequestError {
   // Also recognises a RequestError from another copy of the SDK.
   return (
     error instanceof RequestError ||
@@ -222,12 +241,95 @@ export class AcpSessionContext {
   readonly client: ElicitationClient;
   /** Capabilities from `initialize`; the `acpSessions()` helper updates them when the client initializes again. */
   clientCapabilities: ClientCapabilities | null | undefined;
+  /**
+   * The turn's signal: aborts when the turn is cancelled, by `session/cancel` for this session (through
+   * `acpSessions().cancel()`) or by the signal given to the constructor (the prompt's `context.signal`, which the SDK
+   * aborts on `$/cancel_request` for the prompt and when the connection closes). Pass it to the rest of the turn's
+   * work (model calls, `fetch`, tools) so it stops too. A context built without a signal and never cancelled keeps it
+   * unaborted.
+   */
+  readonly signal: AbortSignal;
+  readonly #turn = new AbortController();
   readonly #pendingSessionCancels = new Set<() => void>();
+
+  static {
+    cancelTurnOf = (session, reason) => {
+      if (!session.#turn.signal.aborted) session.#turn.abort(reason);
+    };
+  }
 
   constructor(options: AcpSessionContextOptions) {
     this.sessionId = options.sessionId;
     this.client = options.client;
     this.clientCapabilities = options.clientCapabilities;
+    this.signal = this.#turn.signal;
+    // A cancelled turn ends its pending questions at once (they resolve cancelled, as on session/cancel).
+    this.signal.addEventListener('abort', () => this.cancelPending(), { once: true });
+    const given = options.signal;
+    if (given?.aborted) this.#turn.abort(given.reason);
+    else given?.addEventListener('abort', () => cancelTurn(this, given.reason), { once: true });
+  }
+
+  /**
+   * True once the turn was cancelled ({@link AcpSessionContext.signal} aborted). `acpSessions().prompt(handler)`
+   * answers such a turn with `stopReason: 'cancelled'` itself; read it to skip work nobody waits for any more.
+   *
+   * @example
+   * ```ts
+   * import type { AcpSessionContext } from '@acpkit/elicitation';
+   *
+   * async function report(session: AcpSessionContext, lines: string[]) {
+   *   for (const line of lines) {
+   *     if (session.cancelled) return;
+   *     await session.say(line);
+   *   }
+   * }
+   * ```
+   */
+  get cancelled(): boolean {
+    return this.signal.aborted;
+  }
+
+  /**
+   * Sends `text` to the client as an `agent_message_chunk` of this session (a `session/update` notification); the
+   * client shows the chunks of a turn one after another.
+   *
+   * @throws {@link ElicitationConnectionClosedError} when the connection is closed.
+   * @example
+   * ```ts
+   * import type { AcpSessionContext } from '@acpkit/elicitation';
+   *
+   * async function greet(session: AcpSessionContext) {
+   *   await session.say('Deploying to preview…');
+   * }
+   * ```
+   */
+  say(text: string): Promise<void> {
+    return this.update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+  }
+
+  /**
+   * Sends any `session/update` of this session: thoughts, tool calls and their updates, plans, commands (the SDK's
+   * `SessionUpdate`). It still works after the turn was cancelled: ACP lets an agent send updates until it answers
+   * the prompt.
+   *
+   * @throws {@link ElicitationConnectionClosedError} when the connection is closed.
+   * @example
+   * ```ts
+   * import type { AcpSessionContext } from '@acpkit/elicitation';
+   *
+   * async function runTests(session: AcpSessionContext) {
+   *   await session.update({ sessionUpdate: 'tool_call', toolCallId: 'tests-1', title: 'Run the tests', status: 'in_progress' });
+   *   await session.update({ sessionUpdate: 'tool_call_update', toolCallId: 'tests-1', status: 'completed' });
+   * }
+   * ```
+   */
+  async update(update: SessionUpdate): Promise<void> {
+    try {
+      await this.client.notify(SESSION_UPDATE, { sessionId: this.sessionId, update });
+    } catch (error) {
+      throw this.#connectionClosed(error) ?? error;
+    }
   }
 
   /**
@@ -291,7 +393,8 @@ export class AcpSessionContext {
     options: CreateElicitationOptions = {},
   ): Promise<CreateElicitationResponse> {
     const name = modeName(mode);
-    this.#requireRecordedCapabilities();
+    this.#requireRecordedCapabilities(name);
+    if (this.#turnCancelled()) return { action: 'cancel' };
     if (!this.supportsElicitation(mode)) throw new ElicitationUnsupportedError(name);
     if ('sessionId' in mode && mode.sessionId !== undefined && mode.sessionId !== this.sessionId) {
       throw new ElicitationScopeError(String(mode.sessionId), this.sessionId);
@@ -593,7 +696,8 @@ export class AcpSessionContext {
     },
     checkFallback: (result: unknown) => ElicitationResult<Value>,
   ): Promise<ElicitationResult<Value>> {
-    this.#requireRecordedCapabilities();
+    this.#requireRecordedCapabilities('form');
+    if (this.#turnCancelled()) return new ElicitationCancelled('client');
     const runFallback = async (cause: RequestError | undefined): Promise<ElicitationResult<Value>> => {
       if (options.fallback === undefined) {
         throw new ElicitationUnsupportedError('form', cause === undefined ? undefined : { cause });
@@ -613,8 +717,13 @@ export class AcpSessionContext {
     }
   }
 
-  #requireRecordedCapabilities(): void {
-    if (this.clientCapabilities === undefined) throw new ClientCapabilitiesNotRecordedError();
+  /** The turn was cancelled while the connection is still open (a closed one is reported as such when sending). */
+  #turnCancelled(): boolean {
+    return this.signal.aborted && connectionContextOf(this.client)?.signal?.aborted !== true;
+  }
+
+  #requireRecordedCapabilities(mode: string): void {
+    if (this.clientCapabilities === undefined) throw new ClientCapabilitiesNotRecordedError(mode);
   }
 
   /** The params of a raw elicitation: this session's id unless the mode is request-scoped, then the mode. */

@@ -302,14 +302,4 @@ describe('acpSessions', () => {
     await prompt;
     expect(wire.toClient.filter(isCancelRequest)).toHaveLength(1);
   });
-
-  it('gives the same session context to every prompt of a session on a connection', async () => {
-    const agent = createTestAgent();
-    const { client } = await setUp('stable', { clientCapabilities: FORM }, agent);
-    const first = agent.nextPrompt({ run: async (session) => session });
-    await client.prompt();
-    const second = agent.nextPrompt({ run: async (session) => session });
-    await client.prompt();
-    expect((await first).result).toBe((await second).result);
-  });
 });

@@ -203,7 +203,7 @@ describe.each(['stable', 'unstable'] as const)('askForm against a real %s SDK cl
 });
 
 describe('an agent that forgot sessions.initialize(...)', () => {
-  it('gets ClientCapabilitiesNotRecordedError saying how to fix it, distinct from unsupported, and sends nothing', async () => {
+  it('gets ClientCapabilitiesNotRecordedError (an ElicitationUnsupportedError) saying how to fix it, and sends nothing', async () => {
     const agent = createTestAgent({ wrapInitialize: false });
     let handlerCalls = 0;
     const { wire, client } = await setUp(
@@ -226,7 +226,9 @@ describe('an agent that forgot sessions.initialize(...)', () => {
       await expect(client.prompt()).rejects.toBeInstanceOf(RequestError);
       const { error } = await outcome;
       expect(ClientCapabilitiesNotRecordedError.isInstance(error)).toBe(true);
-      expect(ElicitationUnsupportedError.isInstance(error)).toBe(false);
+      // Code written to the documented contract (catch ElicitationUnsupportedError) catches it too.
+      expect(ElicitationUnsupportedError.isInstance(error)).toBe(true);
+      expect(error).toBeInstanceOf(ElicitationUnsupportedError);
       expect((error as Error).message).toContain('sessions.initialize(...)');
     }
     expect(handlerCalls).toBe(0);

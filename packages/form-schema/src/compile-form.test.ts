@@ -565,7 +565,18 @@ describe('messages name the construct with the right article', () => {
     [z.nan(), 'is z.nan()'],
     [z.intersection(z.string(), z.string()), 'is an intersection'],
     [z.record(z.string(), z.string()), 'is a record'],
+    [z.union([z.string(), z.number()]), 'is a union'],
+    [z.date(), 'is a date (z.date())'],
   ])('%#', (field, phrase) => {
     expect(refusal(z.object({ field })).message).toContain(`"field" ${phrase},`);
+  });
+});
+
+describe('a z.date() property', () => {
+  it('is pointed to the ISO string formats ACP forms carry dates in', () => {
+    const error = refusal(z.object({ when: z.date() }));
+    expect(error.code).toBe('UNSUPPORTED_TYPE');
+    expect(error.message).toContain('z.iso.date()');
+    expect(error.message).toContain('z.iso.datetime()');
   });
 });

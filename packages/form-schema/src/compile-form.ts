@@ -623,6 +623,14 @@ function compileBase(schema: Schema, path: string): Base {
         'uses .catch(), which would turn an invalid answer into a valid one; drop it (invalid answers are ' +
           'reported as InvalidElicitationResponseError)',
       );
+    case 'date':
+      throw refuse(
+        FormSchemaErrorCode.UnsupportedType,
+        path,
+        'date',
+        'is a date (z.date()), which no ACP form field can hold: ACP forms carry dates as text; use z.iso.date() ' +
+          '(YYYY-MM-DD) or z.iso.datetime() (an RFC 3339 date and time), which the client shows as a date field',
+      );
     default:
       throw refuse(
         FormSchemaErrorCode.UnsupportedType,

@@ -26,9 +26,11 @@ type Words<Kind extends string> = Kind extends `${infer Head}_${infer Tail}`
 /** {@link constructPhrase} at the type level: `ConstructPhrase<'template_literal'>` is `'a template literal'`. */
 export type ConstructPhrase<Kind extends string> = Kind extends FactoryKind
   ? `z.${Kind}()`
-  : Kind extends `${'a' | 'e' | 'i' | 'o' | 'u'}${string}`
-    ? `an ${Words<Kind>}`
-    : `a ${Words<Kind>}`;
+  : Kind extends `${'uni' | 'use' | 'usu'}${string}`
+    ? `a ${Words<Kind>}`
+    : Kind extends `${'a' | 'e' | 'i' | 'o' | 'u'}${string}`
+      ? `an ${Words<Kind>}`
+      : `a ${Words<Kind>}`;
 
 /**
  * A zod type (`def.type`) as a phrase: `z.any()`, `an intersection`, `a template literal`, `a record`.
@@ -41,5 +43,6 @@ export type ConstructPhrase<Kind extends string> = Kind extends FactoryKind
 export function constructPhrase(kind: string): string {
   if (factoryKinds.has(kind)) return `z.${kind}()`;
   const words = kind.replaceAll('_', ' ');
-  return /^[aeiou]/.test(words) ? `an ${words}` : `a ${words}`;
+  // "a union": a vowel letter that sounds like "you" takes "a".
+  return /^(?!uni|use|usu)[aeiou]/.test(words) ? `an ${words}` : `a ${words}`;
 }

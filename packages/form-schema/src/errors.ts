@@ -1,5 +1,5 @@
-import { AcpKitError } from '@acpkit/choice-schema';
-import { brandErrorClass, isBrandedInstance } from '@acpkit/internal-branding';
+// The errors of the form compiler, on the one ACP Kit error root (`AcpKitError` from `@acpkit/errors`).
+import { AcpKitError, brandErrorClass } from '@acpkit/errors';
 
 /**
  * Codes of {@link FormSchemaError}: one per kind of zod construct an ACP form cannot express.
@@ -61,10 +61,8 @@ export type FormSchemaErrorCode = (typeof FormSchemaErrorCode)[keyof typeof Form
  * ```
  */
 export class FormSchemaError extends AcpKitError<FormSchemaErrorCode> {
-  static {
-    brandErrorClass(FormSchemaError, 'acpkit.error.form-schema');
-  }
-
+  /** Like `instanceof`, but also true for errors created by another copy of the package. */
+  static override readonly isInstance = brandErrorClass(FormSchemaError, 'acpkit.error.form-schema');
   override readonly name: string = 'FormSchemaError';
   /** The property path: `name`, `name[]` for array items, `''` for the whole schema. */
   readonly path: string;
@@ -80,19 +78,5 @@ export class FormSchemaError extends AcpKitError<FormSchemaErrorCode> {
     super(code, message, options);
     this.path = details.path;
     this.construct = details.construct;
-  }
-
-  /**
-   * Like `instanceof`, but also true for errors created by another copy of the package.
-   *
-   * @example
-   * ```ts
-   * import { FormSchemaError } from '@acpkit/form-schema';
-   *
-   * FormSchemaError.isInstance(new Error('x')); // false
-   * ```
-   */
-  static override isInstance(value: unknown): value is FormSchemaError {
-    return isBrandedInstance(FormSchemaError, value);
   }
 }

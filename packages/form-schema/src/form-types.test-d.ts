@@ -139,6 +139,15 @@ describe('refused constructs do not compile', () => {
     expectTypeOf<
       FieldRefusal<z.ZodTemplateLiteral<`v${number}`>>
     >().toEqualTypeOf<'a template literal (no ACP form field has this type)'>();
+    expectTypeOf<
+      FieldRefusal<z.ZodUnion<[z.ZodString, z.ZodNumber]>>
+    >().toEqualTypeOf<'a union (no ACP form field has this type)'>();
+  });
+
+  it('points z.date() to the ISO string formats', () => {
+    expectTypeOf<
+      FieldRefusal<z.ZodDate>
+    >().toEqualTypeOf<'a date (ACP forms carry dates as text: use z.iso.date() or z.iso.datetime())'>();
   });
 
   it('names the property and the construct in the error type', () => {

@@ -71,7 +71,9 @@ export type FieldRefusal<Field> =
                   ? '.catch() (it would turn an invalid answer into a valid one)'
                   : KindOf<Field> extends 'transform'
                     ? 'a transform whose input is not a form field'
-                    : `${ConstructPhrase<KindOf<Field> & string>} (no ACP form field has this type)`;
+                    : KindOf<Field> extends 'date'
+                      ? 'a date (ACP forms carry dates as text: use z.iso.date() or z.iso.datetime())'
+                      : `${ConstructPhrase<KindOf<Field> & string>} (no ACP form field has this type)`;
 
 type FieldCheck<Field, Name> = [FieldRefusal<Field>] extends [never]
   ? unknown

@@ -1,4 +1,5 @@
-import { brandErrorClass, isBrandedInstance } from '@acpkit/internal-branding';
+// The errors `@acpkit/testing` throws, on the one ACP Kit error root (`AcpKitError` from `@acpkit/errors`).
+import { AcpKitError, brandErrorClass } from '@acpkit/errors';
 
 /**
  * Stable codes of the `@acpkit/testing` errors. Adding one is a minor change; renaming or removing one is breaking.
@@ -38,7 +39,8 @@ export const TestingErrorCode = {
 export type TestingErrorCode = (typeof TestingErrorCode)[keyof typeof TestingErrorCode];
 
 /**
- * Base class of the errors `@acpkit/testing` throws. Branch on {@link TestingError.code}, not on the message.
+ * Base class of the errors `@acpkit/testing` throws, an `AcpKitError` (the root of every ACP Kit error). Branch on
+ * {@link TestingError.code}, not on the message.
  *
  * @example
  * ```ts
@@ -49,36 +51,33 @@ export type TestingErrorCode = (typeof TestingErrorCode)[keyof typeof TestingErr
  * }
  * ```
  */
-export class TestingError extends Error {
-  static {
-    brandErrorClass(TestingError, 'acpkit.error.testing');
-  }
-
-  override readonly name: string = 'TestingError';
-  /** Stable machine-readable code. */
-  readonly code: TestingErrorCode;
-
-  constructor(code: TestingErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-  }
-
+export class TestingError extends AcpKitError<TestingErrorCode> {
   /** Like `instanceof`, but also true for errors created by another copy of this package. */
-  static isInstance(value: unknown): value is TestingError {
-    return isBrandedInstance(TestingError, value);
-  }
+  static override readonly isInstance = brandErrorClass(TestingError, 'acpkit.error.testing');
+  override readonly name: string = 'TestingError';
+}
 
-  /** Makes `instanceof` check the class's own marker, so it also recognises errors from another copy of this package. */
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the class right of instanceof, a subclass too
-    return isBrandedInstance(this, value);
-  }
+/**
+ * One way a script does not fit a form: its code, the field concerned (property name, or the script's key when it
+ * names no field) and a message that names the form and the field.
+ *
+ * @example
+ * ```ts
+ * const problem: ScriptProblem = { code: 'MISSING_ANSWER', field: 'name', message: 'The form … needs an answer …' };
+ * ```
+ */
+export interface ScriptProblem {
+  readonly code: TestingErrorCode;
+  readonly field: string | undefined;
+  readonly message: string;
 }
 
 /**
  * A scripted answer does not fit the form the agent sent: it names no field of it, its value is not valid for the
- * field, a required field got no value, or the scripts ran out. The message names the form and the field. Codes:
- * `UNKNOWN_FIELD`, `AMBIGUOUS_FIELD`, `INVALID_ANSWER`, `MISSING_ANSWER`, `NO_SCRIPT_LEFT`, `INVALID_SCRIPT`.
+ * field, a required field got no value, or the scripts ran out. The message names the form and the field; when
+ * several fields of one form do not fit, it lists them all (one line each), `problems` holds each, and `code` and
+ * `field` are the first one's. Codes: `UNKNOWN_FIELD`, `AMBIGUOUS_FIELD`, `INVALID_ANSWER`, `MISSING_ANSWER`,
+ * `NO_SCRIPT_LEFT`, `INVALID_SCRIPT`.
  *
  * @example
  * ```ts
@@ -90,29 +89,25 @@ export class TestingError extends Error {
  * ```
  */
 export class ScriptedAnswerError extends TestingError {
-  static {
-    brandErrorClass(ScriptedAnswerError, 'acpkit.error.scripted-answer');
-  }
-
+  /** Like `instanceof`, but also true for errors created by another copy of this package. */
+  static override readonly isInstance = brandErrorClass(ScriptedAnswerError, 'acpkit.error.scripted-answer');
   override readonly name: string = 'ScriptedAnswerError';
   /** How the form is named in the message: its title, else the agent's question. */
   readonly form: string | undefined;
   /** The field concerned (property name), when there is one. */
   readonly field: string | undefined;
+  /** Every way the script does not fit the form (one entry unless several fields failed at once). */
+  readonly problems: readonly ScriptProblem[];
 
   constructor(
     code: TestingErrorCode,
     message: string,
-    details: { form?: string; field?: string; cause?: unknown } = {},
+    details: { form?: string; field?: string; problems?: readonly ScriptProblem[]; cause?: unknown } = {},
   ) {
     super(code, message, details.cause === undefined ? undefined : { cause: details.cause });
     this.form = details.form;
     this.field = details.field;
-  }
-
-  /** Like `instanceof`, but also true for errors created by another copy of this package. */
-  static override isInstance(value: unknown): value is ScriptedAnswerError {
-    return isBrandedInstance(ScriptedAnswerError, value);
+    this.problems = details.problems ?? [{ code, field: details.field, message }];
   }
 }
 
@@ -130,14 +125,7 @@ export class ScriptedAnswerError extends TestingError {
  * ```
  */
 export class AgentProcessError extends TestingError {
-  static {
-    brandErrorClass(AgentProcessError, 'acpkit.error.agent-process');
-  }
-
-  override readonly name: string = 'AgentProcessError';
-
   /** Like `instanceof`, but also true for errors created by another copy of this package. */
-  static override isInstance(value: unknown): value is AgentProcessError {
-    return isBrandedInstance(AgentProcessError, value);
-  }
+  static override readonly isInstance = brandErrorClass(AgentProcessError, 'acpkit.error.agent-process');
+  override readonly name: string = 'AgentProcessError';
 }

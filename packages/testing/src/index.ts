@@ -2,9 +2,17 @@
  * Public surface of @acpkit/testing: a test client for ACP agents whose elicitation answers are scripted, and the
  * answer rules it shares with `acpkit client --answer`. Every export here is public API: named exports only.
  */
-export { AgentProcessError, ScriptedAnswerError, TestingError, TestingErrorCode } from './errors.js';
+export {
+  AgentProcessError,
+  ScriptedAnswerError,
+  type ScriptProblem,
+  TestingError,
+  TestingErrorCode,
+} from './errors.js';
 export type {
+  AnswerScripts,
   FormScript,
+  FormScriptsByTitle,
   ScriptedAnswerSource,
   ScriptedFieldAnswer,
   ScriptedForm,
@@ -31,6 +39,7 @@ export type {
   SessionUpdateEvent,
   StdoutNoiseEvent,
   TranscriptEvent,
+  TruncatedEvent,
   TurnEndEvent,
   TurnTranscript,
   WireMessage,

@@ -33,8 +33,8 @@ export type {
   UnsupportedField,
 } from './forms/form-model.js';
 export { fieldDefault, isSingleChoiceForm, readForm } from './forms/form-model.js';
-export type { FormElicitationRequest } from './forms/scripted-answers.js';
-export { FormScriptQueue, isFormRequest } from './forms/scripted-answers.js';
+export type { FormElicitationRequest, FormScriptSource } from './forms/scripted-answers.js';
+export { FormScriptQueue, formScriptSource, isFormRequest } from './forms/scripted-answers.js';
 export type { NonJsonLine } from './json-line-filter.js';
 export { JsonLineFilter } from './json-line-filter.js';
 export type { AwaitInitializeOptions } from './non-acp-guard.js';

@@ -46,8 +46,41 @@ describe('JsonLineFilter', () => {
   });
 
   it('skips blank lines, leading whitespace and a byte order mark, and removes control characters from previews', async () => {
-    const result = await filter(['\n  \r\n\uFEFF{"a":1}\n\t{"b":2}\n', 'bell\u0007 and\ttab\n']);
-    expect(result.passed).toBe('{"a":1}\n{"b":2}\n');
+    const result = await filter([
+      '\n  \r\n\uFEFF{"jsonrpc":"2.0","id":1}\n\t{"b":2}\n',
+      'bell\u0007 and\ttab\n',
+    ]);
+    expect(result.passed).toBe('{"jsonrpc":"2.0","id":1}\n{"b":2}\n');
     expect(result.dropped.map((line) => line.preview)).toEqual(['bell and tab']);
+  });
+});
+
+describe('JsonLineFilter before the first JSON-RPC line', () => {
+  it('reports a line that never ends as soon as its preview is complete, once', async () => {
+    const dropped: NonJsonLine[] = [];
+    const stream = new JsonLineFilter((line) => dropped.push(line));
+    stream.resume();
+    stream.write(Buffer.from('no newline, ever '.repeat(4)));
+    expect(dropped).toEqual([]);
+    stream.write(Buffer.from('no newline, ever '.repeat(10)));
+    expect(dropped).toHaveLength(1);
+    expect(dropped[0]?.preview.endsWith('…')).toBe(true);
+    stream.write(Buffer.from('more\n{"jsonrpc":"2.0","id":1,"result":{}}\n'));
+    expect(dropped).toHaveLength(1);
+  });
+
+  it('drops lines that start with { but are no JSON-RPC, until the first JSON-RPC line; then passes every line', async () => {
+    const result = await filter([
+      '{ a log line }\n{"level":"info"}\n{"jsonrpc":"2.0","id":1,"result":{}}\n{ later garbage goes to the SDK }\n',
+    ]);
+    expect(result.dropped.map((line) => line.preview)).toEqual(['{ a log line }', '{"level":"info"}']);
+    expect(result.passed).toBe('{"jsonrpc":"2.0","id":1,"result":{}}\n{ later garbage goes to the SDK }\n');
+  });
+
+  it('passes a first line too long to check (over 1 MiB) without checking it', async () => {
+    const big = `{"jsonrpc":"2.0","id":1,"result":{"text":"${'x'.repeat(1_100_000)}"}}\n`;
+    const result = await filter([big.slice(0, 500_000), big.slice(500_000)]);
+    expect(result.passed).toBe(big);
+    expect(result.dropped).toEqual([]);
   });
 });

@@ -28,4 +28,26 @@ describe('describeCommand', () => {
     expect(text.endsWith('nested/agent.mjs scenario')).toBe(true);
     expect(text).toContain('…');
   });
+
+  it('never cuts a URL: whole arguments go instead, marked with …', () => {
+    const url = 'ws://127.0.0.1:43567/acp/ws';
+    const mirror = [
+      '/usr/local/bin/acpkit',
+      'run',
+      '--addr',
+      url,
+      '--token-env',
+      'ACPREMOTE_TOKEN',
+      '--unstable-protocol',
+    ];
+    expect(describeCommand(mirror)).toBe(`acpkit run --addr ${url} --token-env ACPREMOTE_TOKEN …`);
+    const long = `wss://acp.example.com:8443/${'deep/'.repeat(20)}acp/ws`;
+    const text = describeCommand(['node', '/opt/agents/mirror.js', '--addr', long, '--token-env', 'TOKEN']);
+    expect(text).toBe(`node …/mirror.js --addr ${long} --token-env TOKEN`);
+    // A URL longer than the limit still leaves room for the command around it.
+    const longUrl = `https://example.com/${'x'.repeat(90)}`;
+    expect(describeCommand(['acpremote', 'mirror', longUrl, '--ca', 'ca.pem'])).toBe(
+      `acpremote mirror ${longUrl} --ca ca.pem`,
+    );
+  });
 });

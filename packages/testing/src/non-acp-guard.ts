@@ -17,9 +17,55 @@ const MAX_COMMAND_CHARACTERS = 80;
 /** Characters a POSIX shell reads as they are; any other word is single-quoted. */
 const PLAIN_WORD = /^[\w@%+=:,./-]+$/;
 
+/** An argument holding a URL (`ws://…`, `https://…`): shown whole, or a name would hide its host, port and path. */
+const URL_WORD = /[a-z][a-z\d+.-]*:\/\//i;
+
+/** How much of the length limit a URL takes up, however long it is: a long URL still leaves room for its command. */
+const URL_WEIGHT = 30;
+
+/** The length of `words` joined by spaces, a URL counting as at most {@link URL_WEIGHT} characters. */
+function weightedLength(words: readonly string[]): number {
+  return words.reduce(
+    (sum, word) => sum + 1 + (URL_WORD.test(word) ? Math.min(word.length, URL_WEIGHT) : word.length),
+    -1,
+  );
+}
+
+/**
+ * The words of a command cut to {@link MAX_COMMAND_CHARACTERS} by whole words: paths shortened to `…/name`, then the
+ * program and every URL always stay, and every other word, from the start, that still fits; `…` marks each run of
+ * dropped words.
+ */
+function keepWholeWords(fullWords: readonly string[]): string {
+  if (weightedLength(fullWords) <= MAX_COMMAND_CHARACTERS) return fullWords.join(' ');
+  // Paths first give up their directories: `…/cli.js` still says which script runs.
+  const words = fullWords.map((word, index) =>
+    index > 0 && !URL_WORD.test(word) && /^[^']*\/[^/']+$/.test(word) ? `…/${basename(word)}` : word,
+  );
+  const kept = new Set(words.flatMap((word, index) => (index === 0 || URL_WORD.test(word) ? [index] : [])));
+  const shown = (indexes: ReadonlySet<number>) => {
+    const parts: string[] = [];
+    words.forEach((word, index) => {
+      if (indexes.has(index)) parts.push(word);
+      else if (parts.at(-1) !== '…') parts.push('…');
+    });
+    return parts;
+  };
+  const tryKeep = (index: number) => {
+    const candidate = new Set(kept).add(index);
+    if (weightedLength(shown(candidate)) > MAX_COMMAND_CHARACTERS) return false;
+    kept.add(index);
+    return true;
+  };
+  for (let index = 1; index < words.length; index += 1) if (!kept.has(index)) tryKeep(index);
+  return shown(kept).join(' ');
+}
+
 /**
  * An agent command as a person reads it, and could paste into a shell: the program's base name, then the arguments,
- * single-quoted when they hold spaces, quotes or other shell characters; a long one is cut in the middle.
+ * single-quoted when they hold spaces, quotes or other shell characters. A long one is cut in the middle, keeping its
+ * start and its end (where the script name usually is); one with a URL drops whole arguments instead, never a part of
+ * the URL.
  *
  * @example
  * ```ts
@@ -33,6 +79,7 @@ export function describeCommand(command: readonly string[]): string {
   );
   const text = words.join(' ');
   if (text.length <= MAX_COMMAND_CHARACTERS) return text;
+  if (words.some((word) => URL_WORD.test(word))) return keepWholeWords(words);
   const head = 30;
   return `${text.slice(0, head)}…${text.slice(text.length - (MAX_COMMAND_CHARACTERS - head - 1))}`;
 }

@@ -20,15 +20,27 @@ import { AgentProcessError, ScriptedAnswerError, TestingError, TestingErrorCode 
 import { answerFormAutomatically, choosePermissionAutomatically } from './forms/automatic-answers.js';
 import { readForm } from './forms/form-model.js';
 import {
+  type AnswerScripts,
   answerFormWithScript,
-  type FormScript,
-  FormScriptQueue,
+  formScriptSource,
   isFormRequest,
   parseFormScripts,
   type ScriptedFieldAnswer,
 } from './forms/scripted-answers.js';
 import { awaitInitialize } from './non-acp-guard.js';
-import { summarizeTurn, type TranscriptEvent, type TurnTranscript, type WireMessage } from './transcript.js';
+import {
+  BoundedEvents,
+  DEFAULT_MAX_TRANSCRIPT_BYTES,
+  DEFAULT_MAX_TRANSCRIPT_EVENTS,
+  jsonBytes,
+  MAX_NOISE_EVENTS,
+  summarizeTurn,
+  type TranscriptEvent,
+  type TranscriptLimits,
+  type TurnTranscript,
+  truncatedEvent,
+  type WireMessage,
+} from './transcript.js';
 
 /**
  * Answers an `elicitation/create` request itself: return any response, valid or not (to test how the agent copes
@@ -52,18 +64,28 @@ export type PermissionAnswers =
 /** Options of {@link connectTestClient} and {@link spawnTestClient}. */
 export interface TestClientOptions {
   /**
-   * How forms are answered. A list holds one {@link FormScript} per form, used in order (the same rules as
-   * `acpkit client --answer` / `--answers FILE`); a form beyond the list fails the turn. A function answers every
+   * How forms are answered. A list holds one `FormScript` per form, used in order (the same rules as
+   * `acpkit client --answer` / `--answers FILE`); a form beyond the list fails the turn. An object of scripts keyed
+   * by form title (`{ 'Plan the release': { Version: '1.5.0' } }`) answers each form by its title (its schema title,
+   * else its question), as often as it is asked; a form it does not name fails the turn. A function answers every
    * elicitation itself. Default: each form with its defaults, as `acpkit client --yes` does (declined when a
    * required field has no default). URL-mode requests are declined unless a function answers them.
    */
-  readonly answers?: readonly FormScript[] | ElicitationAnswerer;
+  readonly answers?: AnswerScripts | ElicitationAnswerer;
   /** How `session/request_permission` is answered; default `'allow'`. */
   readonly permissions?: PermissionAnswers;
   /** Sent in `initialize`; default `{ elicitation: { form: {} } }`. */
   readonly clientCapabilities?: ClientCapabilities;
   /** The `cwd` of the session the client opens; default `process.cwd()`. */
   readonly cwd?: string;
+  /**
+   * Most events a transcript keeps: the client's `transcript`, each turn's `events`, and the recorded `messages`
+   * each; default 10 000. Past it (or past `maxTranscriptBytes`) later events are counted in one `truncated` event
+   * instead of kept (a turn's `turn-end` is always kept), so an agent that floods updates cannot grow the test.
+   */
+  readonly maxTranscriptEvents?: number;
+  /** Most bytes (events' size as JSON) a transcript keeps, as `maxTranscriptEvents` counts events; default 16 MiB. */
+  readonly maxTranscriptBytes?: number;
 }
 
 /** Options of {@link spawnTestClient}. */
@@ -102,8 +124,13 @@ export interface TestClient {
   readonly sessionId: string;
   /** Every event so far, in order. */
   readonly transcript: readonly TranscriptEvent[];
-  /** Every JSON-RPC message that crossed the connection (in-process only; empty for a stdio agent). */
+  /**
+   * Every JSON-RPC message that crossed the connection (in-process only; empty for a stdio agent), within the
+   * transcript limits: later ones are counted in {@link TestClient.droppedMessages} instead.
+   */
   readonly messages: readonly WireMessage[];
+  /** Messages not recorded in `messages` because it reached the transcript limits. */
+  readonly droppedMessages: number;
   /** The SDK's view of the agent, for requests the test client does not wrap. */
   readonly agent: ClientContext;
   /**
@@ -140,10 +167,11 @@ function elicitationAnswering(
   if (typeof answers === 'function') {
     return async (request, signal) => ({ response: await answers(request, { signal }), answers: [] });
   }
+  const parsed = answers === undefined ? undefined : parseFormScripts(answers, 'answers');
   const scripts =
-    answers === undefined
+    parsed === undefined
       ? undefined
-      : new FormScriptQueue(parseFormScripts(answers, 'answers'), 'the answers list');
+      : formScriptSource(parsed, Array.isArray(parsed) ? 'the answers list' : 'the answers object');
   return async (request) => {
     if (!isFormRequest(request)) {
       if (request.mode === 'url') return { response: { action: 'decline' }, answers: [] };
@@ -183,12 +211,35 @@ function permissionAnswering(
   };
 }
 
+/** The messages recorded from an in-process connection, within the transcript limits, and the count of the rest. */
+class RecordedMessages {
+  readonly messages: WireMessage[] = [];
+  dropped = 0;
+  private bytes = 0;
+
+  constructor(private readonly limits: TranscriptLimits) {}
+
+  record(direction: WireMessage['direction'], message: AnyMessage): void {
+    const size = this.dropped === 0 ? jsonBytes(message) : 0;
+    if (
+      this.dropped === 0 &&
+      this.messages.length < this.limits.maxEvents &&
+      this.bytes + size <= this.limits.maxBytes
+    ) {
+      this.messages.push({ direction, message });
+      this.bytes += size;
+    } else {
+      this.dropped += 1;
+    }
+  }
+}
+
 /** Two message streams joined back to back, recording every message that crosses. */
-function recordedWirePair(messages: WireMessage[]): { agentSide: Stream; clientSide: Stream } {
+function recordedWirePair(recorded: RecordedMessages): { agentSide: Stream; clientSide: Stream } {
   const recorder = (direction: WireMessage['direction']) =>
     new TransformStream<AnyMessage, AnyMessage>({
       transform(message, controller) {
-        messages.push({ direction, message });
+        recorded.record(direction, message);
         controller.enqueue(message);
       },
     });
@@ -212,16 +263,88 @@ interface Endpoint {
   readonly onStdoutNoise?: (listener: (preview: string) => void) => void;
 }
 
+/**
+ * The transcript limits from the options, checked before anything starts.
+ *
+ * @throws {@link TestingError} `INVALID_OPTION` for a limit that is not a positive whole number.
+ */
+function transcriptLimits(options: TestClientOptions): TranscriptLimits {
+  const limit = (name: 'maxTranscriptEvents' | 'maxTranscriptBytes', fallback: number): number => {
+    const value = options[name];
+    if (value === undefined) return fallback;
+    if (!Number.isSafeInteger(value) || value <= 0) {
+      throw new TestingError(
+        TestingErrorCode.InvalidOption,
+        `${name} must be a positive whole number, not ${String(value)}.`,
+      );
+    }
+    return value;
+  };
+  return {
+    maxEvents: limit('maxTranscriptEvents', DEFAULT_MAX_TRANSCRIPT_EVENTS),
+    maxBytes: limit('maxTranscriptBytes', DEFAULT_MAX_TRANSCRIPT_BYTES),
+  };
+}
+
+/**
+ * What the client records: its whole transcript and the current turn's, each within the limits, and the agent's
+ * stdout noise (the first {@link MAX_NOISE_EVENTS} lines as events, then one `truncated` event counting the rest).
+ */
+class TranscriptRecorder {
+  readonly client: BoundedEvents;
+  turn: BoundedEvents | undefined;
+  private noiseLines = 0;
+  private readonly noiseMarker = truncatedEvent('stdout-noise');
+
+  constructor(private readonly limits: TranscriptLimits) {
+    this.client = new BoundedEvents(limits);
+  }
+
+  startTurn(): void {
+    this.turn = new BoundedEvents(this.limits);
+  }
+
+  record(event: TranscriptEvent): void {
+    const size = jsonBytes(event);
+    this.client.add(event, size);
+    this.turn?.add(event, size);
+  }
+
+  /** A turn's end is always kept, so every turn shows how it ended. */
+  endTurn(event: TranscriptEvent): readonly TranscriptEvent[] {
+    this.client.addAlways(event);
+    const events = this.turn?.events ?? [event];
+    this.turn?.addAlways(event);
+    this.turn = undefined;
+    return events;
+  }
+
+  noise(preview: string): void {
+    this.noiseLines += 1;
+    if (this.noiseLines <= MAX_NOISE_EVENTS) {
+      this.record({ kind: 'stdout-noise', preview });
+      return;
+    }
+    if (this.noiseLines === MAX_NOISE_EVENTS + 1) {
+      this.client.addAlways(this.noiseMarker);
+      this.turn?.addAlways(this.noiseMarker);
+    }
+    this.noiseMarker.droppedEvents += 1;
+    this.noiseMarker.droppedBytes += jsonBytes({ kind: 'stdout-noise', preview });
+  }
+}
+
 async function startClient(
   endpoint: Endpoint,
   options: TestClientOptions,
-  messages: WireMessage[],
+  limits: TranscriptLimits,
+  recorded: RecordedMessages | undefined,
 ): Promise<TestClient> {
-  const transcript: TranscriptEvent[] = [];
+  const recorder = new TranscriptRecorder(limits);
   const answerElicitation = elicitationAnswering(options.answers);
   const answerPermission = permissionAnswering(options.permissions ?? 'allow');
   let failTurn: (error: unknown) => void = () => undefined;
-  endpoint.onStdoutNoise?.((preview) => transcript.push({ kind: 'stdout-noise', preview }));
+  endpoint.onStdoutNoise?.((preview) => recorder.noise(preview));
 
   const connection: ClientConnection = client({ name: 'acpkit-test-client' })
     .onRequest(methods.client.elicitation.create, async ({ params, signal }) => {
@@ -234,7 +357,7 @@ async function startClient(
         failTurn(error);
         answered = { response: { action: 'cancel' }, answers: [] };
       }
-      transcript.push({
+      recorder.record({
         kind: 'elicitation-request',
         request: params,
         response: answered.response,
@@ -244,11 +367,11 @@ async function startClient(
     })
     .onRequest(methods.client.session.requestPermission, async ({ params }) => {
       const response = await answerPermission(params);
-      transcript.push({ kind: 'permission-request', request: params, response });
+      recorder.record({ kind: 'permission-request', request: params, response });
       return response;
     })
     .onNotification(methods.client.session.update, ({ params }) => {
-      transcript.push({ kind: 'session-update', sessionId: params.sessionId, update: params.update });
+      recorder.record({ kind: 'session-update', sessionId: params.sessionId, update: params.update });
     })
     .connect(endpoint.stream);
 
@@ -288,14 +411,17 @@ async function startClient(
     return {
       initialize,
       sessionId,
-      transcript,
-      messages,
+      transcript: recorder.client.events,
+      messages: recorded?.messages ?? [],
+      get droppedMessages() {
+        return recorded?.dropped ?? 0;
+      },
       agent: connection.agent,
       async prompt(prompt) {
         const failed = new Promise<never>((_, reject) => {
           failTurn = reject;
         });
-        const start = transcript.length;
+        recorder.startTurn();
         try {
           const response = await Promise.race([
             guarded(
@@ -306,9 +432,10 @@ async function startClient(
             ),
             failed,
           ]);
-          transcript.push({ kind: 'turn-end', sessionId, stopReason: response.stopReason });
-          return summarizeTurn(transcript.slice(start), response.stopReason);
+          const events = recorder.endTurn({ kind: 'turn-end', sessionId, stopReason: response.stopReason });
+          return summarizeTurn(events, response.stopReason);
         } finally {
+          recorder.turn = undefined;
           failTurn = () => undefined;
         }
       },
@@ -341,8 +468,9 @@ export async function connectTestClient(
   agent: ConnectableAgent,
   options: TestClientOptions = {},
 ): Promise<TestClient> {
-  const messages: WireMessage[] = [];
-  const wire = recordedWirePair(messages);
+  const limits = transcriptLimits(options);
+  const recorded = new RecordedMessages(limits);
+  const wire = recordedWirePair(recorded);
   const agentConnection = agent.connect(wire.agentSide);
   return startClient(
     {
@@ -359,7 +487,8 @@ export async function connectTestClient(
       },
     },
     options,
-    messages,
+    limits,
+    recorded,
   );
 }
 
@@ -386,6 +515,7 @@ export async function spawnTestClient(
   options: SpawnTestClientOptions = {},
 ): Promise<TestClient> {
   const { initializeTimeoutMs } = options;
+  const limits = transcriptLimits(options);
   if (
     initializeTimeoutMs !== undefined &&
     !(Number.isFinite(initializeTimeoutMs) && initializeTimeoutMs > 0)
@@ -437,6 +567,7 @@ export async function spawnTestClient(
       },
     },
     options,
-    [],
+    limits,
+    undefined,
   );
 }

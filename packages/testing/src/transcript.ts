@@ -46,13 +46,93 @@ export interface StdoutNoiseEvent {
   readonly preview: string;
 }
 
+/**
+ * Events were dropped here to keep the transcript within its limits; what is left stays in order. Its counts go up
+ * while events keep being dropped. `reason`: `'limit'`, the transcript reached `maxTranscriptEvents` or
+ * `maxTranscriptBytes` (later events are counted, not kept; `turn-end` events are still kept); `'stdout-noise'`, the
+ * agent wrote more than {@link MAX_NOISE_EVENTS} non-JSON lines (later ones are counted, not kept).
+ */
+export interface TruncatedEvent {
+  readonly kind: 'truncated';
+  readonly reason: 'limit' | 'stdout-noise';
+  /** How many events were dropped here so far. */
+  readonly droppedEvents: number;
+  /** Their size as JSON, in bytes. */
+  readonly droppedBytes: number;
+}
+
 /** One entry of a {@link TestClient} transcript, in the order it happened. */
 export type TranscriptEvent =
   | SessionUpdateEvent
   | ElicitationRequestEvent
   | PermissionRequestEvent
   | TurnEndEvent
-  | StdoutNoiseEvent;
+  | StdoutNoiseEvent
+  | TruncatedEvent;
+
+/** Default of `maxTranscriptEvents`: events a transcript (the client's, and each turn's) keeps. */
+export const DEFAULT_MAX_TRANSCRIPT_EVENTS = 10_000;
+/** Default of `maxTranscriptBytes`: the size as JSON of the events a transcript keeps. */
+export const DEFAULT_MAX_TRANSCRIPT_BYTES = 16 * 1024 * 1024;
+/** Non-JSON stdout lines of an agent recorded as `stdout-noise` events; later ones are only counted. */
+export const MAX_NOISE_EVENTS = 100;
+
+/** The limits of one transcript. */
+export interface TranscriptLimits {
+  readonly maxEvents: number;
+  readonly maxBytes: number;
+}
+
+type Mutable<T> = { -readonly [Key in keyof T]: T[Key] };
+
+/** A {@link TruncatedEvent} that keeps counting. */
+export function truncatedEvent(reason: TruncatedEvent['reason']): Mutable<TruncatedEvent> {
+  return { kind: 'truncated', reason, droppedEvents: 0, droppedBytes: 0 };
+}
+
+/** The size of an event (or message) as JSON, in bytes: what the transcript limits count. */
+export function jsonBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value) ?? '');
+}
+
+/**
+ * Events in order, within limits: the first events up to `maxEvents` and `maxBytes` are kept; then one `truncated`
+ * event (reason `limit`) counts every later one, except those added with {@link BoundedEvents.addAlways}.
+ */
+export class BoundedEvents {
+  readonly events: TranscriptEvent[] = [];
+  private bytes = 0;
+  private marker: Mutable<TruncatedEvent> | undefined;
+
+  constructor(private readonly limits: TranscriptLimits) {}
+
+  get truncated(): boolean {
+    return this.marker !== undefined;
+  }
+
+  add(event: TranscriptEvent, size: number = jsonBytes(event)): void {
+    const fits =
+      this.marker === undefined &&
+      this.events.length < this.limits.maxEvents &&
+      this.bytes + size <= this.limits.maxBytes;
+    if (fits) {
+      this.events.push(event);
+      this.bytes += size;
+      return;
+    }
+    if (this.marker === undefined) {
+      this.marker = truncatedEvent('limit');
+      this.events.push(this.marker);
+    }
+    this.marker.droppedEvents += 1;
+    this.marker.droppedBytes += size;
+  }
+
+  /** Adds an event the limits do not apply to (a turn's end, the noise marker): one per turn or per client. */
+  addAlways(event: TranscriptEvent): void {
+    this.events.push(event);
+  }
+}
 
 /** One JSON-RPC message as it crossed the connection. */
 export interface WireMessage {
@@ -79,6 +159,8 @@ export interface TurnTranscript {
   readonly permissions: readonly PermissionRequestEvent[];
   /** The text of every `agent_message_chunk` of this turn, joined. */
   readonly text: string;
+  /** True when events of this turn were dropped to keep it within its limits (a `truncated` event marks where). */
+  readonly truncated: boolean;
 }
 
 /** Sorts a turn's events into a {@link TurnTranscript}. */
@@ -99,5 +181,6 @@ export function summarizeTurn(events: readonly TranscriptEvent[], stopReason: St
       permissions.push(event);
     }
   }
-  return { stopReason, events, updates, elicitations, permissions, text };
+  const truncated = events.some((event) => event.kind === 'truncated' && event.reason === 'limit');
+  return { stopReason, events, updates, elicitations, permissions, text, truncated };
 }

@@ -1,11 +1,11 @@
 // The test client against real SDK agent apps (in-process, over recorded message streams) and real stdio agent
 // processes: scripted answers by the shared rules, functions, defaults, permissions, transcripts, and the failures.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RequestError } from '@agentclientprotocol/sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   AgentProcessError,
   connectTestClient,
@@ -28,6 +28,21 @@ function isAlive(pid: number): boolean {
     return false;
   }
 }
+/** Live processes whose environment carries `ACPKIT_TEST_MARKER=marker` (Linux /proc; zombies are gone already). */
+function processesWithMarker(marker: string): number[] {
+  const needle = `ACPKIT_TEST_MARKER=${marker}`;
+  return readdirSync('/proc').flatMap((entry) => {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) return [];
+    try {
+      const environment = readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0');
+      const zombie = /^\d+ \(.*\) Z /.test(readFileSync(`/proc/${entry}/stat`, 'latin1'));
+      return environment.includes(needle) && !zombie ? [Number(entry)] : [];
+    } catch {
+      return []; // gone meanwhile, or not ours to read
+    }
+  });
+}
+
 const clients: TestClient[] = [];
 
 afterEach(async () => {
@@ -92,6 +107,27 @@ describe('connectTestClient (in-process SDK agent app)', () => {
       ['notify', 'scripted'],
       ['channels', 'scripted'],
     ]);
+  });
+
+  it('answers forms picked by title, as often as each is asked', async () => {
+    const client = await inProcess({
+      answers: {
+        'Describe the release': { 'Release name': 'r-1', Channels: 'Beta' },
+        'Choose a deployment target': { Choice: 'Preview' },
+      },
+    });
+    const expected =
+      'Selected: previewRelease: accept {"name":"r-1","replicas":2,"notify":true,"channels":["beta"]}';
+    expect((await client.prompt('release')).text).toBe(expected);
+    expect((await client.prompt('release')).text).toBe(expected);
+  });
+
+  it('fails the turn when no entry of the answers object names the form', async () => {
+    const client = await inProcess({ answers: { 'Another form': 'decline' } });
+    await expect(client.prompt('Deploy')).rejects.toMatchObject({
+      code: TestingErrorCode.NoScriptLeft,
+      message: expect.stringContaining('but the answers object has no answer for it'),
+    });
   });
 
   it.each(['decline', 'cancel'] as const)('answers %s as scripted', async (action) => {
@@ -205,15 +241,27 @@ describe('spawnTestClient (stdio agent process)', () => {
     expect(isAlive(Number(readFileSync(pidFile, 'utf8')))).toBe(false);
   });
 
+  it.each(['noise-flood', 'endless-line', 'brace-flood'])(
+    'says NOT_AN_ACP_AGENT, not INITIALIZE_TIMEOUT, for a program that floods stdout before initialize (%s)',
+    async (scenario) => {
+      const error = await spawnTestClient([process.execPath, stdioAgent, scenario], {
+        initializeTimeoutMs: 15_000,
+      }).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: TestingErrorCode.NotAnAcpAgent });
+    },
+  );
+
   it('rejects INITIALIZE_TIMEOUT after initializeTimeoutMs for an agent that says nothing, and reaps it', async () => {
-    const pidFile = join(mkdtempSync(join(tmpdir(), 'acpkit-testing-')), 'pid');
-    const error = await spawnTestClient([process.execPath, stdioAgent, 'silent', pidFile], {
+    // Found by an inherited marker, not a pid file: under load the agent may be stopped before it could write one.
+    const marker = `silent-${process.pid}-${Date.now()}`;
+    const error = await spawnTestClient([process.execPath, stdioAgent, 'silent'], {
       initializeTimeoutMs: 500,
+      env: { ...process.env, ACPKIT_TEST_MARKER: marker },
     }).catch((caught: unknown) => caught);
     expect(AgentProcessError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ code: TestingErrorCode.InitializeTimeout });
     expect((error as Error).message).toContain('did not answer initialize within 0.5 s');
-    expect(isAlive(Number(readFileSync(pidFile, 'utf8')))).toBe(false);
+    expect(processesWithMarker(marker)).toEqual([]);
   });
 
   it('refuses an initializeTimeoutMs that is not a positive number, before starting anything', async () => {
@@ -246,5 +294,69 @@ describe('spawnTestClient (stdio agent process)', () => {
       code: TestingErrorCode.AgentStartFailed,
     });
     await expect(spawnTestClient([])).rejects.toMatchObject({ code: TestingErrorCode.InvalidCommand });
+  });
+});
+
+describe('bounded transcripts', () => {
+  it('keeps a flooded turn within maxTranscriptEvents, with a truncated event counting the rest', async () => {
+    const client = await spawned('update-flood', { maxTranscriptEvents: 1_000 });
+    const turn = await client.prompt('flood');
+    expect(turn.stopReason).toBe('end_turn');
+    const updates = turn.events.filter((event) => event.kind === 'session-update');
+    expect(updates).toHaveLength(1_000);
+    expect(turn.events.at(-2)).toMatchObject({ kind: 'truncated', reason: 'limit', droppedEvents: 19_000 });
+    expect(turn.events.at(-1)).toMatchObject({ kind: 'turn-end', stopReason: 'end_turn' });
+    expect(turn.truncated).toBe(true);
+    expect(client.transcript.filter((event) => event.kind === 'session-update')).toHaveLength(1_000);
+  });
+
+  it('keeps a flooded turn within maxTranscriptBytes', async () => {
+    const client = await spawned('update-flood', { maxTranscriptBytes: 100_000 });
+    const turn = await client.prompt('flood');
+    const kept = turn.events.filter((event) => event.kind === 'session-update');
+    const bytes = kept.reduce((sum, event) => sum + Buffer.byteLength(JSON.stringify(event)), 0);
+    expect(bytes).toBeLessThanOrEqual(100_000);
+    expect(kept.length).toBeGreaterThan(50);
+    const marker = turn.events.find((event) => event.kind === 'truncated');
+    expect(marker).toMatchObject({ reason: 'limit', droppedEvents: 20_000 - kept.length });
+    expect(marker && 'droppedBytes' in marker && marker.droppedBytes).toBeGreaterThan(19_000 * 1024);
+  });
+
+  it('applies the default limits: 10,000 events', async () => {
+    const client = await spawned('update-flood');
+    const turn = await client.prompt('flood');
+    expect(turn.events.filter((event) => event.kind === 'session-update')).toHaveLength(10_000);
+    expect(turn.events.find((event) => event.kind === 'truncated')).toMatchObject({ droppedEvents: 10_000 });
+  });
+
+  it('records the first 100 stdout noise lines as events, then only counts them', async () => {
+    const client = await spawned('acp-and-noise');
+    await client.prompt('noise');
+    const noise = client.transcript.filter((event) => event.kind === 'stdout-noise');
+    expect(noise).toHaveLength(100);
+    await vi.waitFor(() =>
+      expect(client.transcript.find((event) => event.kind === 'truncated')).toMatchObject({
+        reason: 'stdout-noise',
+        droppedEvents: 4_900,
+      }),
+    );
+  });
+
+  it('refuses limits that are not positive whole numbers', async () => {
+    for (const maxTranscriptEvents of [0, -1, 1.5, Number.NaN]) {
+      await expect(connectTestClient(createScenarioAgent(), { maxTranscriptEvents })).rejects.toMatchObject({
+        code: TestingErrorCode.InvalidOption,
+      });
+    }
+    await expect(connectTestClient(createScenarioAgent(), { maxTranscriptBytes: 0 })).rejects.toMatchObject({
+      code: TestingErrorCode.InvalidOption,
+    });
+  });
+
+  it('bounds the recorded wire messages of an in-process agent by the same limits', async () => {
+    const client = await inProcess({ maxTranscriptEvents: 3 });
+    await client.prompt('Deploy');
+    expect(client.messages).toHaveLength(3);
+    expect(client.droppedMessages).toBeGreaterThan(0);
   });
 });

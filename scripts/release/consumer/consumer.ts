@@ -14,6 +14,8 @@ import {
   ElicitationUnsupportedError,
   InvalidElicitationResponseError,
 } from '@acpkit/elicitation';
+import * as errors from '@acpkit/errors';
+import { AcpKitError, brandErrorClass } from '@acpkit/errors';
 import {
   AcpRemoteError,
   type ConnectOptions,
@@ -108,6 +110,19 @@ export function describeError(error: unknown): string {
   return String(error);
 }
 
+/** One root: every package's errors are AcpKitErrors, and a family of one's own is a subclass with two lines. */
+export class DeployError extends AcpKitError<'DEPLOY_FAILED'> {
+  static override readonly isInstance = brandErrorClass(DeployError, 'acpkit.error.deploy');
+  override readonly name: string = 'DeployError';
+}
+
+export function anyAcpKitError(failures: unknown[]): AcpKitError[] {
+  const remote: AcpKitError = new AcpRemoteError('INVALID_OPTION', 'bad option');
+  const deploy = new DeployError('DEPLOY_FAILED', 'no target', { cause: remote });
+  const deployCodes: 'DEPLOY_FAILED'[] = failures.filter(DeployError.isInstance).map((error) => error.code);
+  return deployCodes.length > 0 ? [remote, deploy] : failures.filter(AcpKitError.isInstance);
+}
+
 /** Serve an in-process SDK agent (a factory: one agent per connection) and connect to it. */
 export async function serveAndConnect(): Promise<RemoteServer> {
   const options: ServeOptions = { host: '127.0.0.1', port: 0 };
@@ -152,6 +167,6 @@ export async function testWithScriptedAnswers(): Promise<TurnTranscript | string
 }
 
 /** Every public package's entry point loads for a type-checked consumer, including the CLIs' programmatic APIs. */
-export const packageEntryPoints = [acpremote, choiceSchema, cli, compat].map((namespace) =>
+export const packageEntryPoints = [acpremote, choiceSchema, cli, compat, errors].map((namespace) =>
   Object.keys(namespace),
 );

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 
 /** The publishable packages; each README must carry at least one compiled TypeScript example. */
 export const PUBLIC_PACKAGE_DIRECTORIES = [
+  'packages/errors',
   'packages/choice-schema',
   'packages/form-schema',
   'packages/elicitation',

@@ -81,5 +81,39 @@ describe("the README's complete agent", () => {
     const turn = await client.prompt('Deploy the app');
     expect(turn.text).toBe('No target (declined).');
     expect(client.transcript.filter((event) => event.kind === 'stdout-noise')).toEqual([]);
+    expect(client.initialize.agentInfo).toEqual({
+      name: 'deploy-target',
+      title: 'Deploy target',
+      version: '1.0.0',
+    });
+  });
+
+  it('ends a turn cancelled during its question with stopReason cancelled, and the next turn normally', async () => {
+    let asked!: () => void;
+    const questionShown = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    let forms = 0;
+    const client = await spawnTestClient([process.execPath, '--import', 'tsx', agentFile], {
+      cwd: repositoryRoot,
+      // The first form stays open until the agent withdraws it; the second is answered.
+      answers: (_request, { signal }) => {
+        forms += 1;
+        if (forms > 1) return { action: 'accept', content: { choice: 'choice_0' } };
+        asked();
+        return new Promise((resolve) =>
+          signal.addEventListener('abort', () => resolve({ action: 'cancel' })),
+        );
+      },
+    });
+    clients.push(client);
+    const turn = client.prompt('Deploy the app');
+    await questionShown;
+    await client.cancel();
+    const cancelled = await turn;
+    expect(cancelled.stopReason).toBe('cancelled');
+    expect(cancelled.text).toBe('No target (cancelled).');
+    const next = await client.prompt('Deploy the app');
+    expect(next).toMatchObject({ stopReason: 'end_turn', text: 'Selected: preview' });
   });
 });

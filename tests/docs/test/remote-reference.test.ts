@@ -116,3 +116,47 @@ describe('docs/remote-transport.md metrics', () => {
     }
   });
 });
+
+describe('docs/remote-transport.md metrics on a fresh server', () => {
+  it('has every documented series and label value in the first scrape, at 0', async () => {
+    const server = await serveCommand([process.execPath, '-e', 'process.stdin.resume()'], {
+      port: 0,
+      metrics: true,
+      logger: silentLogger,
+    });
+    let text: string;
+    try {
+      text = await (await fetch(`http://127.0.0.1:${server.port}${RemoteProtocol.metricsPath}`)).text();
+    } finally {
+      await server.close();
+    }
+    const samples = text.split('\n').filter((line) => line !== '' && !line.startsWith('#'));
+    for (const sample of samples) expect(sample).toMatch(/ 0$/);
+    const section = markdownSection(page, '### Metrics') ?? '';
+    const families = [...section.matchAll(/^\| `(acpremote_[a-z_]+)` *\| (\w+) *\|/gm)].map(
+      (match) => match[1],
+    );
+    expect(families.length).toBeGreaterThan(10);
+    for (const family of families) {
+      expect(
+        samples.some((sample) => new RegExp(`^${family}(_bucket|_sum|_count)?[{ ]`).test(sample)),
+        family,
+      ).toBe(true);
+    }
+    const valueRows = [...section.matchAll(/^\| ((?:`acpremote_[a-z_]+`(?:, )?)+) *\| (.+)\|$/gm)];
+    expect(valueRows.length).toBeGreaterThan(4);
+    for (const [, metricCell, valuesCell] of valueRows) {
+      const metrics = [...(metricCell as string).matchAll(/`(acpremote_[a-z_]+)`/g)].map((match) => match[1]);
+      for (const [, label, list] of (valuesCell as string).matchAll(/`([a-z_]+)`: ((?:`[^`]+`(?:, )?)+)/g)) {
+        for (const [, value] of (list as string).matchAll(/`([^`]+)`/g)) {
+          for (const metric of metrics) {
+            const present = samples.some((sample) =>
+              new RegExp(`^${metric}(_bucket|_sum|_count)?\\{[^}]*\\b${label}="${value}"`).test(sample),
+            );
+            expect(present, `${metric}{${label}="${value}"}`).toBe(true);
+          }
+        }
+      }
+    }
+  });
+});

@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildServerMetadata, buildServerPaths } from '@acpkit/remote/internal';
 import { describe, expect, it } from 'vitest';
 import { markdownSection } from '../src/cli-help.js';
 
@@ -54,5 +55,24 @@ describe('why @acpkit/compat-1.6 exists', () => {
     expect(read('packages/compat-1.6/README.md')).toContain(
       '(../../docs/versioning.md#why-acpkitcompat-16-exists)',
     );
+  });
+});
+
+describe('VERSIONING.md', () => {
+  it('lists every metadata key the server serves as public API', () => {
+    const row = read('VERSIONING.md')
+      .split('\n')
+      .find((line) => line.includes('**Metadata JSON keys**'));
+    const listed = [...(row ?? '').split('|')[1]!.matchAll(/`([a-z_]+)`/g)].map((match) => match[1]);
+    const served = Object.keys(
+      buildServerMetadata({
+        paths: buildServerPaths('/acp'),
+        authRequired: true,
+        maxMessageBytes: 1024,
+        remoteCwd: '/srv',
+        useUnstableProtocol: false,
+      }),
+    );
+    expect(listed.sort()).toEqual(served.sort());
   });
 });

@@ -98,6 +98,7 @@ describe('changesets configuration', () => {
       '@acpkit/cli',
       '@acpkit/compat-1.6',
       '@acpkit/elicitation',
+      '@acpkit/errors',
       '@acpkit/form-schema',
       '@acpkit/remote',
       '@acpkit/testing',
@@ -121,6 +122,20 @@ describe('changesets configuration', () => {
 
 describe('changeset version on a scratch copy of the workspace', () => {
   const scenarios: Array<{ name: string; type: BumpType; alsoMoves: string[] }> = [
+    {
+      // The error root: every package with errors depends on it; compat-1.6 only through elicitation's patch.
+      name: '@acpkit/errors',
+      type: 'minor',
+      alsoMoves: [
+        '@acpkit/acpremote',
+        '@acpkit/choice-schema',
+        '@acpkit/cli',
+        '@acpkit/elicitation',
+        '@acpkit/form-schema',
+        '@acpkit/remote',
+        '@acpkit/testing',
+      ],
+    },
     {
       name: '@acpkit/choice-schema',
       type: 'minor',

@@ -1,8 +1,9 @@
 // Two installed copies of every public package's built output (house style §4.11): an error one copy throws must be
-// recognised by the other copy's `instanceof` and `isInstance()`, by its own class only, with name, code and cause
-// intact. The copies are two separate node_modules trees of the built dist, so every @acpkit module (and the
-// branding code each one bundles) is evaluated twice; third-party dependencies are shared, as npm would dedupe them.
-import { cp, mkdir, mkdtemp, readFile, realpath, rm, symlink } from 'node:fs/promises';
+// recognised by the other copy's `instanceof` and `isInstance()`, by its own class and its bases only, with name, code
+// and cause intact, and by the other copy's one root, `AcpKitError` of `@acpkit/errors`. The copies are two separate
+// node_modules trees of the built dist, so every @acpkit module (the root included) is evaluated twice; third-party
+// dependencies are shared, as npm would dedupe them.
+import { cp, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -26,7 +27,7 @@ const constructors: Record<string, (errorClass: new (...args: never[]) => Error)
     new (C as new (...args: unknown[]) => Error)('FALLBACK_NOT_A_RESULT', 'not a result', 'plain', { cause }),
   ElicitationScopeError: (C) => new (C as new (...args: unknown[]) => Error)('other', 'this'),
   ElicitationConnectionClosedError: (C) => new (C as new (...args: unknown[]) => Error)({ cause }),
-  ClientCapabilitiesNotRecordedError: (C) => new (C as new (...args: unknown[]) => Error)(),
+  ClientCapabilitiesNotRecordedError: (C) => new (C as new (...args: unknown[]) => Error)('form'),
   FormSchemaError: (C) =>
     new (C as new (...args: unknown[]) => Error)(
       'NESTED_OBJECT',
@@ -112,6 +113,37 @@ describe('error classes across two installed copies of the built packages', () =
     expect(first.get('@acpkit/remote')?.AcpRemoteError).not.toBe(
       second.get('@acpkit/remote')?.AcpRemoteError,
     );
+    expect(first.get('@acpkit/errors')?.AcpKitError).not.toBe(second.get('@acpkit/errors')?.AcpKitError);
+  });
+
+  it('has one root: every error class of every package is an AcpKitError of the other copy of @acpkit/errors', () => {
+    const [first, second] = copies;
+    const { AcpKitError } = second.get('@acpkit/errors') as { AcpKitError: ErrorClass };
+    const checked: string[] = [];
+    for (const workspacePackage of publicPackages) {
+      for (const [name, errorClass] of errorClassesOf(first.get(workspacePackage.name)!)) {
+        const error = construct(name, errorClass);
+        expect(error instanceof AcpKitError, `${workspacePackage.name} ${name} instanceof AcpKitError`).toBe(
+          true,
+        );
+        expect(AcpKitError.isInstance(error), `AcpKitError.isInstance(${name})`).toBe(true);
+        checked.push(name);
+      }
+    }
+    expect(checked).toEqual(expect.arrayContaining(['AcpRemoteError', 'TestingError', 'FormSchemaError']));
+  });
+
+  it('keeps the root in @acpkit/errors only: no other package bundles a copy of it', async () => {
+    for (const workspacePackage of publicPackages) {
+      if (workspacePackage.name === '@acpkit/errors') continue;
+      const dist = join(repositoryRoot, workspacePackage.directory, 'dist');
+      const scripts = (await readdir(dist, { recursive: true })).filter((file) => file.endsWith('.js'));
+      for (const script of scripts) {
+        const text = await readFile(join(dist, script), 'utf8');
+        // The slot every branded class keeps its marker in: only the root's own module defines it.
+        expect(text.includes('acpkit.class-marker'), `${workspacePackage.name} dist/${script}`).toBe(false);
+      }
+    }
   });
 
   it('recognises every exported error class by its own marker in the other copy, with name, code and cause kept', () => {

@@ -1,4 +1,5 @@
 import {
+  type AnswerScripts,
   answerFormWithScript,
   type FormScript,
   ScriptedAnswerError,
@@ -10,7 +11,7 @@ import {
   describeValue,
   type FieldValue,
   type FormField,
-  FormScriptQueue,
+  formScriptSource,
   readForm,
 } from '@acpkit/testing/internal';
 import type {
@@ -23,11 +24,12 @@ import { reviewUrl } from './url-safety.js';
 
 /**
  * Where the scripted answers of `acpkit client` come from: one script for every form (`--answer`, `--decline`,
- * `--cancel`) or a list used one form at a time (`--answers FILE`). `source` names it in the printed answers.
+ * `--cancel`) or per-form scripts (`--answers FILE`: a list used one form at a time, or scripts keyed by form title).
+ * `source` names it in the printed answers.
  */
 export type FormScripts =
   | { readonly kind: 'every-form'; readonly script: FormScript; readonly source: string }
-  | { readonly kind: 'list'; readonly scripts: readonly FormScript[]; readonly source: string };
+  | { readonly kind: 'list'; readonly scripts: AnswerScripts; readonly source: string };
 
 /**
  * One printed answer: `Label: value [where it came from]`. A field left empty says so once, without a source that
@@ -39,22 +41,29 @@ function answerLine(field: FormField, value: FieldValue | undefined, from: strin
 }
 
 /**
- * `--answer` answers every form with the same values, which a second, different form rarely fits: when one does not
- * after an earlier form took the answers, the error says so and points to the per-form file.
+ * `--answer` answers every form with the same values, which forms other than the one the answers were written for
+ * rarely fit: when one does not (a NAME that is no field of it, the first form included; after an earlier form, any
+ * misfit), the error says so and points to the per-form file.
  */
 function explainRepeatedAnswers(error: unknown, scripts: FormScripts, earlierForms: number): unknown {
-  const repeated = scripts.kind === 'every-form' && scripts.source === '--answer' && earlierForms > 0;
   const doesNotFit =
     ScriptedAnswerError.isInstance(error) &&
-    (error.code === TestingErrorCode.UnknownField || error.code === TestingErrorCode.InvalidAnswer);
-  if (!repeated || !doesNotFit) return error;
+    error.problems.some(
+      ({ code }) =>
+        code === TestingErrorCode.UnknownField ||
+        (earlierForms > 0 &&
+          (code === TestingErrorCode.InvalidAnswer || code === TestingErrorCode.MissingAnswer)),
+    );
+  if (scripts.kind !== 'every-form' || scripts.source !== '--answer' || !doesNotFit) return error;
+  const which = earlierForms > 0 ? ', and an earlier form took these answers' : '';
   return new ScriptedAnswerError(
     error.code,
-    `${error.message} --answer applies to every form the agent asks, and an earlier form took these answers; to ` +
-      'answer each form differently, give one entry per form with --answers FILE.',
+    `${error.message}\n--answer applies to every form the agent asks${which}; to answer each form differently, give ` +
+      'one answer per form, or answers keyed by form title, with --answers FILE.',
     {
       ...(error.form === undefined ? {} : { form: error.form }),
       ...(error.field === undefined ? {} : { field: error.field }),
+      problems: error.problems,
       cause: error,
     },
   );
@@ -62,8 +71,8 @@ function explainRepeatedAnswers(error: unknown, scripts: FormScripts, earlierFor
 
 function scriptFor(scripts: FormScripts): (request: FormElicitationRequest) => FormScript {
   if (scripts.kind === 'every-form') return () => scripts.script;
-  const queue = new FormScriptQueue(scripts.scripts, scripts.source);
-  return (request) => queue.next(request);
+  const source = formScriptSource(scripts.scripts, scripts.source);
+  return (request) => source.next(request);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { AcpKitError } from '@acpkit/errors';
 import { describe, expect, it, vi } from 'vitest';
 import { ClientError, ClientErrorCode } from './errors.js';
 
@@ -25,5 +26,11 @@ describe('ClientError', () => {
     const error = new other.ClientError('AGENT_EXITED', 'gone');
     expect(error instanceof ClientError).toBe(true);
     expect(new Error('plain') instanceof ClientError).toBe(false);
+  });
+
+  it('is an AcpKitError, the one root of ACP Kit errors', () => {
+    const error = new ClientError(ClientErrorCode.AgentExited, 'x');
+    expect(AcpKitError.isInstance(error)).toBe(true);
+    expect(error instanceof AcpKitError).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
-import { brandErrorClass, isBrandedInstance } from '@acpkit/internal-branding';
+// ClientError, the errors of `acpkit client`, on the one ACP Kit error root (`AcpKitError` from `@acpkit/errors`).
+import { AcpKitError, brandErrorClass } from '@acpkit/errors';
 
 /**
  * Stable codes of {@link ClientError}. Adding one is a minor change; renaming or removing one is breaking.
@@ -31,28 +32,8 @@ export type ClientErrorCode = (typeof ClientErrorCode)[keyof typeof ClientErrorC
  * }
  * ```
  */
-export class ClientError<Code extends ClientErrorCode = ClientErrorCode> extends Error {
-  static {
-    brandErrorClass(ClientError, 'acpkit.error.client');
-  }
-
-  override readonly name: string = 'ClientError';
-  /** Stable machine-readable code. */
-  readonly code: Code;
-
-  constructor(code: Code, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-  }
-
+export class ClientError<Code extends ClientErrorCode = ClientErrorCode> extends AcpKitError<Code> {
   /** Like `instanceof`, but also true for errors created by another copy of this code. */
-  static isInstance(value: unknown): value is ClientError {
-    return isBrandedInstance(ClientError, value);
-  }
-
-  /** Makes `instanceof` check the class's own marker, so it also recognises errors from another copy of this code. */
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the class right of instanceof, a subclass too
-    return isBrandedInstance(this, value);
-  }
+  static override readonly isInstance = brandErrorClass(ClientError, 'acpkit.error.client');
+  override readonly name: string = 'ClientError';
 }

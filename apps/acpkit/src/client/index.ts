@@ -54,8 +54,9 @@ export function registerClientCommand(program: Command, run: CliRun): void {
     .addOption(
       new Option(
         '--answers <file>',
-        'Answer the forms from a JSON list, one entry per form in order: an object of NAME: VALUE, "decline" or ' +
-          '"cancel". A form beyond the list is an error (exit 2).',
+        'Answer the forms from a JSON list, one entry per form in order, or from a JSON object keyed by form title ' +
+          '(the form\'s title, else its question); an entry is an object of NAME: VALUE, "decline" or "cancel". A ' +
+          'form the file does not answer is an error (exit 2).',
       ).conflicts(['decline', 'cancel']),
     )
     .addOption(new Option('--decline', 'Decline every form.').conflicts('cancel'))

@@ -49,6 +49,18 @@ describe('describeAgentError', () => {
     );
   });
 
+  it("names the agent's error class and code when data carries them (acpSessions().prompt sends both)", () => {
+    const error = new RequestError(-32603, 'Internal error', {
+      details: 'Property "when" is a date (z.date()), which no ACP form field can hold: use z.iso.date()',
+      name: 'FormSchemaError',
+      code: 'UNSUPPORTED_TYPE',
+    });
+    expect(describeAgentError(error)).toBe(
+      'The agent answered with an error: Internal error (-32603): FormSchemaError UNSUPPORTED_TYPE: Property "when" ' +
+        'is a date (z.date()), which no ACP form field can hold: use z.iso.date()',
+    );
+  });
+
   it('shows long details whole, and cuts only past 2000 characters, at a word', () => {
     const details =
       'No client capabilities were recorded for this connection: wrap your initialize handler with ' +

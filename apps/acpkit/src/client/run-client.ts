@@ -12,6 +12,7 @@ import {
 import {
   type ClientConnection,
   type CreateElicitationRequest,
+  type CreateElicitationResponse,
   client,
   type InitializeResponse,
   methods,
@@ -104,8 +105,11 @@ export function describeAgentError(error: RequestError): string {
   const data: unknown = error.data;
   let detail: string | undefined;
   if (typeof data === 'string') detail = data;
-  else if (isRecord(data) && typeof data.details === 'string') detail = data.details;
-  else if (isRecord(data) && typeof data.message === 'string') detail = data.message;
+  else if (isRecord(data) && typeof data.details === 'string') {
+    // `acpSessions().prompt` also sends the error's class and stable code: `FormSchemaError UNSUPPORTED_TYPE: …`.
+    const origin = [data.name, data.code].filter((part) => typeof part === 'string').join(' ');
+    detail = origin === '' ? data.details : `${origin}: ${data.details}`;
+  } else if (isRecord(data) && typeof data.message === 'string') detail = data.message;
   else if (data !== undefined && data !== null) detail = JSON.stringify(data);
   const shown = detail === undefined ? undefined : shorten(detail, MAX_DETAIL_CHARACTERS);
   return `The agent answered with an error: ${error.message} (${error.code})${shown ? `: ${shown}` : ''}`;
@@ -162,6 +166,355 @@ class EndedRun extends Error {
 }
 
 /**
+ * Where a {@link ClientRun} is. It only moves forward: `initializing` → `opening-session` → `waiting-for-prompt` ⇄
+ * `in-turn` (→ `cancelling-turn` after the first SIGINT) → `stopping` → `stopped`. A failure, a signal or a script
+ * that does not fit a form moves it to `ending` instead of `stopping`: from then on the agent's late output is not
+ * shown after the closing message.
+ */
+type ClientRunState =
+  | 'initializing'
+  | 'opening-session'
+  | 'waiting-for-prompt'
+  | 'in-turn'
+  | 'cancelling-turn'
+  | 'ending'
+  | 'stopping'
+  | 'stopped';
+
+/**
+ * One conversation with a started agent, in separate steps: {@link ClientRun.converse} initializes, opens the
+ * session and runs the prompt loop; {@link ClientRun.cancelOrEnd} handles the stop signals; {@link ClientRun.stop}
+ * tears down (once); {@link ClientRun.fail} turns whatever ended the run early into one error line and an exit code.
+ */
+class ClientRun {
+  private state: ClientRunState = 'initializing';
+  private readonly interactive: boolean;
+  /** The agent's answer to `initialize`; `undefined` until it answered (then it has output to flush at the end). */
+  private initializeResponse: InitializeResponse | undefined;
+  private agentLabel: string;
+  private answerer: Answerer;
+  private sessionId: string | undefined;
+  private readonly connection: ClientConnection;
+  /** Settles with the error to report when the agent process exits. */
+  private readonly agentGone: Promise<ClientError>;
+  /** Settles when a signal or a script that does not fit a form ends the run. */
+  private readonly ended: Promise<EndedRun>;
+  private endRun: (ended: EndedRun) => void = () => undefined;
+  private readonly pendingUrlCompletions = new Map<string, AbortController>();
+  private readonly prompts: AsyncGenerator<string>;
+  private readonly unsubscribeSignals: () => void;
+  private readonly stopWarningAboutStdout: () => void;
+  private stopping: Promise<number> | undefined;
+
+  /**
+   * Runs a whole conversation: starts the agent (a command that cannot start ends the run before anything else
+   * exists), then {@link ClientRun.converse}. Resolves with the exit code.
+   */
+  static async run(options: ClientRunOptions): Promise<number> {
+    const output = new RunOutput(options.io);
+    let agent: AgentProcess;
+    try {
+      agent = await AgentProcess.start(options.command, options.cwd, options.io.env);
+    } catch (error) {
+      output.reportError((error as Error).message);
+      return AgentProcessError.isInstance(error) && error.code === TestingErrorCode.InvalidCommand
+        ? ExitCode.Usage
+        : ExitCode.RuntimeFailure;
+    }
+    return new ClientRun(options, output, agent).converse();
+  }
+
+  private constructor(
+    private readonly options: ClientRunOptions,
+    private readonly output: RunOutput,
+    private readonly agent: AgentProcess,
+  ) {
+    this.interactive = !options.yes && options.scripts === undefined && options.io.stdin.isTTY === true;
+    this.agentLabel = describeAgent(undefined, options.command);
+    this.answerer = this.createAnswerer();
+    this.stopWarningAboutStdout = agent.onNonJsonLine((line) => this.warnAboutStdout(line));
+    this.ended = new Promise<EndedRun>((resolve) => {
+      this.endRun = resolve;
+    });
+    this.connection = this.connect();
+    this.agentGone = agent.exited.then((exit) => {
+      const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
+      // Nothing was lost from an agent that never answered initialize: it did not start up.
+      return new ClientError(
+        ClientErrorCode.AgentExited,
+        this.initializeResponse === undefined
+          ? `The agent exited before answering initialize (${how}).`
+          : `Connection to the agent lost: it exited (${how}).`,
+      );
+    });
+    this.unsubscribeSignals = options.io.onStopSignal((signal) => this.cancelOrEnd(signal));
+    this.prompts = promptSource(options, output.terminal);
+  }
+
+  private get terminal(): TerminalOutput {
+    return this.output.terminal;
+  }
+
+  private createAnswerer(): Answerer {
+    const { io } = this.options;
+    return this.interactive
+      ? new InteractiveAnswerer(this.agentLabel, { input: io.stdin, output: io.stdout as Writable })
+      : new AutomaticAnswerer(this.agentLabel, (line) => this.output.printLine(line), this.options.scripts);
+  }
+
+  private warnAboutStdout(line: NonJsonLine): void {
+    const count = this.agent.nonJsonLineCount;
+    if (count <= REPORTED_NON_JSON_LINES) {
+      this.terminal.writeError(
+        `Warning: the agent wrote a line to stdout that is not JSON-RPC; it was dropped (stdout of an ACP agent must ` +
+          `carry only JSON-RPC, logs belong on stderr): ${JSON.stringify(line.preview)}\n`,
+      );
+    }
+    if (count === REPORTED_NON_JSON_LINES) {
+      this.terminal.writeError(
+        'Warning: further non-JSON-RPC lines on the agent’s stdout are dropped without a warning.\n',
+      );
+    }
+  }
+
+  /** The client side of the ACP connection: forms, URL consent, permissions and the session's updates. */
+  private connect(): ClientConnection {
+    return client({ name: 'acpkit-client' })
+      .onRequest(methods.client.elicitation.create, ({ params, signal }) =>
+        this.answerElicitation(params, signal),
+      )
+      .onRequest(methods.client.session.requestPermission, ({ params, signal }) =>
+        this.terminal.exclusive(() => this.answerer.answerPermission(params, signal)),
+      )
+      .onNotification(methods.client.session.update, ({ params }) => {
+        if (this.showsUpdates() && params.sessionId === this.sessionId) {
+          this.terminal.write(this.output.transcript.render(params.update));
+        }
+      })
+      .onNotification(methods.client.elicitation.complete, ({ params }) => {
+        // Unknown or already-completed ids are ignored, as the spec asks.
+        this.pendingUrlCompletions.get(params.elicitationId)?.abort();
+      })
+      .connect(this.agent.stream);
+  }
+
+  /** Once the run ended early, the agent's late output is not shown after the closing message. */
+  private showsUpdates(): boolean {
+    return this.state !== 'ending' && this.state !== 'stopped';
+  }
+
+  private async answerElicitation(
+    params: CreateElicitationRequest,
+    signal: AbortSignal,
+  ): Promise<CreateElicitationResponse> {
+    if (isFormRequest(params)) {
+      try {
+        return await this.terminal.exclusive(() => this.answerer.answerForm(params, signal));
+      } catch (error) {
+        if (!ScriptedAnswerError.isInstance(error)) throw error;
+        // The script is wrong, not the agent: it gets a plain cancel, and the run ends naming the form and field.
+        this.endRun(new EndedRun(ExitCode.Usage, error));
+        return { action: 'cancel' };
+      }
+    }
+    if (isUrlRequest(params)) {
+      const response = await this.terminal.exclusive(() => this.answerer.answerUrl(params, signal));
+      if (response.action === 'accept') {
+        const completed = new AbortController();
+        this.pendingUrlCompletions.set(params.elicitationId, completed);
+        void this.terminal
+          .exclusive(() => this.answerer.waitForUrlCompletion(params, completed.signal))
+          .finally(() => this.pendingUrlCompletions.delete(params.elicitationId));
+      }
+      return response;
+    }
+    throw RequestError.invalidParams({ mode: params.mode }, `Unsupported elicitation mode: ${params.mode}`);
+  }
+
+  /** The first SIGINT during a turn cancels the turn; any other stop signal ends the run. */
+  private cancelOrEnd(signal: StopSignal): void {
+    const { sessionId } = this;
+    if (signal === 'SIGINT' && this.state === 'in-turn' && sessionId !== undefined) {
+      this.state = 'cancelling-turn';
+      this.output.printLine('Cancelling the turn… (press Ctrl+C again to quit)');
+      void this.connection.agent.notify(methods.agent.session.cancel, { sessionId }).catch(() => undefined);
+      return;
+    }
+    this.endRun(new EndedRun(signal === 'SIGINT' ? ExitCode.Interrupted : ExitCode.Terminated));
+  }
+
+  /** Awaits `work`, unless the agent exits, the person interrupts or a script fails first. */
+  private async guard<T>(work: Promise<T>): Promise<T> {
+    const result = await Promise.race([
+      work.then((value) => ({ kind: 'done' as const, value })),
+      this.agentGone.then((error) => ({ kind: 'gone' as const, error })),
+      this.ended.then((end) => ({ kind: 'ended' as const, end })),
+    ]);
+    if (result.kind === 'done') return result.value;
+    if (result.kind === 'gone') throw result.error;
+    throw result.end;
+  }
+
+  /** Initializes, opens the session, runs the prompt loop and stops; resolves with the exit code. */
+  private async converse(): Promise<number> {
+    try {
+      await this.initialize();
+      const sessionId = await this.openSession();
+      await this.promptLoop(sessionId);
+      return await this.stop(ExitCode.Ok);
+    } catch (error) {
+      return await this.fail(error);
+    }
+  }
+
+  private async initialize(): Promise<void> {
+    const { options } = this;
+    const initializeTimeoutMs = options.initializeTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS;
+    this.initializeResponse = await this.guard(
+      awaitInitialize(
+        this.connection.agent.request(methods.agent.initialize, {
+          protocolVersion: PROTOCOL_VERSION,
+          clientCapabilities: { elicitation: { form: {}, url: {} } },
+          clientInfo: { name: 'acpkit-client', title: 'ACP Kit terminal client', version: options.version },
+        }),
+        this.agent,
+        options.command,
+        {
+          timeoutMs: initializeTimeoutMs,
+          timeoutOption: '--initialize-timeout',
+          waitingNoticeMs: Math.min(INITIALIZE_NOTICE_MS, initializeTimeoutMs / 2),
+          onWaiting: () =>
+            this.terminal.writeError(
+              `Waiting for the agent to answer initialize… (giving up after ${initializeTimeoutMs / 1000} s; ` +
+                '--initialize-timeout changes that)\n',
+            ),
+        },
+      ),
+    );
+    this.agentLabel = describeAgent(this.initializeResponse, options.command);
+    this.answerer = this.createAnswerer();
+    this.output.printLine(`Connected to ${this.agentLabel}.`);
+  }
+
+  private async openSession(): Promise<string> {
+    this.state = 'opening-session';
+    const session = await this.guard(
+      this.connection.agent.request(methods.agent.session.new, { cwd: this.options.cwd, mcpServers: [] }),
+    );
+    this.sessionId = session.sessionId;
+    this.state = 'waiting-for-prompt';
+    return session.sessionId;
+  }
+
+  private async promptLoop(sessionId: string): Promise<void> {
+    for (;;) {
+      const next = await this.guard(this.prompts.next());
+      if (next.done) return;
+      if (!this.interactive || this.options.prompts.length > 0) this.output.printLine(`> ${next.value}`);
+      const stopReason = await this.turn(sessionId, next.value);
+      if (stopReason === undefined) continue;
+      // Output held behind a prompt (a URL wait) is flushed before the turn's closing line.
+      await this.terminal.settled();
+      this.terminal.write(this.output.transcript.endTurn(stopReason));
+    }
+  }
+
+  /** Sends one prompt; `undefined` when the agent failed the turn and a person can try again. */
+  private async turn(sessionId: string, text: string): Promise<StopReason | undefined> {
+    this.state = 'in-turn';
+    try {
+      const response = await this.guard(
+        this.connection.agent.request(methods.agent.session.prompt, {
+          sessionId,
+          prompt: [{ type: 'text', text }],
+        }),
+      );
+      return response.stopReason;
+    } catch (error) {
+      // A turn the agent failed is reported; a person can try again, a script stops with a failure.
+      if (!(error instanceof RequestError) || !this.interactive) throw error;
+      this.output.reportError(describeAgentError(error));
+      return undefined;
+    } finally {
+      this.state = 'waiting-for-prompt';
+    }
+  }
+
+  /** Tears down once: the agent first, then the connection. Resolves with `code`. */
+  private stop(code: number): Promise<number> {
+    this.stopping ??= this.teardown(code);
+    return this.stopping;
+  }
+
+  private async teardown(code: number): Promise<number> {
+    if (this.state !== 'ending') this.state = 'stopping';
+    this.unsubscribeSignals();
+    this.stopWarningAboutStdout();
+    void this.prompts.return(undefined).catch(() => undefined);
+    // The agent goes first: closing the connection first would close our end of its stdout while it may still be
+    // flushing, and it would die of EPIPE instead of exiting on stdin EOF. One that never answered initialize has
+    // nothing to flush: it gets SIGTERM at once.
+    await (this.initializeResponse === undefined ? this.agent.abandon() : this.agent.stop());
+    this.connection.close();
+    this.state = 'stopped';
+    return code;
+  }
+
+  /** Ends a run cut short: one error line (or none, for a signal), then the teardown. */
+  private async fail(error: unknown): Promise<number> {
+    this.state = 'ending';
+    const { output, terminal } = this;
+    if (error instanceof EndedRun) {
+      if (error.reason === undefined) {
+        terminal.write(output.transcript.breakLine());
+        return await this.stop(error.code);
+      }
+      await terminal.settled();
+      output.reportError(error.reason.message);
+      return await this.stop(error.code);
+    }
+    // A closed connection usually means the agent died: wait for a form on screen to close, then name the exit.
+    const exit =
+      ClientError.isInstance(error) || error instanceof RequestError || AgentProcessError.isInstance(error)
+        ? undefined
+        : await Promise.race([
+            this.agentGone,
+            new Promise<undefined>((resolve) =>
+              setTimeout(() => resolve(undefined), EXIT_REPORT_WAIT_MS).unref(),
+            ),
+          ]);
+    // The agent is gone: closing the connection closes any form it left on screen, before the one error line.
+    if (!this.agent.isRunning) this.connection.close();
+    await terminal.settled();
+    if (exit !== undefined) output.reportError(exit.message);
+    else if (ClientError.isInstance(error) || AgentProcessError.isInstance(error))
+      output.reportError(error.message);
+    else if (error instanceof RequestError) output.reportError(describeAgentError(error));
+    else output.reportError(`Connection to the agent lost: ${(error as Error).message}.`);
+    return await this.stop(ExitCode.RuntimeFailure);
+  }
+}
+
+/** The run's terminal and transcript, and the two ways it writes a line: to the transcript, or as an error. */
+class RunOutput {
+  readonly terminal: TerminalOutput;
+  readonly transcript = new Transcript();
+
+  constructor(io: ClientRunOptions['io']) {
+    this.terminal = new TerminalOutput(io.stdout, io.stderr);
+  }
+
+  printLine(line: string): void {
+    this.terminal.write(this.transcript.line(line));
+  }
+
+  reportError(message: string): void {
+    this.terminal.write(this.transcript.breakLine());
+    this.terminal.writeError(`Error: ${message}\n`);
+  }
+}
+
+/**
  * Runs one conversation with a stdio ACP agent: spawns it, initializes advertising form and URL elicitation, opens a
  * session in `cwd`, sends each prompt, streams the agent's messages, tool calls and plans, and answers forms and
  * permission requests (interactively, with defaults under `--yes`/non-TTY, or from the scripted answers). The first
@@ -175,234 +528,6 @@ class EndedRun extends Error {
  * });
  * ```
  */
-export async function runClient(options: ClientRunOptions): Promise<number> {
-  const { io } = options;
-  const interactive = !options.yes && options.scripts === undefined && io.stdin.isTTY === true;
-  const terminal = new TerminalOutput(io.stdout, io.stderr);
-  const transcript = new Transcript();
-  const printLine = (line: string) => terminal.write(transcript.line(line));
-  const reportError = (message: string) => {
-    terminal.write(transcript.breakLine());
-    terminal.writeError(`Error: ${message}\n`);
-  };
-
-  let agentLabel = describeAgent(undefined, options.command);
-  let answerer: Answerer = createAnswerer();
-  function createAnswerer(): Answerer {
-    return interactive
-      ? new InteractiveAnswerer(agentLabel, { input: io.stdin, output: io.stdout as Writable })
-      : new AutomaticAnswerer(agentLabel, printLine, options.scripts);
-  }
-
-  let agent: AgentProcess;
-  try {
-    agent = await AgentProcess.start(options.command, options.cwd, io.env);
-  } catch (error) {
-    reportError((error as Error).message);
-    return AgentProcessError.isInstance(error) && error.code === TestingErrorCode.InvalidCommand
-      ? ExitCode.Usage
-      : ExitCode.RuntimeFailure;
-  }
-  const stopWarningAboutStdout = agent.onNonJsonLine((line: NonJsonLine) => {
-    const count = agent.nonJsonLineCount;
-    if (count <= REPORTED_NON_JSON_LINES) {
-      terminal.writeError(
-        `Warning: the agent wrote a line to stdout that is not JSON-RPC; it was dropped (stdout of an ACP agent must ` +
-          `carry only JSON-RPC, logs belong on stderr): ${JSON.stringify(line.preview)}\n`,
-      );
-    }
-    if (count === REPORTED_NON_JSON_LINES) {
-      terminal.writeError(
-        'Warning: further non-JSON-RPC lines on the agent’s stdout are dropped without a warning.\n',
-      );
-    }
-  });
-
-  let sessionId: string | undefined;
-  // Once the run ends (a failure, a signal), the agent's late output is not shown after the closing message.
-  let showUpdates = true;
-  let endRun: (ended: EndedRun) => void = () => undefined;
-  const ended = new Promise<EndedRun>((resolve) => {
-    endRun = resolve;
-  });
-  const pendingUrlCompletions = new Map<string, AbortController>();
-  const connection: ClientConnection = client({ name: 'acpkit-client' })
-    .onRequest(methods.client.elicitation.create, async ({ params, signal }) => {
-      if (isFormRequest(params)) {
-        try {
-          return await terminal.exclusive(() => answerer.answerForm(params, signal));
-        } catch (error) {
-          if (!ScriptedAnswerError.isInstance(error)) throw error;
-          // The script is wrong, not the agent: it gets a plain cancel, and the run ends naming the form and field.
-          endRun(new EndedRun(ExitCode.Usage, error));
-          return { action: 'cancel' };
-        }
-      }
-      if (isUrlRequest(params)) {
-        const response = await terminal.exclusive(() => answerer.answerUrl(params, signal));
-        if (response.action === 'accept') {
-          const completed = new AbortController();
-          pendingUrlCompletions.set(params.elicitationId, completed);
-          void terminal
-            .exclusive(() => answerer.waitForUrlCompletion(params, completed.signal))
-            .finally(() => pendingUrlCompletions.delete(params.elicitationId));
-        }
-        return response;
-      }
-      throw RequestError.invalidParams({ mode: params.mode }, `Unsupported elicitation mode: ${params.mode}`);
-    })
-    .onRequest(methods.client.session.requestPermission, ({ params, signal }) =>
-      terminal.exclusive(() => answerer.answerPermission(params, signal)),
-    )
-    .onNotification(methods.client.session.update, ({ params }) => {
-      if (showUpdates && params.sessionId === sessionId) terminal.write(transcript.render(params.update));
-    })
-    .onNotification(methods.client.elicitation.complete, ({ params }) => {
-      // Unknown or already-completed ids are ignored, as the spec asks.
-      pendingUrlCompletions.get(params.elicitationId)?.abort();
-    })
-    .connect(agent.stream);
-
-  let turnActive = false;
-  let cancelRequested = false;
-  let initialized = false;
-  const agentGone = agent.exited.then((exit) => {
-    const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
-    // Nothing was lost from an agent that never answered initialize: it did not start up.
-    return new ClientError(
-      ClientErrorCode.AgentExited,
-      initialized
-        ? `Connection to the agent lost: it exited (${how}).`
-        : `The agent exited before answering initialize (${how}).`,
-    );
-  });
-  const unsubscribeSignals = io.onStopSignal((signal: StopSignal) => {
-    if (signal === 'SIGINT' && turnActive && !cancelRequested && sessionId !== undefined) {
-      cancelRequested = true;
-      printLine('Cancelling the turn… (press Ctrl+C again to quit)');
-      void connection.agent.notify(methods.agent.session.cancel, { sessionId }).catch(() => undefined);
-      return;
-    }
-    endRun(new EndedRun(signal === 'SIGINT' ? ExitCode.Interrupted : ExitCode.Terminated));
-  });
-
-  let stopping: Promise<number> | undefined;
-  const prompts = promptSource(options, terminal);
-  const stop = (code: number): Promise<number> => {
-    stopping ??= (async () => {
-      unsubscribeSignals();
-      stopWarningAboutStdout();
-      void prompts.return(undefined).catch(() => undefined);
-      // The agent goes first: closing the connection first would close our end of its stdout while it may still be
-      // flushing, and it would die of EPIPE instead of exiting on stdin EOF. One that never answered initialize has
-      // nothing to flush: it gets SIGTERM at once.
-      await (initialized ? agent.stop() : agent.abandon());
-      connection.close();
-      return code;
-    })();
-    return stopping;
-  };
-
-  /** Awaits `work`, unless the agent exits, the person interrupts or a script fails first. */
-  async function guard<T>(work: Promise<T>): Promise<T> {
-    const result = await Promise.race([
-      work.then((value) => ({ kind: 'done' as const, value })),
-      agentGone.then((error) => ({ kind: 'gone' as const, error })),
-      ended.then((end) => ({ kind: 'ended' as const, end })),
-    ]);
-    if (result.kind === 'done') return result.value;
-    if (result.kind === 'gone') throw result.error;
-    throw result.end;
-  }
-
-  try {
-    const initializeTimeoutMs = options.initializeTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS;
-    const initialize = await guard(
-      awaitInitialize(
-        connection.agent.request(methods.agent.initialize, {
-          protocolVersion: PROTOCOL_VERSION,
-          clientCapabilities: { elicitation: { form: {}, url: {} } },
-          clientInfo: { name: 'acpkit-client', title: 'ACP Kit terminal client', version: options.version },
-        }),
-        agent,
-        options.command,
-        {
-          timeoutMs: initializeTimeoutMs,
-          timeoutOption: '--initialize-timeout',
-          waitingNoticeMs: Math.min(INITIALIZE_NOTICE_MS, initializeTimeoutMs / 2),
-          onWaiting: () =>
-            terminal.writeError(
-              `Waiting for the agent to answer initialize… (giving up after ${initializeTimeoutMs / 1000} s; ` +
-                '--initialize-timeout changes that)\n',
-            ),
-        },
-      ),
-    );
-    initialized = true;
-    agentLabel = describeAgent(initialize, options.command);
-    answerer = createAnswerer();
-    printLine(`Connected to ${agentLabel}.`);
-    const session = await guard(
-      connection.agent.request(methods.agent.session.new, { cwd: options.cwd, mcpServers: [] }),
-    );
-    sessionId = session.sessionId;
-
-    for (;;) {
-      const next = await guard(prompts.next());
-      if (next.done) break;
-      if (!interactive || options.prompts.length > 0) printLine(`> ${next.value}`);
-      turnActive = true;
-      cancelRequested = false;
-      let stopReason: StopReason;
-      try {
-        const response = await guard(
-          connection.agent.request(methods.agent.session.prompt, {
-            sessionId,
-            prompt: [{ type: 'text', text: next.value }],
-          }),
-        );
-        stopReason = response.stopReason;
-      } catch (error) {
-        // A turn the agent failed is reported; a person can try again, a script stops with a failure.
-        if (!(error instanceof RequestError) || !interactive) throw error;
-        reportError(describeAgentError(error));
-        continue;
-      } finally {
-        turnActive = false;
-      }
-      // Output held behind a prompt (a URL wait) is flushed before the turn's closing line.
-      await terminal.settled();
-      terminal.write(transcript.endTurn(stopReason));
-    }
-    return await stop(ExitCode.Ok);
-  } catch (error) {
-    showUpdates = false;
-    if (error instanceof EndedRun) {
-      if (error.reason === undefined) {
-        terminal.write(transcript.breakLine());
-        return await stop(error.code);
-      }
-      await terminal.settled();
-      reportError(error.reason.message);
-      return await stop(error.code);
-    }
-    // A closed connection usually means the agent died: wait for a form on screen to close, then name the exit.
-    const exit =
-      ClientError.isInstance(error) || error instanceof RequestError || AgentProcessError.isInstance(error)
-        ? undefined
-        : await Promise.race([
-            agentGone,
-            new Promise<undefined>((resolve) =>
-              setTimeout(() => resolve(undefined), EXIT_REPORT_WAIT_MS).unref(),
-            ),
-          ]);
-    // The agent is gone: closing the connection closes any form it left on screen, before the one error line.
-    if (!agent.isRunning) connection.close();
-    await terminal.settled();
-    if (exit !== undefined) reportError(exit.message);
-    else if (ClientError.isInstance(error) || AgentProcessError.isInstance(error)) reportError(error.message);
-    else if (error instanceof RequestError) reportError(describeAgentError(error));
-    else reportError(`Connection to the agent lost: ${(error as Error).message}.`);
-    return await stop(ExitCode.RuntimeFailure);
-  }
+export function runClient(options: ClientRunOptions): Promise<number> {
+  return ClientRun.run(options);
 }

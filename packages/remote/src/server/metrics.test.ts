@@ -93,6 +93,20 @@ describe('createMetricsEndpoint', () => {
     for (const name of families.keys()) expect(name).toMatch(/^acpremote_/);
   });
 
+  it('serves every outcome, reason and the clean exit at 0 before anything happened', async () => {
+    const endpoint = await createMetricsEndpoint({
+      openConnections: () => 0,
+      draining: () => false,
+      detachedSessions: () => 0,
+      resumeCounters: undefined,
+    });
+    const families = parseMetrics(await endpoint.render());
+    for (const outcome of ['accepted', 'malformed', 'shutdown', 'resume']) {
+      expect(sampleValue(families, 'acpremote_connections_total', { outcome }), outcome).toBe(0);
+    }
+    expect(sampleValue(families, 'acpremote_child_process_exits_total', { code: '0', signal: '' })).toBe(0);
+  });
+
   it('gives each server its own registry and never touches prom-client’s global one', async () => {
     const first = await createMetricsEndpoint({
       openConnections: () => 1,

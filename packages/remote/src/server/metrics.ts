@@ -94,6 +94,8 @@ const CONNECTION_OUTCOMES = [
   'limit',
   'draining',
   'resume',
+  'malformed',
+  'shutdown',
 ] as const;
 /** Outcomes of a resume request: accepted, or the reason it was refused (`Acpkit-Resume-Refused`). */
 const RESUME_OUTCOMES: readonly ('accepted' | ResumeRefusalReason)[] = [
@@ -252,6 +254,8 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
   }
   for (const limit of LIMITS) limitsReached.inc({ limit }, 0);
   childrenStarted.inc(0);
+  // Exit codes and signals are open-ended: the clean exit is the series present from the start.
+  childExits.inc({ code: '0', signal: '' }, 0);
   childStartFailures.inc(0);
   stallCloses.inc(0);
   heartbeatTimeouts.inc(0);

@@ -1,4 +1,5 @@
 // Unit tests of AcpRemoteError and its branding.
+import { AcpKitError } from '@acpkit/errors';
 import { describe, expect, it, vi } from 'vitest';
 import { AcpRemoteError, AcpRemoteErrorCode } from './errors.js';
 
@@ -39,6 +40,15 @@ describe('AcpRemoteError', () => {
     expect(AcpRemoteError.isInstance(retryable)).toBe(true);
     expect(retryable instanceof RetryableRemoteError).toBe(true);
     expect(new AcpRemoteError('CONNECTION_FAILED', 'x') instanceof RetryableRemoteError).toBe(false);
+  });
+
+  it('is an AcpKitError, the one root, and its isInstance works unbound', () => {
+    const error = new AcpRemoteError('LISTEN_FAILED', 'port in use');
+    expect(AcpKitError.isInstance(error)).toBe(true);
+    expect(error instanceof AcpKitError).toBe(true);
+    expect([error, new Error('x'), new AcpKitError('OTHER', 'y')].filter(AcpRemoteError.isInstance)).toEqual([
+      error,
+    ]);
   });
 
   it('uses SCREAMING_SNAKE codes', () => {

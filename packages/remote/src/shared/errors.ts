@@ -1,5 +1,5 @@
-// AcpRemoteError, the error class of @acpkit/remote, and its stable codes.
-import { brandErrorClass, isBrandedInstance } from '@acpkit/internal-branding';
+// AcpRemoteError, the family of errors `@acpkit/remote` throws, on the one ACP Kit error root (`@acpkit/errors`).
+import { AcpKitError, brandErrorClass } from '@acpkit/errors';
 
 /**
  * Stable codes of {@link AcpRemoteError}. Adding a code is a minor change; renaming or removing one is breaking.
@@ -26,10 +26,10 @@ export const AcpRemoteErrorCode = {
 export type AcpRemoteErrorCode = (typeof AcpRemoteErrorCode)[keyof typeof AcpRemoteErrorCode];
 
 /**
- * Base class of every error thrown by `@acpkit/remote`: a stable `code` (branch on it, not on the message), `cause`
+ * Base class of every error thrown by `@acpkit/remote`: an `AcpKitError` (the root of every ACP Kit error, from
+ * `@acpkit/errors`) with a stable `code` from {@link AcpRemoteErrorCode} (branch on it, not on the message), `cause`
  * kept when one error wraps another, and the `Symbol.for('acpkit.error.remote')` marker behind `isInstance()` and
- * `instanceof`, which both recognise errors from another copy of the package. Subclasses (one per failure a caller
- * branches on) brand themselves with their own `acpkit.error.<name>` marker. Wire errors stay the SDK's
+ * `instanceof`, which both recognise errors from another copy of the package. Wire errors stay the SDK's
  * `RequestError`.
  *
  * @example
@@ -41,20 +41,7 @@ export type AcpRemoteErrorCode = (typeof AcpRemoteErrorCode)[keyof typeof AcpRem
  * }
  * ```
  */
-export class AcpRemoteError<Code extends AcpRemoteErrorCode = AcpRemoteErrorCode> extends Error {
-  static {
-    brandErrorClass(AcpRemoteError, 'acpkit.error.remote');
-  }
-
-  override readonly name: string = 'AcpRemoteError';
-  /** Stable machine-readable code. */
-  readonly code: Code;
-
-  constructor(code: Code, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-  }
-
+export class AcpRemoteError<Code extends AcpRemoteErrorCode = AcpRemoteErrorCode> extends AcpKitError<Code> {
   /**
    * Like `instanceof`, but also true for errors created by another copy of this package.
    *
@@ -63,25 +50,6 @@ export class AcpRemoteError<Code extends AcpRemoteErrorCode = AcpRemoteErrorCode
    * AcpRemoteError.isInstance(new AcpRemoteError('INVALID_OPTION', 'bad')); // true
    * ```
    */
-  static isInstance(value: unknown): value is AcpRemoteError {
-    return isBrandedInstance(AcpRemoteError, value);
-  }
-
-  /**
-   * Makes `instanceof` check the class's own marker (inherited by every subclass), so it also recognises errors
-   * created by another copy of the package.
-   *
-   * @example
-   * ```ts
-   * try {
-   *   await serveCommand(['node', 'agent.js'], { host: '0.0.0.0' });
-   * } catch (error) {
-   *   if (error instanceof AcpRemoteError) console.error(error.code);
-   * }
-   * ```
-   */
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the class right of instanceof, a subclass too
-    return isBrandedInstance(this, value);
-  }
+  static override readonly isInstance = brandErrorClass(AcpRemoteError, 'acpkit.error.remote');
+  override readonly name: string = 'AcpRemoteError';
 }

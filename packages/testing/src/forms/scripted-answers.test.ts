@@ -4,6 +4,8 @@ import { ScriptedAnswerError, TestingErrorCode } from '../errors.js';
 import {
   answerFormWithScript,
   FormScriptQueue,
+  type FormScriptsByTitle,
+  formScriptSource,
   parseAnswerAssignments,
   parseFormScripts,
   type ScriptedForm,
@@ -286,6 +288,34 @@ describe('answerFormWithScript', () => {
     expect(answerFormWithScript(form, { N: text })).toMatchObject({ content: { n: value } });
   });
 
+  it('reports every field that does not fit at once: unknown, invalid and missing, each with its own problem', () => {
+    const error = failure(release, { Nmae: 'r-1', Replicas: '9', notify: 'maybe', Channels: 'Stable' });
+    expect(error.code).toBe(TestingErrorCode.UnknownField);
+    expect(error.field).toBe('Nmae');
+    expect(error.form).toBe('Release details');
+    expect(error.problems.map(({ code, field }) => [code, field])).toEqual([
+      [TestingErrorCode.UnknownField, 'Nmae'],
+      [TestingErrorCode.InvalidAnswer, 'replicas'],
+      [TestingErrorCode.InvalidAnswer, 'notify'],
+      [TestingErrorCode.MissingAnswer, 'name'],
+    ]);
+    expect(error.message).toBe(
+      [
+        'The script does not fit the form "Release details" in 4 places:',
+        `- ${error.problems[0]?.message}`,
+        '- The answer for the field "Replicas" of the form "Release details" does not fit: Must be at most 5.',
+        '- The answer for the field "Notify the team" of the form "Release details" does not fit: it takes yes or no ' +
+          '(true/false), not "maybe"',
+        `- ${error.problems[3]?.message}`,
+      ].join('\n'),
+    );
+    // One problem keeps the one-line message it always had, and lists itself.
+    const single = failure(deployTarget, { Target: 'Preview' });
+    expect(single.problems).toEqual([
+      { code: TestingErrorCode.UnknownField, field: 'Target', message: single.message },
+    ]);
+  });
+
   it('rejects a field answered twice, by its name and its title', () => {
     const error = failure(deployTarget, { choice: 'Preview', Choice: 'Production' });
     expect(error.code).toBe(TestingErrorCode.InvalidAnswer);
@@ -321,7 +351,7 @@ describe('parseFormScripts', () => {
   });
 
   it.each([
-    [{ Choice: 'Preview' }, 'answers.json must hold a JSON list with one answer per form'],
+    ['decline', 'answers.json must hold a JSON list with one answer per form'],
     [
       ['accept'],
       'answers.json: answer 1 must be "decline", "cancel" or an object of field answers, not "accept".',
@@ -330,6 +360,47 @@ describe('parseFormScripts', () => {
     [[{ tags: [1] }], 'the value of "tags" must be a string, number, boolean or list of strings, not [1].'],
   ])('names the bad entry of %j', (value, message) => {
     expect(() => parseFormScripts(value, 'answers.json')).toThrow(message);
+  });
+});
+
+describe('forms picked by title', () => {
+  const scripts: FormScriptsByTitle = {
+    'Release details': { name: 'r-1', Channels: 'Stable' },
+    'Choose a deployment target': 'decline',
+  };
+
+  it('parses a JSON object keyed by form title', () => {
+    expect(parseFormScripts(scripts, 'answers.json')).toEqual(scripts);
+    expect(() => parseFormScripts({ 'Release details': { Replicas: { n: 1 } } }, 'answers.json')).toThrow(
+      'answers.json: the answer to "Release details": the value of "Replicas" must be a string, number, boolean or ' +
+        'list of strings, not {"n":1}.',
+    );
+    expect(() => parseFormScripts({ 'Release details': 'accept' }, 'answers.json')).toThrow(
+      'answers.json: the answer to "Release details" must be "decline", "cancel" or an object of field answers, not "accept".',
+    );
+  });
+
+  it('answers each form by its schema title, else its question, as often as it is asked', () => {
+    const source = formScriptSource(scripts, 'answers.json');
+    expect(source.next(release)).toEqual(scripts['Release details']);
+    expect(source.next(deployTarget)).toBe('decline');
+    expect(source.next(release)).toEqual(scripts['Release details']);
+    expect(formScriptSource({ 'Describe the release': 'cancel' }, 'answers.json').next(release)).toBe(
+      'cancel',
+    );
+  });
+
+  it('names the form and the titles the file holds when no entry names it', () => {
+    const source = formScriptSource({ 'Release details': 'decline' }, 'answers.json');
+    expect(() => source.next(deployTarget)).toThrow(
+      expect.objectContaining({
+        code: TestingErrorCode.NoScriptLeft,
+        form: 'Choose a deployment target',
+        message:
+          'The agent asked the form "Choose a deployment target", but answers.json has no answer for it (its answers ' +
+          'are for "Release details"; a form is named by its title, else by its question).',
+      }),
+    );
   });
 });
 

@@ -1,5 +1,5 @@
 import type { CreateElicitationRequest, ElicitationSchema } from '@agentclientprotocol/sdk';
-import { ScriptedAnswerError, TestingErrorCode } from '../errors.js';
+import { ScriptedAnswerError, type ScriptProblem, TestingErrorCode } from '../errors.js';
 import type { AnswerSource, AutomaticFieldAnswer } from './automatic-answers.js';
 import { NOT_A_DECIMAL_NUMBER, parseDecimal, validateFieldValue } from './field-validation.js';
 import {
@@ -85,23 +85,38 @@ function optionList(options: readonly ChoiceOption[]): string {
 }
 
 /**
- * Finds the field a script key names: a property name first, then a title.
- *
- * @throws {@link ScriptedAnswerError} `AMBIGUOUS_FIELD` when the key is no property name and several fields have it
- * as their title: answering one of them silently would be a guess.
+ * Finds the field a script key names: a property name first, then a title. A key that is no property name but the
+ * title of several fields is a problem (`AMBIGUOUS_FIELD`): answering one of them silently would be a guess.
  */
-function findField(model: FormModel, key: string, formName: string): FormField | undefined {
+function findField(model: FormModel, key: string, formName: string): FormField | ScriptProblem | undefined {
   const byName = model.fields.find((field) => field.name === key);
   if (byName !== undefined) return byName;
   const byTitle = model.fields.filter((field) => field.label === key);
   if (byTitle.length > 1) {
-    throw new ScriptedAnswerError(
-      TestingErrorCode.AmbiguousField,
-      `The form ${quote(formName)} has several fields titled ${quote(key)} (${byTitle.map((field) => field.name).join(', ')}): answer them by property name instead.`,
-      { form: formName, field: key },
-    );
+    return {
+      code: TestingErrorCode.AmbiguousField,
+      field: key,
+      message: `The form ${quote(formName)} has several fields titled ${quote(key)} (${byTitle.map((field) => field.name).join(', ')}): answer them by property name instead.`,
+    };
   }
   return byTitle[0];
+}
+
+/** One error for every problem of a form: the one-line message of a single problem, else a list of them. */
+function scriptDoesNotFit(form: string, problems: readonly ScriptProblem[]): ScriptedAnswerError {
+  const [first] = problems as [ScriptProblem, ...ScriptProblem[]];
+  const message =
+    problems.length === 1
+      ? first.message
+      : [
+          `The script does not fit the form ${quote(form)} in ${problems.length} places:`,
+          ...problems.map((problem) => `- ${problem.message}`),
+        ].join('\n');
+  return new ScriptedAnswerError(first.code, message, {
+    form,
+    ...(first.field === undefined ? {} : { field: first.field }),
+    problems,
+  });
 }
 
 /** An option by its title first, then by its value (the token the agent sent). */
@@ -197,31 +212,42 @@ export function answerFormWithScript(form: ScriptedForm, script: FormScript): Sc
   if (script === 'decline' || script === 'cancel') return { action: script };
   const model = readForm(form.requestedSchema);
   const name = formName(form, model);
+  // Every field that does not fit is reported at once: fixing a script one error per run is slow.
+  const problems: ScriptProblem[] = [];
   const scripted = new Map<string, FieldValue>();
+  const answered = new Set<string>();
   for (const [key, raw] of Object.entries(script)) {
     const field = findField(model, key, name);
     if (field === undefined) {
-      throw new ScriptedAnswerError(
-        TestingErrorCode.UnknownField,
-        `The form ${quote(name)} has no field ${quote(key)} (${fieldList(model)}).`,
-        { form: name, field: key },
-      );
+      problems.push({
+        code: TestingErrorCode.UnknownField,
+        field: key,
+        message: `The form ${quote(name)} has no field ${quote(key)} (${fieldList(model)}).`,
+      });
+      continue;
     }
-    if (scripted.has(field.name)) {
-      throw new ScriptedAnswerError(
-        TestingErrorCode.InvalidAnswer,
-        `The script answers the field ${quote(field.label)} of the form ${quote(name)} twice (as its name and its title).`,
-        { form: name, field: field.name },
-      );
+    if ('code' in field) {
+      problems.push(field);
+      continue;
     }
+    if (answered.has(field.name)) {
+      problems.push({
+        code: TestingErrorCode.InvalidAnswer,
+        field: field.name,
+        message: `The script answers the field ${quote(field.label)} of the form ${quote(name)} twice (as its name and its title).`,
+      });
+      continue;
+    }
+    answered.add(field.name);
     const read = readValue(field, raw);
     const problem = 'problem' in read ? read.problem : validateFieldValue(field, read.value);
     if (problem !== undefined || !('value' in read)) {
-      throw new ScriptedAnswerError(
-        TestingErrorCode.InvalidAnswer,
-        `The answer for the field ${quote(field.label)} of the form ${quote(name)} does not fit: ${problem}`,
-        { form: name, field: field.name },
-      );
+      problems.push({
+        code: TestingErrorCode.InvalidAnswer,
+        field: field.name,
+        message: `The answer for the field ${quote(field.label)} of the form ${quote(name)} does not fit: ${problem}`,
+      });
+      continue;
     }
     scripted.set(field.name, read.value);
   }
@@ -234,22 +260,84 @@ export function answerFormWithScript(form: ScriptedForm, script: FormScript): Sc
       content[field.name] = value;
       continue;
     }
+    // A field the script answered wrongly is reported above, not also as left out.
+    if (answered.has(field.name)) continue;
     // A field the script leaves out takes its default, or stays empty; a required one without a default is the
     // script's gap to fill, never a pick made on its behalf (the first option, "no").
     const automatic = scriptGapAnswer(field);
     const problem = typeof automatic === 'string' ? automatic : validateFieldValue(field, automatic.value);
     if (problem !== undefined) {
-      throw new ScriptedAnswerError(
-        TestingErrorCode.MissingAnswer,
-        `The form ${quote(name)} needs an answer for the field ${quote(field.label)}, which the script leaves out (${problem.replace(/\.$/, '')}).`,
-        { form: name, field: field.name },
-      );
+      problems.push({
+        code: TestingErrorCode.MissingAnswer,
+        field: field.name,
+        message: `The form ${quote(name)} needs an answer for the field ${quote(field.label)}, which the script leaves out (${problem.replace(/\.$/, '')}).`,
+      });
+      continue;
     }
     if (typeof automatic === 'string') continue;
     answers.push(automatic);
     if (automatic.value !== undefined) content[field.name] = automatic.value;
   }
+  if (problems.length > 0) throw scriptDoesNotFit(name, problems);
   return { action: 'accept', content, answers };
+}
+
+/**
+ * Scripts for forms picked by title: a JSON object whose keys are form titles (as `acpkit client --answers FILE` and
+ * the test client's `answers` take it). A form is named by its schema `title`, else by the question the agent asked.
+ *
+ * @example
+ * ```ts
+ * const scripts: FormScriptsByTitle = { 'Plan the release': { Version: '1.5.0' }, 'Publish 1.5.0 now?': 'decline' };
+ * ```
+ */
+export type FormScriptsByTitle = { readonly [formTitle: string]: FormScript };
+
+/** Per-form scripts: a list used one form at a time, in order, or an object of scripts picked by form title. */
+export type AnswerScripts = readonly FormScript[] | FormScriptsByTitle;
+
+/** Where the script for each form the agent asks comes from. */
+export interface FormScriptSource {
+  /**
+   * The script for `form`.
+   *
+   * @throws {@link ScriptedAnswerError} `NO_SCRIPT_LEFT` when there is none for it.
+   */
+  next(form: ScriptedForm): FormScript;
+}
+
+/**
+ * The {@link FormScriptSource} of a list (one script per form, in order: {@link FormScriptQueue}) or of scripts
+ * picked by form title (each answers every form with that title, as often as it is asked). `source` names them in
+ * messages (`answers.json`, `the answers list`).
+ *
+ * @example
+ * ```ts
+ * const scripts = formScriptSource({ 'Plan the release': { Version: '1.5.0' } }, 'answers.json');
+ * answerFormWithScript(request, scripts.next(request));
+ * ```
+ */
+export function formScriptSource(scripts: AnswerScripts, source: string): FormScriptSource {
+  if (isScriptList(scripts)) return new FormScriptQueue(scripts, source);
+  return {
+    next(form) {
+      const title = readForm(form.requestedSchema).title;
+      const script = (title === undefined ? undefined : scripts[title]) ?? scripts[form.message];
+      if (script !== undefined) return script;
+      const name = title ?? form.message;
+      const titles = Object.keys(scripts).map(quote).join(', ');
+      throw new ScriptedAnswerError(
+        TestingErrorCode.NoScriptLeft,
+        `The agent asked the form ${quote(name)}, but ${source} has no answer for it (its answers are for ${titles}; a ` +
+          'form is named by its title, else by its question).',
+        { form: name },
+      );
+    },
+  };
+}
+
+function isScriptList(scripts: AnswerScripts): scripts is readonly FormScript[] {
+  return Array.isArray(scripts);
 }
 
 /**
@@ -262,7 +350,7 @@ export function answerFormWithScript(form: ScriptedForm, script: FormScript): Sc
  * answerFormWithScript(request, queue.next(request));
  * ```
  */
-export class FormScriptQueue {
+export class FormScriptQueue implements FormScriptSource {
   private used = 0;
 
   /** @param source - How the list is named in messages (`answers.json`, `the answers list`). */
@@ -330,9 +418,31 @@ function isScriptValue(value: unknown): value is ScriptValue {
   );
 }
 
+/** Checks one entry of a script list or object; `where` names it in messages. */
+function checkScript(entry: unknown, where: string): FormScript {
+  if (entry === 'decline' || entry === 'cancel') return entry;
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+    throw new ScriptedAnswerError(
+      TestingErrorCode.InvalidScript,
+      `${where} must be "decline", "cancel" or an object of field answers, not ${JSON.stringify(entry)}.`,
+    );
+  }
+  for (const [field, fieldValue] of Object.entries(entry)) {
+    if (!isScriptValue(fieldValue)) {
+      throw new ScriptedAnswerError(
+        TestingErrorCode.InvalidScript,
+        `${where}: the value of ${quote(field)} must be a string, number, boolean or list of strings, not ${JSON.stringify(fieldValue)}.`,
+        { field },
+      );
+    }
+  }
+  return entry as FormScript;
+}
+
 /**
- * Checks that `value` is a list of {@link FormScript}s (the content of an `acpkit client --answers FILE`, or the
- * test client's `answers`) and returns it typed. `source` names where it came from in messages.
+ * Checks that `value` holds per-form scripts (the content of an `acpkit client --answers FILE`, or the test client's
+ * `answers`) and returns it typed: a list of {@link FormScript}s, one per form in order, or an object of them keyed
+ * by form title ({@link FormScriptsByTitle}). `source` names where it came from in messages.
  *
  * @throws {@link ScriptedAnswerError} `INVALID_SCRIPT` naming the first entry that is not `"decline"`, `"cancel"`
  * or an object of field → string, number, boolean or list of strings.
@@ -341,31 +451,20 @@ function isScriptValue(value: unknown): value is ScriptValue {
  * const scripts = parseFormScripts(JSON.parse(readFileSync('answers.json', 'utf8')), 'answers.json');
  * ```
  */
-export function parseFormScripts(value: unknown, source: string): FormScript[] {
-  if (!Array.isArray(value)) {
+export function parseFormScripts(value: unknown, source: string): AnswerScripts {
+  if (Array.isArray(value)) {
+    return value.map((entry: unknown, index) => checkScript(entry, `${source}: answer ${index + 1}`));
+  }
+  if (typeof value !== 'object' || value === null) {
     throw new ScriptedAnswerError(
       TestingErrorCode.InvalidScript,
-      `${source} must hold a JSON list with one answer per form, e.g. [{"Choice": "Preview"}, "decline"].`,
+      `${source} must hold a JSON list with one answer per form, e.g. [{"Choice": "Preview"}, "decline"], or an ` +
+        'object of answers keyed by form title, e.g. {"Choose a deployment target": {"Choice": "Preview"}}.',
     );
   }
-  return value.map((entry: unknown, index) => {
-    if (entry === 'decline' || entry === 'cancel') return entry;
-    const where = `${source}: answer ${index + 1}`;
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
-      throw new ScriptedAnswerError(
-        TestingErrorCode.InvalidScript,
-        `${where} must be "decline", "cancel" or an object of field answers, not ${JSON.stringify(entry)}.`,
-      );
-    }
-    for (const [field, fieldValue] of Object.entries(entry)) {
-      if (!isScriptValue(fieldValue)) {
-        throw new ScriptedAnswerError(
-          TestingErrorCode.InvalidScript,
-          `${where}: the value of ${quote(field)} must be a string, number, boolean or list of strings, not ${JSON.stringify(fieldValue)}.`,
-          { field },
-        );
-      }
-    }
-    return entry as FormScript;
-  });
+  const scripts: Record<string, FormScript> = {};
+  for (const [title, entry] of Object.entries(value)) {
+    scripts[title] = checkScript(entry, `${source}: the answer to ${quote(title)}`);
+  }
+  return scripts;
 }

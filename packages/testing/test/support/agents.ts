@@ -52,14 +52,10 @@ export function createScenarioAgent(): AgentApp {
           update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: reply } },
         });
       if (text.includes('fail')) throw new Error('at most one choice may be the default');
-      const choice = await sessions.sessionFor(context).askChoice(
-        'Choose a deployment target',
-        [
-          { value: 'preview', label: 'Preview' },
-          { value: 'production', label: 'Production', default: true },
-        ] as const,
-        { signal: context.signal },
-      );
+      const choice = await sessions.sessionFor(context).askChoice('Choose a deployment target', [
+        { value: 'preview', label: 'Preview' },
+        { value: 'production', label: 'Production', default: true },
+      ] as const);
       await say(
         choice.status === 'accepted' ? `Selected: ${choice.value}` : `Not selected: ${choice.status}`,
       );

@@ -1,0 +1,5 @@
+/**
+ * Public surface of @acpkit/errors: the root of every ACP Kit error. Every export here is public API: named exports
+ * only.
+ */
+export { AcpKitError, type AcpKitErrorMarker, brandErrorClass } from './acp-kit-error.js';
