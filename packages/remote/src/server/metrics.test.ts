@@ -3,7 +3,20 @@ import { register as globalRegistry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { parseMetrics, sampleValue } from '../../test/support/prometheus.js';
 import { DISCARDED_MESSAGES } from '../relay/relay-metrics.js';
-import { createMetricsEndpoint, NO_METRICS } from './metrics.js';
+import { createMetricsEndpoint, NO_METRICS, type ServerState } from './metrics.js';
+
+/** What an idle server tells its metrics, with `overrides`. */
+function serverState(overrides: Partial<ServerState> = {}): ServerState {
+  return {
+    openConnections: () => 0,
+    draining: () => false,
+    detachedSessions: () => 0,
+    resumeCounters: undefined,
+    bufferedBytes: () => ({ send_queue: 0, replay: 0 }),
+    pendingRequests: () => 0,
+    ...overrides,
+  };
+}
 
 describe('NO_METRICS', () => {
   it('accepts every event and keeps nothing (the null object of a server without metrics)', () => {
@@ -21,14 +34,14 @@ describe('NO_METRICS', () => {
 describe('createMetricsEndpoint', () => {
   it('renders every event in valid Prometheus text, hot counters read at scrape time', async () => {
     let open = 2;
-    const endpoint = await createMetricsEndpoint({
-      openConnections: () => open,
-      draining: () => true,
-      detachedSessions: () => 0,
-      resumeCounters: undefined,
-      bufferedBytes: () => ({ send_queue: 1_024, replay: 65_536 }),
-      pendingRequests: () => 3,
-    });
+    const endpoint = await createMetricsEndpoint(
+      serverState({
+        openConnections: () => open,
+        draining: () => true,
+        bufferedBytes: () => ({ send_queue: 1_024, replay: 65_536 }),
+        pendingRequests: () => 3,
+      }),
+    );
     const { metrics } = endpoint;
     metrics.limitReached('pending_requests');
     metrics.limitReached('pending_requests');
@@ -94,12 +107,7 @@ describe('createMetricsEndpoint', () => {
   });
 
   it('serves every outcome, reason and the clean exit at 0 before anything happened', async () => {
-    const endpoint = await createMetricsEndpoint({
-      openConnections: () => 0,
-      draining: () => false,
-      detachedSessions: () => 0,
-      resumeCounters: undefined,
-    });
+    const endpoint = await createMetricsEndpoint(serverState());
     const families = parseMetrics(await endpoint.render());
     for (const outcome of ['accepted', 'malformed', 'shutdown', 'resume']) {
       expect(sampleValue(families, 'acpremote_connections_total', { outcome }), outcome).toBe(0);
@@ -108,22 +116,8 @@ describe('createMetricsEndpoint', () => {
   });
 
   it('gives each server its own registry and never touches prom-client’s global one', async () => {
-    const first = await createMetricsEndpoint({
-      openConnections: () => 1,
-      draining: () => false,
-      detachedSessions: () => 0,
-      resumeCounters: undefined,
-      bufferedBytes: () => ({ send_queue: 0, replay: 0 }),
-      pendingRequests: () => 0,
-    });
-    const second = await createMetricsEndpoint({
-      openConnections: () => 7,
-      draining: () => false,
-      detachedSessions: () => 0,
-      resumeCounters: undefined,
-      bufferedBytes: () => ({ send_queue: 0, replay: 0 }),
-      pendingRequests: () => 0,
-    });
+    const first = await createMetricsEndpoint(serverState({ openConnections: () => 1 }));
+    const second = await createMetricsEndpoint(serverState({ openConnections: () => 7 }));
     first.metrics.received.count('abc');
     expect(
       sampleValue(parseMetrics(await first.render()), 'acpremote_messages_total', { direction: 'received' }),
