@@ -1,40 +1,14 @@
 // The resume wire (`acpkit.resume.v1`, docs/remote-transport.md "Resume") spoken by hand against our servers: what
 // another implementation of the client side sees and must do. Real sockets; drops are `terminate()` (no close frame).
-import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { CloseCode, type RemoteServer, type ServeOptions, serveAcp, serveCommand } from '../src/index.js';
 import { RESUME_SUBPROTOCOL } from '../src/resume/resume-protocol.js';
+import { echoApp } from './support/echo-app.js';
 import { Cleanup, ECHO_AGENT, processExists, rawRequest, recordingLogger } from './support/helpers.js';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
-
-/** An in-process app answering every request with its params, and `_test/notify {count}` with that many notifications first. */
-function echoApp() {
-  return {
-    connect(stream: Stream) {
-      const reader = stream.readable.getReader();
-      const writer = stream.writable.getWriter();
-      const closed = (async () => {
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) return;
-          const message = value as { id?: number; method?: string; params?: { count?: number } };
-          if (message.id === undefined) continue;
-          for (let n = 1; n <= (message.method === '_test/notify' ? (message.params?.count ?? 0) : 0); n += 1)
-            await writer.write({ jsonrpc: '2.0', method: '_test/tick', params: { n } } as AnyMessage);
-          await writer.write({
-            jsonrpc: '2.0',
-            id: message.id,
-            result: message.params ?? null,
-          } as AnyMessage);
-        }
-      })();
-      return { closed, close: () => void reader.cancel().catch(() => {}) };
-    },
-  };
-}
 
 interface Frame {
   readonly binary: boolean;

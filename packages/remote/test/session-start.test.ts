@@ -2,6 +2,7 @@
 // `initialize`, and tells the client within a few seconds when a command agent writes text instead of speaking ACP.
 import { afterEach, describe, expect, it } from 'vitest';
 import { CloseCode, RelayErrorCode, serveAcp, serveCommand } from '../src/index.js';
+import { echoApp } from './support/echo-app.js';
 import {
   Cleanup,
   ECHO_AGENT,
@@ -23,29 +24,10 @@ function textAgent(lines: readonly string[]): string[] {
   return [process.execPath, '-e', script];
 }
 
-/** An app that answers only `initialize`: what a session needs to be worth keeping. */
-function initializeOnlyApp() {
-  return {
-    connect(stream: { readable: ReadableStream; writable: WritableStream }) {
-      const reader = stream.readable.getReader();
-      const writer = stream.writable.getWriter();
-      const closed = (async () => {
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) return;
-          if (value.method === 'initialize')
-            await writer.write({ jsonrpc: '2.0', id: value.id, result: { protocolVersion: 1 } });
-        }
-      })();
-      return { closed, close: () => void reader.cancel().catch(() => {}) };
-    },
-  };
-}
-
 describe('a session dropped before its agent answered initialize', () => {
   it('is ended, not kept for a resume (serveAcp)', async () => {
     const recorder = recordingLogger();
-    const server = await serveAcp(initializeOnlyApp, { port: 0, logger: recorder.logger });
+    const server = await serveAcp(echoApp, { port: 0, logger: recorder.logger });
     cleanup.add(() => server.close());
     const client = await ResumeWireClient.open(server.url);
     const welcome = await client.welcome();

@@ -4,11 +4,12 @@
 // without bound: a link that stops making progress is closed by the stall guard (which this property would see as a
 // failed connection), never left hanging.
 import { connectAcp, serveAcp, silentLogger } from '@acpkit/remote';
-import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
+import type { AnyMessage } from '@agentclientprotocol/sdk';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CutPlan, startFaultProxy } from './support/fault-proxy.js';
 import { NIGHTLY } from './support/property-runs.js';
+import { streamApp } from './support/stream-app.js';
 
 const RUNS = Number(process.env.ACPKIT_PROPERTY_RUNS ?? (NIGHTLY ? 300 : 10));
 /** Both sides' replay buffer bound; messages go up to twice it (the default message limit, 16 MiB, allows them). */
@@ -37,36 +38,14 @@ const plans = fc
 
 /** An in-process agent that records each request's `seq` and answers it with `down` bytes of padding. */
 function paddingApp() {
-  return {
-    connect(stream: Stream) {
-      const received: number[] = [];
-      const reader = stream.readable.getReader();
-      const writer = stream.writable.getWriter();
-      const closed = (async () => {
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) return;
-          const message = value as {
-            id: number | string;
-            method: string;
-            params: { seq: number; down: number };
-          };
-          if (message.method === '_test/received') {
-            await writer.write({ jsonrpc: '2.0', id: message.id, result: { received } } as AnyMessage);
-            continue;
-          }
-          if (message.method === '_test/exchange') received.push(message.params.seq);
-          const pad = 'd'.repeat(message.params?.down ?? 0);
-          await writer.write({
-            jsonrpc: '2.0',
-            id: message.id,
-            result: { seq: message.params?.seq, pad },
-          } as AnyMessage);
-        }
-      })();
-      return { closed, close: () => void reader.cancel().catch(() => {}) };
-    },
-  };
+  const received: number[] = [];
+  return streamApp((message) => {
+    if (message.method === '_test/received') return [{ id: message.id, result: { received } }];
+    if (message.method === '_test/exchange') received.push(message.params.seq);
+    return [
+      { id: message.id, result: { seq: message.params?.seq, pad: 'd'.repeat(message.params?.down ?? 0) } },
+    ];
+  });
 }
 
 describe('resume with messages up to twice the replay buffer, cut anywhere: connectAcp → serveAcp', () => {
