@@ -10,7 +10,7 @@ export declare const venvDirectory: string;
 export declare function venvBinary(name: string): string;
 /** The exact `name==version` pins of requirements.in, keyed by lower-case name. */
 export declare function topLevelPins(): Record<string, string>;
-/** Creates the venv unless one built from the current lock file and Python version exists; throws with pip's output. */
+/** Creates the venv unless one built from the current lock file and Python version exists; throws with the installer's output. */
 export declare function ensurePythonVenv(options?: { log?: (line: string) => void }): {
   reused: boolean;
   seconds: number;

@@ -1,132 +1,208 @@
 #!/usr/bin/env node
-// The one test command: build, type-check, lint, run every vitest project, then the extra checks.
-// It ends with the plain line `N passed, N failed` that CI reads (vitest's own summary is not read by CI):
-// every vitest test counts once, and every other step counts as one test.
+// The one test command: build, type-check, lint, every vitest project, the end-to-end suite again on the other live
+// Node LTS lines, and the extra checks. Independent steps run at the same time (scripts/test/step-graph.mjs); each
+// prints its output as one block when it ends. The command ends with the slowest test files and then the plain line
+// `N passed, N failed` that CI reads: every vitest test counts once, and every other step counts as one test.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+import { otherNodeLines, resolveNodeBinary } from './test/node-runtimes.mjs';
+import { runCommand, runStepGraph } from './test/step-graph.mjs';
+import { readVitestRun, vitestRun } from './test/vitest-runs.mjs';
 
+const started = Date.now();
 const root = new URL('..', import.meta.url).pathname;
 const outputDirectory = join(root, '.test-output');
-const vitestReport = join(outputDirectory, 'vitest.json');
+mkdirSync(outputDirectory, { recursive: true });
 const environment = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0' };
-
-/** Steps that count as one test each. Keep them cheap; heavy checks belong in vitest projects. */
-const steps = [
-  { name: 'build', command: ['pnpm', 'exec', 'turbo', 'run', 'build', '--output-logs=errors-only'] },
-  { name: 'typecheck', command: ['pnpm', 'exec', 'turbo', 'run', 'typecheck', '--output-logs=errors-only'] },
-  { name: 'lint', command: ['pnpm', 'exec', 'biome', 'ci', '.', '--colors=off'] },
-];
-const afterTestSteps = [
-  // Short interleaved bench with wide same-run guards (RTT, msg/s and 16 MiB within 4x of the minimal relay/chain).
-  { name: 'bench:smoke', command: ['pnpm', 'run', 'bench:smoke'] },
-  // Packs every public package, installs the tarballs with npm into a fresh project and uses them there.
-  { name: 'release:check', command: ['pnpm', 'run', 'release:check'] },
-  // The README's first command, exactly as a newcomer runs it, without a terminal: it must exit 0
-  // (tests/e2e/demo-*.test.ts check that "Selected: production" comes back and that no process survives).
-  { name: 'demo (non-TTY)', command: ['pnpm', 'demo'], stdin: 'ignore' },
-];
 
 let passed = 0;
 let failed = 0;
 const failures = [];
+/** @type {Array<{ file: string; seconds: number }>} */
+const fileTimings = [];
 
-function runStep(step) {
-  const started = Date.now();
-  console.log(`\n==> ${step.name}: ${step.command.join(' ')}`);
-  const result = spawnSync(step.command[0], step.command.slice(1), {
-    cwd: root,
-    stdio: [step.stdin ?? 'inherit', 'inherit', 'inherit'],
-    env: environment,
-  });
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  if (result.status === 0) {
-    passed += 1;
-    console.log(`<== ${step.name}: ok (${seconds} s)`);
-    return true;
-  }
-  failed += 1;
-  failures.push(step.name);
-  console.log(`<== ${step.name}: FAILED with ${result.status ?? result.signal} (${seconds} s)`);
-  return false;
+/** A step that runs one command; it passes when the command exits 0. */
+function commandStep(name, command, options = {}) {
+  return {
+    name,
+    ...options,
+    run: async () => {
+      const { code, signal, output } = await runCommand(command, {
+        cwd: root,
+        env: options.env ?? environment,
+        log: join(outputDirectory, 'logs', `${name.replace(/[^\w.-]+/g, '-')}.log`),
+      });
+      return { ok: code === 0, output, detail: code === 0 ? '' : `exit ${code ?? signal}` };
+    },
+  };
 }
 
-const buildOk = runStep(steps[0]);
-for (const step of steps.slice(1)) runStep(step);
+/**
+ * A step that runs vitest and counts its tests instead of itself. `prepare` is called when the step starts (after
+ * the steps it needs), so it can use what they found.
+ * @param {string} name
+ * @param {() => { run: import('./test/vitest-runs.mjs').VitestRun; env?: NodeJS.ProcessEnv }} prepare
+ */
+function vitestStep(name, prepare, options = {}) {
+  return {
+    name,
+    ...options,
+    countsTests: true,
+    run: async () => {
+      const { run, env = environment } = prepare();
+      const { code, output } = await runCommand(run.command, {
+        cwd: root,
+        env: { ...env, ...run.env },
+        log: join(outputDirectory, 'logs', `${name.replace(/[^\w.-]+/g, '-')}.log`),
+      });
+      const counted = readVitestRun(run, code, root);
+      passed += counted.passed;
+      failed += counted.failed;
+      failures.push(...counted.failures);
+      fileTimings.push(...counted.timings);
+      return {
+        ok: counted.failed === 0,
+        output,
+        detail: `${counted.passed} passed, ${counted.failed} failed`,
+      };
+    },
+  };
+}
+
+/** The binaries of the other Node lines, filled in by their steps. */
+const nodeBinaries = new Map();
+const nodeStepName = ({ version }) => `Node ${version} from the npm registry`;
+
+const steps = [
+  commandStep('build', ['pnpm', 'exec', 'turbo', 'run', 'build', '--output-logs=errors-only'], {
+    heavy: true,
+  }),
+  commandStep('typecheck', ['node', 'scripts/typecheck.mjs'], {
+    needs: ['build'],
+    heavy: true,
+  }),
+  commandStep('lint', ['pnpm', 'exec', 'biome', 'ci', '.', '--colors=off']),
+  // tests/interop-python runs the real Python ACP Kit (acpkit, acpremote, pydantic-acp 1.10) from a project-local
+  // venv in a git-ignored folder: built once from the committed lock file, then reused until the lock changes. A
+  // failed install fails this step with pip's output, and the interop tests then fail with it too (never skipped).
+  commandStep('python interop venv', ['node', 'scripts/python-venv.mjs']),
+  ...otherNodeLines.map((nodeLine) => ({
+    name: nodeStepName(nodeLine),
+    run: async () => {
+      const { path, output } = await resolveNodeBinary(nodeLine.version, { cwd: root, env: environment });
+      if (path) nodeBinaries.set(nodeLine.version, path);
+      return { ok: path !== undefined, output: path ? '' : output, detail: path ?? 'npx failed' };
+    },
+  })),
+];
 
 // The reliability suite runs a real nginx (TLS reverse proxy); CI machines start without it, so install Debian's
 // package here, inside the one test command, and only when it is missing. Never skipped: no nginx is a failure.
+const nginxSteps = [];
 if (spawnSync('sh', ['-c', 'command -v nginx'], { env: environment }).status !== 0) {
   const canInstall = process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v apt-get']).status === 0;
-  if (canInstall) {
-    runStep({
-      name: 'install nginx',
-      command: [
-        'sh',
-        '-c',
-        'apt-get update -qq && (DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx)',
-      ],
-    });
-  } else {
-    failed += 1;
-    failures.push(
-      'install nginx (nginx is not on PATH and apt-get as root is unavailable: install nginx first)',
-    );
-    console.log('\n==> install nginx: FAILED: nginx is not on PATH and this user cannot apt-get install it');
-  }
+  nginxSteps.push(
+    canInstall
+      ? commandStep('install nginx', [
+          'sh',
+          '-c',
+          'apt-get update -qq && (DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx)',
+        ])
+      : {
+          name: 'install nginx',
+          run: async () => ({
+            ok: false,
+            detail: 'nginx is not on PATH and this user cannot apt-get install it: install nginx first',
+          }),
+        },
+  );
 }
+steps.push(...nginxSteps);
 
-// tests/interop-python runs the real Python ACP Kit (acpkit, acpremote, pydantic-acp 1.10) from a project-local venv
-// in a git-ignored folder: built once from the committed lock file, then reused until the lock changes. A failed
-// install fails this step with pip's output, and the interop tests then fail with it too (never skipped).
-runStep({ name: 'python interop venv', command: ['node', 'scripts/python-venv.mjs'] });
+steps.push(
+  vitestStep('vitest', () => ({ run: vitestRun({ root, outputDirectory, name: 'vitest', label: '' }) }), {
+    needs: ['build'],
+    after: ['python interop venv', ...nginxSteps.map((step) => step.name)],
+    heavy: true,
+  }),
+  // The end-to-end suite (the built CLIs in real processes) on each other Node line: vitest itself runs on that
+  // Node, so `process.execPath` and every `node` on PATH the tests start is that version.
+  ...otherNodeLines.map((nodeLine) =>
+    vitestStep(
+      `vitest e2e on Node ${nodeLine.version}`,
+      () => {
+        const node = nodeBinaries.get(nodeLine.version);
+        return {
+          run: vitestRun({
+            root,
+            outputDirectory,
+            name: `vitest-e2e-node${nodeLine.line}`,
+            label: `Node ${nodeLine.version}`,
+            node,
+            // Two files at a time: these runs share the machine with the main one.
+            args: ['--project', 'e2e', '--maxWorkers=2'],
+          }),
+          env: { ...environment, PATH: `${dirname(node)}${delimiter}${environment.PATH}` },
+        };
+      },
+      { needs: ['build', nodeStepName(nodeLine)], heavy: true },
+    ),
+  ),
 
-if (buildOk) {
-  rmSync(vitestReport, { force: true });
-  mkdirSync(outputDirectory, { recursive: true });
-  const started = Date.now();
-  console.log('\n==> vitest');
-  const result = spawnSync(
-    'pnpm',
-    ['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`],
-    { cwd: root, stdio: 'inherit', env: environment },
-  );
-  console.log(
-    `<== vitest exited ${result.status ?? result.signal} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
-  );
-  if (existsSync(vitestReport)) {
-    const report = JSON.parse(readFileSync(vitestReport, 'utf8'));
-    passed += report.numPassedTests;
-    failed += report.numFailedTests;
-    for (const file of report.testResults ?? []) {
-      for (const test of file.assertionResults ?? []) {
-        if (test.status === 'failed') failures.push(`${file.name.replace(root, '')} > ${test.fullName}`);
-      }
-      // A file that failed to load has no assertions but still failed.
-      if (file.status === 'failed' && (file.assertionResults ?? []).length === 0) {
-        failed += 1;
-        failures.push(
-          `${file.name.replace(root, '')} (failed to run: ${String(file.message).slice(0, 200)})`,
-        );
-      }
-    }
-    if (result.status !== 0 && report.numFailedTests === 0 && !failures.length) {
-      failed += 1;
-      failures.push(`vitest exited ${result.status} without a failed test`);
-    }
+  // Packs every public package, installs the tarballs with npm into a fresh project and uses them there, on this
+  // Node and on each other Node line.
+  {
+    name: 'release:check',
+    needs: ['build'],
+    after: otherNodeLines.map(nodeStepName),
+    heavy: true,
+    run: () =>
+      commandStep('release:check', [
+        'pnpm',
+        'run',
+        'release:check',
+        ...[...nodeBinaries.values()].flatMap((path) => ['--node', path]),
+      ]).run(),
+  },
+  // The README's first command, exactly as a newcomer runs it, without a terminal: it must exit 0
+  // (tests/e2e/demo-*.test.ts check that "Selected: production" comes back and that no process survives).
+  commandStep('demo (non-TTY)', ['pnpm', 'demo'], { needs: ['build'] }),
+);
+
+// Short interleaved bench with wide same-run guards (RTT, msg/s and 16 MiB within 4x of the minimal relay/chain).
+// It measures speed, so it runs last, once every other heavy step has ended and the machine is quiet.
+steps.push(
+  commandStep('bench:smoke', ['pnpm', 'run', 'bench:smoke'], {
+    needs: ['build'],
+    after: steps.filter((step) => step.heavy && step.name !== 'build').map((step) => step.name),
+    heavy: true,
+  }),
+);
+
+// Heavy steps start in the order listed when a slot frees: the longest (vitest) first.
+const results = await runStepGraph(steps, { heavySlots: 3, started });
+for (const step of steps) {
+  const result = results.get(step.name);
+  if (step.countsTests && !result.skipped) continue;
+  if (result.ok) {
+    passed += 1;
   } else {
     failed += 1;
-    failures.push('vitest (no report written)');
+    failures.push(result.detail ? `${step.name} (${result.detail})` : step.name);
   }
-  for (const step of afterTestSteps) runStep(step);
-} else {
-  failed += 1;
-  failures.push('vitest (skipped: build failed)');
 }
 
 if (failures.length) {
   console.log('\nFailed:');
   for (const name of failures) console.log(`  - ${name}`);
 }
+console.log(`\nThe slowest test files (seconds from worker start to last hook; files run in parallel):`);
+for (const { file, seconds } of fileTimings
+  .sort((left, right) => right.seconds - left.seconds)
+  .slice(0, 10)) {
+  console.log(`  ${seconds.toFixed(1).padStart(6)}  ${file}`);
+}
+console.log(`\nThe test command took ${((Date.now() - started) / 1000).toFixed(0)} s.`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { runAiSdkSection } from './ai-sdk-section.js';
 import { runChurnSection, runMemorySection } from './connection-sections.js';
 import { callgrindAvailable, runInstructionSection } from './instructions-section.js';
 import { runMicroSection } from './micro-section.js';
@@ -41,7 +42,7 @@ const smoke = flags.smoke === true;
 const repeats = Number(flags.repeats ?? (smoke ? 3 : 7));
 const sliceMs = Number(flags['slice-ms'] ?? (smoke ? 250 : 500));
 const sections = new Set(
-  (flags.sections ?? (smoke ? 'relay' : 'relay,instructions,churn,memory,micro')).split(','),
+  (flags.sections ?? (smoke ? 'relay' : 'relay,instructions,churn,memory,micro,ai-sdk')).split(','),
 );
 const selectedPaths = flags.paths
   ? paths.filter((path) => flags.paths!.split(',').includes(path.id))
@@ -86,6 +87,9 @@ if (sections.has('memory')) {
 }
 if (sections.has('micro')) {
   records.push(...(await runMicroSection({ repeats, sliceMs: Math.min(sliceMs, 300), log })));
+}
+if (sections.has('ai-sdk')) {
+  records.push(...(await runAiSdkSection({ repeats, log })));
 }
 
 const summaries = records.map(summarise);

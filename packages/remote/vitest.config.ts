@@ -6,6 +6,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     typecheck: { enabled: true, include: ['src/**/*.test-d.ts'] },
     restoreMocks: true,
-    testTimeout: 20_000,
+    // Exhaustive and property tests (wire/frame-scan-wasm, the relay core) take seconds of CPU; with other test files running
+    // beside them on two cores they need more than vitest's usual budget.
+    testTimeout: 60_000,
   },
 });

@@ -11,7 +11,11 @@
 // project). Exit code 0 only when every step passed. Temporary directories and every spawned process are removed on
 // every exit path.
 //
-//   node scripts/release/check.mjs [--keep]     --keep leaves the scratch directory for inspection
+//   node scripts/release/check.mjs [--keep] [--node PATH]...
+//
+// --keep leaves the scratch directory for inspection. Each --node names another Node binary (the test command passes
+// Node 22 and 24 from the npm registry): the installed packages and binaries are then also run on it.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +25,12 @@ import { packageSteps } from './package-steps.mjs';
 import { consumerEnvironment, reapChildren } from './processes.mjs';
 import { printSummary, recordCrash } from './steps.mjs';
 
-const { values: flags } = parseArgs({ options: { keep: { type: 'boolean', default: false } } });
+const { values: flags } = parseArgs({
+  options: {
+    keep: { type: 'boolean', default: false },
+    node: { type: 'string', multiple: true, default: [] },
+  },
+});
 
 /** The temporary directory of this run, removed on every exit path (also on SIGINT/SIGTERM). */
 let scratchDirectory = '';
@@ -39,6 +48,10 @@ async function main() {
     const packages = await packageSteps({ tarballs, consumer, environment });
     if (packages.length === 0) return;
     await consumerSteps({ packages, consumer, environment });
+    for (const node of flags.node) {
+      const version = execFileSync(node, ['--print', 'process.versions.node'], { encoding: 'utf8' }).trim();
+      await consumerSteps({ packages, consumer, environment, runtime: { node, version } });
+    }
   } finally {
     await reapChildren();
     if (flags.keep) console.log(`\nKept ${scratch}`);

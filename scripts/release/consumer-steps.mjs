@@ -3,7 +3,7 @@
 // (--version, --help, serve/expose + mirror round trips driven by an SDK client over stdio).
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { wireFormatProblems } from './package-rules.mjs';
@@ -23,41 +23,38 @@ function assertAnswered(outcome, how) {
 }
 
 /**
- * Runs the consumer steps; each needs the install step to have passed.
- * @param {{ packages: import('./package-steps.mjs').PublicPackage[]; consumer: string; environment: NodeJS.ProcessEnv }} context
+ * Runs the consumer steps; each needs the install step to have passed. With `runtime`, the steps that run the
+ * installed packages (import, require(), the binaries) run on that Node binary instead of this one, named with its
+ * version; the API-surface snapshot and the consumer type-check do not depend on the runtime and run only without it.
+ * @param {{ packages: import('./package-steps.mjs').PublicPackage[]; consumer: string; environment: NodeJS.ProcessEnv; runtime?: { node: string; version: string } }} context
  */
-export async function consumerSteps({ packages, consumer, environment }) {
+export async function consumerSteps({ packages, consumer, environment: baseEnvironment, runtime }) {
   const names = packages.map((publicPackage) => publicPackage.name);
-  await step(
-    'API surface matches tests/release/api-surface.json',
-    async () => {
-      const { stdout } = await run(
-        process.execPath,
-        [
-          join(root, 'scripts', 'release', 'api-surface.mjs'),
-          '--check',
-          '--project',
-          consumer,
-          '--packages',
-          names.join(','),
-        ],
-        { cwd: consumer, env: environment },
-      );
-      return stdout.trim();
-    },
-    { requires: [installed] },
-  );
+  const node = runtime?.node ?? process.execPath;
+  const suffix = runtime ? ` on Node ${runtime.version}` : '';
+  // `node` on PATH is the runtime too: the installed binaries' `#!/usr/bin/env node` and what they start.
+  const environment = runtime
+    ? { ...baseEnvironment, PATH: `${dirname(runtime.node)}${delimiter}${baseEnvironment.PATH}` }
+    : baseEnvironment;
+  if (!runtime) await runtimeIndependentSteps({ names, consumer, environment });
+  if (runtime) {
+    await step(`\`node\` on PATH is Node ${runtime.version}`, async () => {
+      const { stdout } = await run('node', ['--version'], { cwd: consumer, env: environment });
+      assertEqual(stdout.trim(), `v${runtime.version}`, 'node --version');
+    });
+  }
 
   let importedExports = [];
   await step(
-    'import @acpkit/elicitation and askChoice against an SDK client',
+    `import @acpkit/elicitation and askChoice against an SDK client${suffix}`,
     async () => {
-      const { stdout } = await run(process.execPath, ['ask-choice-import.mjs'], {
+      const { stdout } = await run(node, ['ask-choice-import.mjs'], {
         cwd: consumer,
         env: environment,
       });
       const outcome = JSON.parse(stdout.trim().split('\n').at(-1));
       assertAnswered(outcome, 'through import');
+      assertEqual(outcome.node, `v${runtime?.version ?? process.versions.node}`, 'Node version');
       importedExports = outcome.exports;
       return outcome.text;
     },
@@ -65,14 +62,15 @@ export async function consumerSteps({ packages, consumer, environment }) {
   );
 
   await step(
-    'require() @acpkit/elicitation and askChoice against an SDK client',
+    `require() @acpkit/elicitation and askChoice against an SDK client${suffix}`,
     async () => {
-      const { stdout } = await run(process.execPath, ['ask-choice-require.cjs'], {
+      const { stdout } = await run(node, ['ask-choice-require.cjs'], {
         cwd: consumer,
         env: environment,
       });
       const outcome = JSON.parse(stdout.trim().split('\n').at(-1));
       assertAnswered(outcome, 'through require()');
+      assertEqual(outcome.node, `v${runtime?.version ?? process.versions.node}`, 'Node version');
       if (importedExports.length > 0)
         assertEqual(outcome.exports, importedExports, 'require() and import exports');
       return outcome.text;
@@ -81,27 +79,31 @@ export async function consumerSteps({ packages, consumer, environment }) {
   );
 
   await step(
-    'require() every public package',
+    `@acpkit/ai-sdk: an AI SDK agent streams, asks permission and runs the tool, with one copy of ai${suffix}`,
     async () => {
-      const script = `for (const name of ${JSON.stringify(names)}) { const loaded = require(name); if (typeof loaded !== 'object') throw new Error(name); }`;
-      await run(process.execPath, ['--input-type=commonjs', '--eval', script], {
+      const { stdout } = await run(node, ['ai-sdk-agent.mjs'], {
         cwd: consumer,
         env: environment,
       });
-      return `${names.length} packages`;
+      const outcome = JSON.parse(stdout.trim().split('\n').at(-1));
+      assertEqual(outcome.stopReason, 'end_turn', 'stopReason');
+      assertEqual(outcome.text, 'Deploying. Deployed.', 'streamed text');
+      assertEqual(outcome.permissions, ['call-1'], 'permission requests');
+      assertEqual(outcome.statuses, ['pending', 'in_progress', 'completed'], 'tool call statuses');
+      return `${outcome.text} (${outcome.statuses.join(' → ')})`;
     },
     { requires: [installed] },
   );
 
   await step(
-    'consumer tsc --noEmit against the packed .d.ts (skipLibCheck: false)',
+    `require() every public package${suffix}`,
     async () => {
-      const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-      await run(process.execPath, [tsc, '--project', 'tsconfig.json', '--pretty', 'false'], {
+      const script = `for (const name of ${JSON.stringify(names)}) { const loaded = require(name); if (typeof loaded !== 'object') throw new Error(name); }`;
+      await run(node, ['--input-type=commonjs', '--eval', script], {
         cwd: consumer,
         env: environment,
       });
-      return 'consumer.ts compiles';
+      return `${names.length} packages`;
     },
     { requires: [installed] },
   );
@@ -112,7 +114,7 @@ export async function consumerSteps({ packages, consumer, environment }) {
   };
   for (const [packageName, { binary, commands }] of Object.entries(cliCommands)) {
     await step(
-      `${binary} --version and --help`,
+      `${binary} --version and --help${suffix}`,
       async () => {
         const publicPackage = packages.find((candidate) => candidate.name === packageName);
         assert(publicPackage, `${packageName} is not a public package`);
@@ -137,7 +139,7 @@ export async function consumerSteps({ packages, consumer, environment }) {
   }
 
   await step(
-    'acpremote serve + acpremote mirror: one prompt round trip',
+    `acpremote serve + acpremote mirror: one prompt round trip${suffix}`,
     () =>
       roundTrip({
         consumer,
@@ -149,14 +151,50 @@ export async function consumerSteps({ packages, consumer, environment }) {
   );
 
   await step(
-    'acpremote expose + acpkit run --addr: one prompt round trip',
+    `acpremote expose + acpkit run --addr: one prompt round trip${suffix}`,
     () =>
       roundTrip({
         consumer,
         environment,
-        server: ['acpremote', 'expose', '--port', '0', '--', process.execPath, 'deploy-agent.mjs'],
+        server: ['acpremote', 'expose', '--port', '0', '--', node, 'deploy-agent.mjs'],
         mirror: (url) => ['acpkit', 'run', '--addr', url, '--unstable-protocol'],
       }),
+    { requires: [installed] },
+  );
+}
+
+/** The consumer steps whose outcome does not depend on the Node version: the API surface and the type-check. */
+async function runtimeIndependentSteps({ names, consumer, environment }) {
+  await step(
+    'API surface matches tests/release/api-surface.json',
+    async () => {
+      const { stdout } = await run(
+        process.execPath,
+        [
+          join(root, 'scripts', 'release', 'api-surface.mjs'),
+          '--check',
+          '--project',
+          consumer,
+          '--packages',
+          names.join(','),
+        ],
+        { cwd: consumer, env: environment },
+      );
+      return stdout.trim();
+    },
+    { requires: [installed] },
+  );
+
+  await step(
+    'consumer tsc --noEmit against the packed .d.ts (skipLibCheck: false)',
+    async () => {
+      const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+      await run(process.execPath, [tsc, '--project', 'tsconfig.json', '--pretty', 'false'], {
+        cwd: consumer,
+        env: environment,
+      });
+      return 'consumer.ts compiles';
+    },
     { requires: [installed] },
   );
 }

@@ -6,6 +6,13 @@ import { join } from 'node:path';
 
 const nodeBuiltins = new Set(builtinModules);
 
+/**
+ * Every public package's `engines.node`: the Node lines where both `import` and `require()` of an ES module work
+ * without a flag (require(esm) came unflagged in 20.19 and 22.12). The test command runs the packed packages on
+ * Node 20, 22 and 24 (scripts/test/node-runtimes.mjs).
+ */
+export const SUPPORTED_NODE = '^20.19.0 || >=22.12.0';
+
 function listFiles(directory, predicate) {
   if (!existsSync(directory)) return [];
   return readdirSync(directory, { recursive: true, encoding: 'utf8' })
@@ -62,8 +69,8 @@ export function hygieneProblems({ manifest, directory, absolute }) {
   if (!main || Object.keys(main)[0] !== 'types' || !main.default) {
     problems.push('exports["."] must list "types" first and a "default"');
   }
-  if (manifest.engines?.node !== '>=20.19')
-    problems.push(`engines.node must be ">=20.19" (is ${manifest.engines?.node})`);
+  if (manifest.engines?.node !== SUPPORTED_NODE)
+    problems.push(`engines.node must be "${SUPPORTED_NODE}" (is ${manifest.engines?.node})`);
   if (manifest.repository?.directory !== directory) {
     problems.push(`repository.directory must be "${directory}" (is ${manifest.repository?.directory})`);
   }

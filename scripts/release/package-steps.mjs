@@ -14,6 +14,24 @@ export const installedStep = 'npm install the tarballs into a fresh project';
 
 /** @typedef {{ name: string; directory: string; absolute: string; manifest: Record<string, any>; tarball?: string }} PublicPackage */
 
+/**
+ * The `ai` the consumer installs: the part of @acpkit/ai-sdk's peer range (`^6.x || ^7.x`) for the major this Node runs
+ * (ai 7 needs Node 22), as a user on this Node would pick.
+ * @param {PublicPackage[]} packages
+ */
+function aiForThisNode(packages) {
+  const range = packages.find((publicPackage) => publicPackage.name === '@acpkit/ai-sdk')?.manifest
+    .peerDependencies?.ai;
+  if (typeof range !== 'string') throw new Error('@acpkit/ai-sdk has no `ai` peer range');
+  const major = Number(process.versions.node.split('.')[0]) >= 22 ? 7 : 6;
+  const part = range
+    .split('||')
+    .map((item) => item.trim())
+    .find((item) => item.startsWith(`^${major}.`));
+  if (part === undefined) throw new Error(`@acpkit/ai-sdk's ai peer range ${range} has no ai ${major}`);
+  return `ai@${part}`;
+}
+
 /** @returns {Promise<PublicPackage[]>} */
 async function listPublicPackages() {
   const { stdout } = await run('pnpm', ['ls', '--recursive', '--depth=-1', '--json']);
@@ -149,7 +167,12 @@ export async function packageSteps({ tarballs, consumer, environment }) {
           '--loglevel=error',
           ...tarballPaths,
           '@agentclientprotocol/sdk@^2.4.0',
+          // The `ai` peer of @acpkit/ai-sdk: the major this Node runs (ai 7 needs Node 22), as a user would pick.
+          aiForThisNode(packages),
           '@types/node@^20.19.0',
+          // The AI SDK's declarations import `json-schema` types without depending on them (checked below with
+          // skipLibCheck off).
+          '@types/json-schema@^7.0.15',
         ],
         { cwd: consumer, env: environment, timeoutMs: 300_000 },
       );
@@ -167,11 +190,11 @@ export async function packageSteps({ tarballs, consumer, environment }) {
           if (entry.version !== publicPackage.manifest.version) problems.push(`${path} is ${entry.version}`);
         }
       }
-      const sdkCopies = Object.keys(lock.packages).filter((path) =>
-        path.endsWith('node_modules/@agentclientprotocol/sdk'),
-      );
-      if (sdkCopies.length !== 1)
-        problems.push(`@agentclientprotocol/sdk is installed ${sdkCopies.length} times: ${sdkCopies}`);
+      // One copy of each shared peer: a second SDK, `ai` or zod breaks instanceof checks and schema identity.
+      for (const shared of ['@agentclientprotocol/sdk', 'ai', 'zod']) {
+        const copies = Object.keys(lock.packages).filter((path) => path.endsWith(`node_modules/${shared}`));
+        if (copies.length !== 1) problems.push(`${shared} is installed ${copies.length} times: ${copies}`);
+      }
       // npm's own verdict on the tree: a missing or invalid (peer) dependency makes `npm ls` exit non-zero.
       const tree = await run('npm', ['ls', '--all'], {
         cwd: consumer,
@@ -180,8 +203,8 @@ export async function packageSteps({ tarballs, consumer, environment }) {
       });
       if (tree.code !== 0) problems.push(`npm ls reports problems:\n${tail(tree, 20)}`);
       if (problems.length > 0) throw new Error(problems.join('\n'));
-      const sdkVersion = lock.packages['node_modules/@agentclientprotocol/sdk'].version;
-      return `${Object.keys(lock.packages).length - 1} packages, @agentclientprotocol/sdk@${sdkVersion}`;
+      const versionOf = (name) => `${name}@${lock.packages[`node_modules/${name}`].version}`;
+      return `${Object.keys(lock.packages).length - 1} packages, ${['@agentclientprotocol/sdk', 'ai', 'zod'].map(versionOf).join(', ')}`;
     },
     { requires: ['pnpm pack *'] },
   );

@@ -8,9 +8,8 @@ export default defineConfig({
     restoreMocks: true,
     // Builds (or reuses) the project-local venv of the real Python ACP Kit once; a failure reaches every test.
     globalSetup: ['./test/support/global-setup.ts'],
-    // Real Python and Node processes and sockets on a shared 2-core machine: one file at a time, generous limits.
+    // Real Python and Node processes and sockets on a shared 2-core machine: generous limits.
     testTimeout: 120_000,
     hookTimeout: 180_000,
-    fileParallelism: false,
   },
 });

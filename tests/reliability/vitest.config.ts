@@ -9,7 +9,5 @@ export default defineConfig({
     // Real processes, sockets and nginx: generous per-test limits, but each file keeps its own budget.
     testTimeout: 120_000,
     hookTimeout: 60_000,
-    // These tests spawn many processes on a 2-core machine; running files one at a time keeps them deterministic.
-    fileParallelism: false,
   },
 });

@@ -5,4 +5,4 @@ import scenario from './deploy-scenario.cjs';
 
 const modules = { sdk, elicitation };
 const outcome = await scenario.promptOnce(modules, scenario.createDeployAgent(modules), process.cwd());
-console.log(JSON.stringify({ exports: Object.keys(elicitation).sort(), ...outcome }));
+console.log(JSON.stringify({ node: process.version, exports: Object.keys(elicitation).sort(), ...outcome }));

@@ -7,7 +7,10 @@ const scenario = require('./deploy-scenario.cjs');
 
 const modules = { sdk, elicitation };
 scenario.promptOnce(modules, scenario.createDeployAgent(modules), process.cwd()).then(
-  (outcome) => console.log(JSON.stringify({ exports: Object.keys(elicitation).sort(), ...outcome })),
+  (outcome) =>
+    console.log(
+      JSON.stringify({ node: process.version, exports: Object.keys(elicitation).sort(), ...outcome }),
+    ),
   (error) => {
     console.error(error);
     process.exitCode = 1;

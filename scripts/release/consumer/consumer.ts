@@ -1,6 +1,16 @@
 // A consumer of the packed packages, type-checked by `pnpm release:check` against the installed `.d.ts` files with
-// `skipLibCheck: false`: every declaration file the packages ship (and the SDK's) must compile for a user.
+// `skipLibCheck: false`: every declaration file the packages ship (and the SDK's) must compile for a user. `lib`
+// includes DOM because the AI SDK's own declarations (the `ai` peer of @acpkit/ai-sdk) name DOM types.
 import * as acpremote from '@acpkit/acpremote';
+import * as aiSdk from '@acpkit/ai-sdk';
+import {
+  AiSdkAgentError,
+  askUserTool,
+  createAiSdkAgent,
+  formTool,
+  inMemorySessionStore,
+  type QuestionToolResult,
+} from '@acpkit/ai-sdk';
 import * as choiceSchema from '@acpkit/choice-schema';
 import { compileChoiceElicitation, parseChoiceResponse } from '@acpkit/choice-schema';
 import * as cli from '@acpkit/cli';
@@ -32,12 +42,15 @@ import {
   type TurnTranscript,
 } from '@acpkit/testing';
 import {
+  type AgentApp,
   type AgentContext,
   agent,
   type ClientRequestParamsByMethod,
   methods,
   PROTOCOL_VERSION,
 } from '@agentclientprotocol/sdk';
+import { type LanguageModel, tool } from 'ai';
+import { z } from 'zod';
 
 const deployTargets = [
   { value: 'preview', label: 'Preview' },
@@ -166,7 +179,30 @@ export async function testWithScriptedAnswers(): Promise<TurnTranscript | string
   }
 }
 
+/** An AI SDK agent: the consumer's own `ai` and zod types flow through the adapter's declarations. */
+export function aiSdkAgent(model: LanguageModel): AgentApp {
+  const deploy = tool({
+    description: 'Deploy',
+    inputSchema: z.object({ environment: z.enum(['staging', 'production']) }),
+    needsApproval: true,
+    execute: async ({ environment }) => ({ deployed: environment }),
+  });
+  const settings = formTool({
+    description: 'Settings',
+    schema: z.object({ replicas: z.int().min(1).default(2).meta({ title: 'Replicas' }) }),
+  });
+  const answer: QuestionToolResult<string> = { status: 'unsupported', message: 'no forms' };
+  if (AiSdkAgentError.isInstance(answer)) throw answer;
+  return createAiSdkAgent({
+    name: 'typed-ai-sdk',
+    version: '1.0.0',
+    model,
+    tools: { deploy, askUser: askUserTool(), settings },
+    sessionStore: inMemorySessionStore({ maxSessions: 10 }),
+  });
+}
+
 /** Every public package's entry point loads for a type-checked consumer, including the CLIs' programmatic APIs. */
-export const packageEntryPoints = [acpremote, choiceSchema, cli, compat, errors].map((namespace) =>
+export const packageEntryPoints = [acpremote, aiSdk, choiceSchema, cli, compat, errors].map((namespace) =>
   Object.keys(namespace),
 );

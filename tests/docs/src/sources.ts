@@ -10,6 +10,7 @@ export const PUBLIC_PACKAGE_DIRECTORIES = [
   'packages/compat-1.6',
   'packages/remote',
   'packages/testing',
+  'packages/ai-sdk',
   'apps/acpremote',
   'apps/acpkit',
 ] as const;

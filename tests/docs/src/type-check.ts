@@ -9,6 +9,10 @@ export const EXTRACTED_TSCONFIG = {
   compilerOptions: {
     // Check the built declarations too, as a consumer with a strict setup would.
     skipLibCheck: false,
+    // The AI SDK's declarations (the `ai` peer of @acpkit/ai-sdk) name DOM types (HeadersInit, RequestCredentials,
+    // FileList), and @ai-sdk/provider's import `json-schema` types it does not depend on (@types/json-schema, a dev
+    // dependency here): what an AI SDK user with skipLibCheck off needs too (docs/ai-sdk.md says so).
+    lib: ['ES2023', 'DOM'],
     types: ['node'],
     // A block without imports is still its own module, so two blocks may both declare `server`.
     moduleDetection: 'force',

@@ -16,6 +16,12 @@ export const deployTarget = {
   module: `${repositoryRoot}examples/deploy-target/dist/index.js`,
 } as const;
 
+/** The ai-sdk-agent example (an AI SDK agent over ACP): a stdio agent directory and its in-process module. */
+export const aiSdkAgent = {
+  directory: `${repositoryRoot}examples/ai-sdk-agent`,
+  module: `${repositoryRoot}examples/ai-sdk-agent/dist/index.js`,
+} as const;
+
 /** Absolute path of a file under `tests/e2e/fixtures/`. */
 export function fixturePath(name: string): string {
   return fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));

@@ -15,12 +15,13 @@ describe('API-surface snapshot (tests/release/api-surface.json)', () => {
       [join(repositoryRoot, 'scripts', 'release', 'api-surface.mjs'), '--check'],
       { cwd: repositoryRoot, env: cleanEnvironment() },
     ).catch((error: { stdout: string; stderr: string }) => error);
-    expect(`${result.stdout}${result.stderr}`).toContain('API surface of 9 packages matches the snapshot.');
+    expect(`${result.stdout}${result.stderr}`).toContain('API surface of 10 packages matches the snapshot.');
   });
 
   it('records one entry per public package', () => {
     expect(Object.keys(readSnapshot())).toEqual([
       '@acpkit/acpremote',
+      '@acpkit/ai-sdk',
       '@acpkit/choice-schema',
       '@acpkit/cli',
       '@acpkit/compat-1.6',

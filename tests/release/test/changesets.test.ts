@@ -94,6 +94,7 @@ describe('changesets configuration', () => {
     expect(config.changelog).toBe('@changesets/cli/changelog');
     expect(publicPackages.map((workspacePackage) => workspacePackage.name)).toEqual([
       '@acpkit/acpremote',
+      '@acpkit/ai-sdk',
       '@acpkit/choice-schema',
       '@acpkit/cli',
       '@acpkit/compat-1.6',

@@ -24,7 +24,7 @@ function goodLibraryManifest(): Record<string, unknown> {
       './package.json': './package.json',
     },
     files: ['dist', 'README.md', 'LICENSE', 'CHANGELOG.md'],
-    engines: { node: '>=20.19' },
+    engines: { node: '^20.19.0 || >=22.12.0' },
     repository: { type: 'git', url: 'git+https://example.invalid/acpkit.git', directory: 'packages/example' },
     publishConfig: { access: 'public' },
     dependencies: { ws: '^8.23.1' },
@@ -97,7 +97,7 @@ describe('hygieneProblems', () => {
       'files must list LICENSE',
       'exports must include "./package.json"',
       'exports["."] must list "types" first and a "default"',
-      'engines.node must be ">=20.19" (is >=18)',
+      'engines.node must be "^20.19.0 || >=22.12.0" (is >=18)',
       'repository.directory must be "packages/example" (is packages/elsewhere)',
       'a library must declare "sideEffects": false',
     ]);

@@ -1,0 +1,347 @@
+// The @acpkit/ai-sdk adapter's cost per streamed chunk and per tool call, in CPU time (process.cpuUsage: on this
+// shared machine wall-clock time mostly measures the neighbours, and the AI SDK's own work per stream part, tens of µs
+// of web-stream hops, dwarfs the difference we look for). Two same-run references: draining the same model's
+// `streamText` full stream directly (what the AI SDK costs), and the fastest minimal ACP agent we can write around it
+// (`minimalAcpAgent`: one `session/update` per delta or tool event, nothing else), so ours minus it is the adapter's
+// own cost and ours minus streamText is everything ACP adds. Ours is a whole ACP turn: a
+// `session/prompt` written to the agent app over an in-memory message stream, every `session/update` it sends read
+// back, until its response (the SDK's agent side included, as every ACP agent pays it; no JSON text and no client
+// parsing, which are the transport's and the client's). The model is the AI SDK's own mock (MockLanguageModelV3)
+// replaying a prepared stream, so the model costs nothing and both sides do the same AI SDK work.
+
+import { randomUUID } from 'node:crypto';
+import { createAiSdkAgent } from '@acpkit/ai-sdk';
+import { type AgentApp, type AnyMessage, agent, methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
+import { type ModelMessage, stepCountIs, streamText, type ToolSet, tool } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import { z } from 'zod';
+import type { FigureRecord } from './report.js';
+
+/** Text deltas per turn: enough that the turn's fixed costs (prompt parsing, session lookup) are small per chunk. */
+const CHUNKS = 500;
+/** Tool calls per turn, all in one step, then one more step that answers. */
+const TOOL_CALLS = 50;
+
+type Part = Record<string, unknown> & { type: string };
+
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};
+
+function streamOf(parts: readonly Part[]): ReadableStream<Part> {
+  return new ReadableStream<Part>({
+    start(controller) {
+      for (const part of parts) controller.enqueue(part);
+      controller.close();
+    },
+  });
+}
+
+const textParts: Part[] = [
+  { type: 'text-start', id: 't' },
+  ...Array.from(
+    { length: CHUNKS },
+    (_, index): Part => ({ type: 'text-delta', id: 't', delta: `word${index} ` }),
+  ),
+  { type: 'text-end', id: 't' },
+  { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
+];
+const toolStep: Part[] = [
+  ...Array.from(
+    { length: TOOL_CALLS },
+    (_, index): Part => ({
+      type: 'tool-call',
+      toolCallId: `call-${index}`,
+      toolName: 'noop',
+      input: '{"n":1}',
+    }),
+  ),
+  { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage },
+];
+const answerStep: Part[] = [
+  { type: 'text-start', id: 't' },
+  { type: 'text-delta', id: 't', delta: 'done' },
+  { type: 'text-end', id: 't' },
+  { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
+];
+
+/** The streaming model: every call replays CHUNKS text deltas. */
+function textModel(): MockLanguageModelV3 {
+  return new MockLanguageModelV3({ doStream: async () => ({ stream: streamOf(textParts) as never }) });
+}
+
+/** The tool model: TOOL_CALLS calls of `noop`, then (when the last message is the tools' results) an answer. */
+function toolModel(): MockLanguageModelV3 {
+  return new MockLanguageModelV3({
+    doStream: async ({ prompt }) => ({
+      stream: streamOf(prompt.at(-1)?.role === 'tool' ? answerStep : toolStep) as never,
+    }),
+  });
+}
+
+const tools = {
+  noop: tool({
+    description: 'Does nothing.',
+    inputSchema: z.object({ n: z.number() }),
+    execute: async () => 'ok',
+  }),
+} satisfies ToolSet;
+
+/** Keeps results observable so the JIT cannot drop the work. */
+let sink = 0;
+const prompt: ModelMessage[] = [{ role: 'user', content: 'go' }];
+
+async function streamTextDirectly(model: MockLanguageModelV3, withTools: boolean): Promise<void> {
+  const result = streamText({
+    model,
+    messages: prompt,
+    ...(withTools ? { tools, stopWhen: stepCountIs(2) } : {}),
+    onError: () => undefined,
+  });
+  for await (const part of result.fullStream) sink += part.type.length;
+}
+
+/**
+ * The reference adapter: the least an ACP agent around streamText must do (a `session/update` per text delta, per
+ * tool call and per tool result, awaited in order), with no history, sessions, approvals, questions or transcript.
+ */
+function minimalAcpAgent(model: MockLanguageModelV3, withTools: boolean): AgentApp {
+  return agent({ name: 'minimal' })
+    .onRequest(methods.agent.initialize, () => ({ protocolVersion: PROTOCOL_VERSION, agentCapabilities: {} }))
+    .onRequest(methods.agent.session.new, () => ({ sessionId: randomUUID() }))
+    .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
+      const { sessionId } = params;
+      const result = streamText({
+        model,
+        messages: prompt,
+        ...(withTools ? { tools, stopWhen: stepCountIs(2) } : {}),
+        onError: () => undefined,
+      });
+      for await (const part of result.fullStream) {
+        if (part.type === 'text-delta') {
+          await client.notify(methods.client.session.update, {
+            sessionId,
+            update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: part.text } },
+          });
+        } else if (part.type === 'tool-call') {
+          await client.notify(methods.client.session.update, {
+            sessionId,
+            update: {
+              sessionUpdate: 'tool_call',
+              toolCallId: part.toolCallId,
+              title: part.toolName,
+              rawInput: part.input,
+            },
+          });
+        } else if (part.type === 'tool-result') {
+          await client.notify(methods.client.session.update, {
+            sessionId,
+            update: { sessionUpdate: 'tool_call_update', toolCallId: part.toolCallId, status: 'completed' },
+          });
+        }
+      }
+      return { stopReason: 'end_turn' };
+    });
+}
+
+/** An ACP client reduced to what a turn needs: write requests, read every message the agent sends. */
+class RawClient {
+  readonly #writer: WritableStreamDefaultWriter<AnyMessage>;
+  readonly #reader: ReadableStreamDefaultReader<AnyMessage>;
+  #nextId = 0;
+  #sessions: string[] = [];
+
+  constructor(app: AgentApp) {
+    const toAgent = new TransformStream<AnyMessage, AnyMessage>();
+    const fromAgent = new TransformStream<AnyMessage, AnyMessage>();
+    app.connect({ readable: toAgent.readable, writable: fromAgent.writable });
+    this.#writer = toAgent.writable.getWriter();
+    this.#reader = fromAgent.readable.getReader();
+  }
+
+  /** Sends a request and reads messages until its response; returns the result and how many updates came first. */
+  async request(method: string, params: unknown): Promise<{ result: unknown; updates: number }> {
+    const id = ++this.#nextId;
+    await this.#writer.write({ jsonrpc: '2.0', id, method, params } as AnyMessage);
+    let updates = 0;
+    for (;;) {
+      const { value, done } = await this.#reader.read();
+      if (done) throw new Error('the agent closed the connection');
+      if ('id' in value && value.id === id) {
+        if ('error' in value) throw new Error(`${method} failed: ${JSON.stringify(value.error)}`);
+        return { result: (value as { result: unknown }).result, updates };
+      }
+      updates += 1;
+    }
+  }
+
+  /** Opens `count` sessions, each used for one turn (so every turn starts from the same empty history). */
+  async openSessions(count: number): Promise<void> {
+    this.#sessions = [];
+    for (let index = 0; index < count; index += 1) {
+      const { result } = await this.request(methods.agent.session.new, { cwd: '/', mcpServers: [] });
+      this.#sessions.push((result as { sessionId: string }).sessionId);
+    }
+  }
+
+  async prompt(expectedUpdates: number): Promise<void> {
+    const sessionId = this.#sessions.pop();
+    if (sessionId === undefined) throw new Error('no fresh session left: call openSessions first');
+    const { result, updates } = await this.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: 'text', text: 'go' }],
+    });
+    if (updates < expectedUpdates || (result as { stopReason?: string }).stopReason !== 'end_turn') {
+      throw new Error(
+        `the turn sent ${updates} updates (expected ${expectedUpdates}): ${JSON.stringify(result)}`,
+      );
+    }
+    sink += updates;
+  }
+}
+
+async function connectedClient(app: AgentApp): Promise<RawClient> {
+  const client = new RawClient(app);
+  await client.request(methods.agent.initialize, {
+    protocolVersion: PROTOCOL_VERSION,
+    clientCapabilities: {},
+  });
+  return client;
+}
+
+/** Turns per side and round: at most the 100 sessions a connection keeps open by default. */
+const TURNS_PER_ROUND = 24;
+
+/** One side of a comparison: `prepare` runs before a round, outside the measured time; then one turn at a time. */
+interface Side {
+  readonly name: string;
+  prepare(): Promise<void>;
+  turn(): Promise<void>;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/**
+ * One round of a group: every side runs TURNS_PER_ROUND turns, interleaved turn by turn (the order rotates each
+ * time), each turn's CPU time (user + system, all threads) taken on its own; a side's figure is the median of its
+ * turns, so a turn that caught a garbage collection or a neighbour's burst does not move it.
+ */
+async function measureRound(sides: readonly Side[]): Promise<number[]> {
+  for (const side of sides) await side.prepare();
+  const samples = sides.map((): number[] => []);
+  for (let turn = 0; turn < TURNS_PER_ROUND; turn += 1) {
+    for (let offset = 0; offset < sides.length; offset += 1) {
+      const index = (turn + offset) % sides.length;
+      const start = process.cpuUsage();
+      await (sides[index] as Side).turn();
+      const used = process.cpuUsage(start);
+      samples[index]?.push(used.user + used.system);
+    }
+  }
+  return samples.map(median);
+}
+
+/**
+ * Runs a warm-up round and then `repeats` rounds of {@link measureRound} per group. Returns microseconds of CPU per chunk and per tool call, ours against streamText
+ * directly, and ours minus the baseline of the same round (the adapter's own cost; target: under 5 µs per chunk).
+ *
+ * @example
+ * ```ts
+ * const records = await runAiSdkSection({ repeats: 5, log: console.error });
+ * ```
+ */
+export async function runAiSdkSection(options: {
+  repeats: number;
+  log: (line: string) => void;
+}): Promise<FigureRecord[]> {
+  const text = textModel();
+  const withTools = toolModel();
+  const ours = (model: MockLanguageModelV3, withTools: boolean) =>
+    createAiSdkAgent({
+      name: 'bench',
+      version: '0.0.0',
+      model,
+      ...(withTools ? { tools, maxSteps: 2 } : {}),
+    });
+  const none = async () => undefined;
+  const turnsOf = async (name: string, app: AgentApp, expectedUpdates: number): Promise<Side> => {
+    const client = await connectedClient(app);
+    return {
+      name,
+      prepare: () => client.openSessions(TURNS_PER_ROUND),
+      turn: () => client.prompt(expectedUpdates),
+    };
+  };
+  // Per group: streamText directly, the minimal ACP agent, ours.
+  const groups: Side[][] = [
+    [
+      { name: 'streamText, text', prepare: none, turn: () => streamTextDirectly(text, false) },
+      await turnsOf('minimal ACP agent, text', minimalAcpAgent(text, false), CHUNKS),
+      await turnsOf('createAiSdkAgent, text', ours(text, false), CHUNKS),
+    ],
+    [
+      { name: 'streamText, tools', prepare: none, turn: () => streamTextDirectly(withTools, true) },
+      await turnsOf('minimal ACP agent, tools', minimalAcpAgent(withTools, true), 2 * TOOL_CALLS),
+      await turnsOf('createAiSdkAgent, tools', ours(withTools, true), 2 * TOOL_CALLS),
+    ],
+  ];
+  // perTurn[group][side]: CPU µs per turn, one value per measured round (round 0 warms up).
+  const perTurn = groups.map((sides) => sides.map((): number[] => []));
+  for (let round = 0; round <= options.repeats; round += 1) {
+    for (const [groupIndex, sides] of groups.entries()) {
+      const medians = await measureRound(sides);
+      if (round === 0) continue;
+      for (const [sideIndex, value] of medians.entries()) perTurn[groupIndex]?.[sideIndex]?.push(value);
+    }
+  }
+  options.log(`ai-sdk benchmarks done (sink ${sink > 0 ? 'used' : 'empty'})`);
+  const per = (values: number[] | undefined, count: number) => (values ?? []).map((value) => value / count);
+  const minus = (ours: number[], baseline: number[]) =>
+    ours.map((value, index) => value - (baseline[index] ?? 0));
+  const figures = (
+    path: string,
+    what: string,
+    count: number,
+    [direct, minimal, ours]: number[][] = [],
+  ): FigureRecord[] => {
+    const [directPer, minimalPer, oursPer] = [per(direct, count), per(minimal, count), per(ours, count)];
+    const record = (figure: string, pathLabel: string, values: number[], baseline?: [number[], string]) => ({
+      section: 'ai-sdk',
+      path,
+      pathLabel,
+      figure,
+      unit: 'µs CPU',
+      kind: 'time' as const,
+      values,
+      ...(baseline === undefined ? {} : { baselineValues: baseline[0], baselineLabel: baseline[1] }),
+    });
+    return [
+      record(`us-per-${what}`, `createAiSdkAgent turn, CPU per ${what}`, oursPer, [
+        minimalPer,
+        'minimal ACP agent around streamText, same run',
+      ]),
+      record(`streamtext-us-per-${what}`, `streamText drained directly, CPU per ${what}`, directPer),
+      record(
+        `overhead-us-per-${what}`,
+        `adapter's own cost per ${what} (ours − minimal ACP agent)`,
+        minus(oursPer, minimalPer),
+      ),
+      record(
+        `acp-us-per-${what}`,
+        `ACP cost per ${what} (ours − streamText directly)`,
+        minus(oursPer, directPer),
+      ),
+    ];
+  };
+  return [
+    ...figures('ai-sdk-chunk', 'chunk', CHUNKS, perTurn[0]),
+    ...figures('ai-sdk-tool-call', 'tool-call', TOOL_CALLS, perTurn[1]),
+  ];
+}

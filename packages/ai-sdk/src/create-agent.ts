@@ -1,0 +1,158 @@
+// createAiSdkAgent: an SDK AgentApp around an AI SDK model and its tools. Handlers: initialize (honest
+// capabilities), session/new, session/load (only with a session store), session/prompt (a turn on
+// @acpkit/elicitation's sessions.prompt), session/cancel. Open sessions live in the app; the store keeps them longer.
+import { randomUUID } from 'node:crypto';
+import { acpSessions } from '@acpkit/elicitation';
+import {
+  type AgentApp,
+  type AgentCapabilities,
+  agent,
+  methods,
+  PROTOCOL_VERSION,
+  RequestError,
+  type StopReason,
+} from '@agentclientprotocol/sdk';
+import type { ToolSet } from 'ai';
+import { type AiSdkAgentOptions, type ResolvedAgentOptions, resolveAgentOptions } from './options.js';
+import { LiveSession } from './sessions/live-session.js';
+import { OpenSessions } from './sessions/open-sessions.js';
+
+class AiSdkAgent {
+  readonly #options: ResolvedAgentOptions;
+  readonly #acp = acpSessions();
+  readonly #sessions: OpenSessions;
+
+  constructor(options: ResolvedAgentOptions) {
+    this.#options = options;
+    this.#sessions = new OpenSessions(options);
+  }
+
+  capabilities(): AgentCapabilities {
+    const { modelInputs, sessionStore } = this.#options;
+    return {
+      loadSession: sessionStore !== null,
+      promptCapabilities: { image: modelInputs.image, audio: modelInputs.audio, embeddedContext: true },
+    };
+  }
+
+  app(): AgentApp {
+    const options = this.#options;
+    let app = agent({ name: options.name })
+      .onRequest(
+        methods.agent.initialize,
+        this.#acp.initialize(({ params }) => ({
+          protocolVersion: Math.min(params.protocolVersion, PROTOCOL_VERSION),
+          agentCapabilities: this.capabilities(),
+          authMethods: [],
+          agentInfo: {
+            name: options.name,
+            version: options.version,
+            ...(options.title === undefined ? {} : { title: options.title }),
+          },
+        })),
+      )
+      // Cancels the session's running turn: its signal aborts the model call and its permission requests, and its
+      // pending questions resolve cancelled.
+      .onNotification(methods.agent.session.cancel, this.#acp.cancel())
+      .onRequest(methods.agent.session.new, async ({ params }) => {
+        const sessionId = randomUUID();
+        await this.#save(this.#sessions.open(LiveSession.empty(sessionId, params.cwd)));
+        return { sessionId };
+      })
+      .onRequest(
+        methods.agent.session.prompt,
+        // sessions.prompt answers `cancelled` for a cancelled turn, whatever the handler returns.
+        this.#acp.prompt(async (session, { params }) => {
+          const live = this.#sessions.find(params.sessionId);
+          if (live === undefined) throw RequestError.sessionNotFound(params.sessionId);
+          let stopReason: StopReason;
+          try {
+            stopReason = await live.prompt(session, params.prompt);
+          } catch (error) {
+            // The turn's own error says more than a failed save would.
+            await this.#save(live).catch(() => undefined);
+            throw error;
+          }
+          try {
+            await this.#save(live);
+          } catch (error) {
+            throw RequestError.internalError(
+              { sessionId: params.sessionId, stopReason },
+              `the turn ended (${stopReason}) but the session store failed to save it: ${error instanceof Error ? error.message : String(error)}`,
+            );
+          }
+          return { stopReason };
+        }),
+      );
+    if (options.sessionStore !== null) {
+      const store = options.sessionStore;
+      app = app.onRequest(methods.agent.session.load, async (context) => {
+        const { params } = context;
+        if (this.#sessions.find(params.sessionId)?.isRunning) {
+          throw RequestError.invalidRequest(
+            { sessionId: params.sessionId },
+            'this session is running a prompt; load it when the prompt has ended',
+          );
+        }
+        const stored = await store.get(params.sessionId);
+        if (stored === undefined) throw RequestError.sessionNotFound(params.sessionId);
+        const live = this.#sessions.open({ ...stored, cwd: params.cwd });
+        await live.replay(this.#acp.sessionFor(context));
+        return {};
+      });
+    }
+    return app;
+  }
+
+  async #save(session: LiveSession): Promise<void> {
+    await this.#options.sessionStore?.set(session.toStored());
+  }
+}
+
+/**
+ * Exposes an AI SDK agent over ACP: returns an SDK `AgentApp` that streams the model's text
+ * (`agent_message_chunk`) and reasoning (`agent_thought_chunk`), shows each tool call (`tool_call`, then
+ * `tool_call_update` until completed or failed), asks `session/request_permission` before a tool with
+ * `needsApproval` runs (allow once, allow always for the session, reject — a rejected call never runs and the model
+ * is told), lets the model ask the user through {@link askUserTool} and {@link formTool}, keeps each session's
+ * history, and maps the AI SDK's finish reasons to ACP stop reasons (`end_turn`, `max_tokens`,
+ * `max_turn_requests` at `maxSteps`, `refusal`, `cancelled`). `session/cancel` aborts the model call and any pending
+ * question or permission request; a failed model call fails that prompt with a JSON-RPC error carrying the
+ * provider's message, and the session stays usable. Serve it with `acpremote serve`, run it over stdio with
+ * `ndJsonStream`, or test it with `@acpkit/testing`.
+ *
+ * @throws `AiSdkAgentError` `INVALID_OPTION` naming the first bad option.
+ * @example
+ * ```ts
+ * import { askUserTool, createAiSdkAgent, formTool } from '@acpkit/ai-sdk';
+ * import { tool } from 'ai';
+ * import { z } from 'zod';
+ *
+ * const deploy = tool({
+ *   description: 'Deploy the service to an environment.',
+ *   inputSchema: z.object({ environment: z.enum(['staging', 'production']) }),
+ *   needsApproval: true,
+ *   execute: async ({ environment }) => `Deployed to ${environment}.`,
+ * });
+ *
+ * export const createAgent = () =>
+ *   createAiSdkAgent({
+ *     name: 'release-helper',
+ *     version: '1.0.0',
+ *     model: 'openai/gpt-5-mini', // through the AI Gateway; or any provider's model, e.g. openai('gpt-5-mini')
+ *     system: 'You help release services.',
+ *     tools: {
+ *       deploy,
+ *       askUser: askUserTool(),
+ *       settings: formTool({
+ *         description: 'Ask for the rollout settings.',
+ *         schema: z.object({ replicas: z.int().min(1).max(5).default(2).meta({ title: 'Replicas' }) }),
+ *       }),
+ *     },
+ *     maxSteps: 20,
+ *   });
+ * ```
+ */
+export function createAiSdkAgent<Tools extends ToolSet>(options: AiSdkAgentOptions<Tools>): AgentApp {
+  return new AiSdkAgent(resolveAgentOptions(options as AiSdkAgentOptions)).app();
+}

@@ -1,0 +1,250 @@
+// The options of createAiSdkAgent, and their one check: every option is validated here, once, with one error
+// (INVALID_OPTION naming the option, what is allowed and what was given). The rest of the package sees only
+// ResolvedAgentOptions.
+import type { ToolKind } from '@agentclientprotocol/sdk';
+import type { LanguageModel, streamText, ToolSet } from 'ai';
+import { invalidOption } from './errors.js';
+import { type AiSdkSessionStore, InMemorySessionStore } from './session-store.js';
+
+/**
+ * What the model takes besides text; it sets the `promptCapabilities` the agent advertises in `initialize`, so a
+ * client only sends images or audio when the model can read them. The AI SDK's model interface does not say which
+ * media a model takes, so the author declares it.
+ *
+ * @example
+ * ```ts
+ * import type { ModelInputs } from '@acpkit/ai-sdk';
+ *
+ * const inputs: ModelInputs = { image: true }; // a vision model
+ * ```
+ */
+export interface ModelInputs {
+  /** Images (ACP `image` blocks and embedded `image/*` resources) reach the model as file parts. Default `false`. */
+  readonly image?: boolean | undefined;
+  /** Audio (ACP `audio` blocks and embedded `audio/*` resources) reaches the model as file parts. Default `false`. */
+  readonly audio?: boolean | undefined;
+}
+
+/**
+ * The model-call settings passed to `streamText` on every call of a turn (the AI SDK's own option names).
+ *
+ * @example
+ * ```ts
+ * import type { AiSdkCallSettings } from '@acpkit/ai-sdk';
+ *
+ * const settings: AiSdkCallSettings = { temperature: 0.2, maxOutputTokens: 2_000, maxRetries: 1 };
+ * ```
+ */
+export type AiSdkCallSettings = Pick<
+  Parameters<typeof streamText>[0],
+  | 'maxOutputTokens'
+  | 'temperature'
+  | 'topP'
+  | 'topK'
+  | 'presencePenalty'
+  | 'frequencyPenalty'
+  | 'stopSequences'
+  | 'seed'
+  | 'maxRetries'
+  | 'headers'
+  | 'providerOptions'
+>;
+
+/**
+ * A tool call as {@link AiSdkAgentOptions.describeToolCall} sees it.
+ *
+ * @example
+ * ```ts
+ * import type { ToolCallInfo } from '@acpkit/ai-sdk';
+ *
+ * const title = (call: ToolCallInfo) => `${call.toolName}(${JSON.stringify(call.input)})`;
+ * ```
+ */
+export interface ToolCallInfo {
+  readonly toolName: string;
+  /** The input the model gave, parsed by the tool's input schema. */
+  readonly input: unknown;
+}
+
+/**
+ * How a tool call is shown to the client (ACP `tool_call.title` and `kind`).
+ *
+ * @example
+ * ```ts
+ * import type { ToolCallDisplay } from '@acpkit/ai-sdk';
+ *
+ * const display: ToolCallDisplay = { title: 'Deploy to production', kind: 'execute' };
+ * ```
+ */
+export interface ToolCallDisplay {
+  readonly title?: string | undefined;
+  readonly kind?: ToolKind | undefined;
+}
+
+/**
+ * Options of {@link createAiSdkAgent}.
+ *
+ * @example
+ * ```ts
+ * import { askUserTool, type AiSdkAgentOptions } from '@acpkit/ai-sdk';
+ * import type { LanguageModel } from 'ai';
+ *
+ * declare const model: LanguageModel;
+ * const options: AiSdkAgentOptions = {
+ *   name: 'release-helper',
+ *   version: '1.0.0',
+ *   model,
+ *   system: 'You help release services.',
+ *   tools: { askUser: askUserTool() },
+ *   maxSteps: 20,
+ * };
+ * ```
+ */
+export interface AiSdkAgentOptions<Tools extends ToolSet = ToolSet> {
+  /** `agentInfo.name` in the `initialize` response. */
+  readonly name: string;
+  /** `agentInfo.version` in the `initialize` response. */
+  readonly version: string;
+  /** `agentInfo.title` in the `initialize` response (a display name). */
+  readonly title?: string | undefined;
+  /** Any AI SDK language model (a provider's model object, or a gateway model id string). */
+  readonly model: LanguageModel;
+  /** The system prompt; it reaches the model on every call. */
+  readonly system?: string | undefined;
+  /**
+   * The AI SDK tools the model may call. A tool with `needsApproval` asks the client first
+   * (`session/request_permission`); `askUserTool()` and `formTool()` let the model ask the user.
+   */
+  readonly tools?: Tools | undefined;
+  /** At most this many model calls (steps) per prompt; then the turn ends with `max_turn_requests`. Default 20. */
+  readonly maxSteps?: number | undefined;
+  /** What the model takes besides text (sets `promptCapabilities`). Default: text only. */
+  readonly modelInputs?: ModelInputs | undefined;
+  /**
+   * Where sessions are kept for `session/load`. Default: a new {@link InMemorySessionStore} for this agent (pass
+   * one made once at module level to share it between connections). `null`: sessions live only as long as their
+   * connection, and `loadSession` is not advertised.
+   */
+  readonly sessionStore?: AiSdkSessionStore | null | undefined;
+  /** Title and kind of a tool call as the client shows it. Default: the tool's `title`, else its name; kind `other`. */
+  readonly describeToolCall?: ((call: ToolCallInfo) => ToolCallDisplay | undefined) | undefined;
+  /** Settings passed to every model call (`temperature`, `maxOutputTokens`, `maxRetries`, `providerOptions`, …). */
+  readonly callSettings?: AiSdkCallSettings | undefined;
+  /**
+   * Sessions the agent app keeps open in memory at once (one app per connection under `acpremote serve`). Opening
+   * one more closes the least recently used idle session (it stays in the session store: `session/load` opens it
+   * again; without a store it is gone). Default 100.
+   */
+  readonly maxOpenSessions?: number | undefined;
+}
+
+/** The options after their check, with every default applied. */
+export interface ResolvedAgentOptions {
+  readonly name: string;
+  readonly version: string;
+  readonly title: string | undefined;
+  readonly model: LanguageModel;
+  readonly system: string | undefined;
+  readonly tools: ToolSet;
+  readonly maxSteps: number;
+  readonly modelInputs: Required<{ [Key in keyof ModelInputs]: boolean }>;
+  readonly sessionStore: AiSdkSessionStore | null;
+  readonly describeToolCall: ((call: ToolCallInfo) => ToolCallDisplay | undefined) | undefined;
+  readonly callSettings: AiSdkCallSettings;
+  readonly maxOpenSessions: number;
+}
+
+/** The default of {@link AiSdkAgentOptions.maxSteps} (the AI SDK's `ToolLoopAgent` uses the same). */
+export const DEFAULT_MAX_STEPS = 20;
+/** The default of {@link AiSdkAgentOptions.maxOpenSessions}. */
+export const DEFAULT_MAX_OPEN_SESSIONS = 100;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function requiredText(option: string, value: unknown): string {
+  if (typeof value !== 'string' || value.trim() === '')
+    throw invalidOption(option, 'a non-empty string', value);
+  return value;
+}
+
+function optionalText(option: string, value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw invalidOption(option, 'a string', value);
+  return value;
+}
+
+/** A positive safe integer, or the fallback when left out. */
+export function positiveInteger(option: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    throw invalidOption(option, 'a positive integer', value);
+  }
+  return value;
+}
+
+function optionalBoolean(option: string, value: unknown): boolean {
+  if (value === undefined) return false;
+  if (typeof value !== 'boolean') throw invalidOption(option, 'true or false', value);
+  return value;
+}
+
+function resolveTools(value: unknown): ToolSet {
+  if (value === undefined) return {};
+  if (!isObject(value)) throw invalidOption('tools', 'an object of AI SDK tools', value);
+  for (const [name, tool] of Object.entries(value)) {
+    if (!isObject(tool)) throw invalidOption(`tools.${name}`, 'an AI SDK tool (an object)', tool);
+  }
+  return value as ToolSet;
+}
+
+function resolveSessionStore(value: unknown): AiSdkSessionStore | null {
+  if (value === undefined) return new InMemorySessionStore();
+  if (value === null) return null;
+  if (!isObject(value) || typeof value.get !== 'function' || typeof value.set !== 'function') {
+    throw invalidOption('sessionStore', 'null or an object with get(sessionId) and set(session)', value);
+  }
+  return value as unknown as AiSdkSessionStore;
+}
+
+/**
+ * Checks every option and applies the defaults.
+ *
+ * @throws `AiSdkAgentError` `INVALID_OPTION` naming the first bad option.
+ */
+export function resolveAgentOptions(options: AiSdkAgentOptions): ResolvedAgentOptions {
+  if (!isObject(options)) throw invalidOption('createAiSdkAgent options', 'an object', options);
+  const model = options.model;
+  if (!(isObject(model) || (typeof model === 'string' && model !== ''))) {
+    throw invalidOption('model', 'an AI SDK language model (or a gateway model id)', model);
+  }
+  const modelInputs = options.modelInputs;
+  if (modelInputs !== undefined && !isObject(modelInputs)) {
+    throw invalidOption('modelInputs', 'an object such as { image: true }', modelInputs);
+  }
+  const callSettings = options.callSettings;
+  if (callSettings !== undefined && !isObject(callSettings)) {
+    throw invalidOption('callSettings', 'an object of streamText settings', callSettings);
+  }
+  if (options.describeToolCall !== undefined && typeof options.describeToolCall !== 'function') {
+    throw invalidOption('describeToolCall', 'a function', options.describeToolCall);
+  }
+  return {
+    name: requiredText('name', options.name),
+    version: requiredText('version', options.version),
+    title: optionalText('title', options.title),
+    model,
+    system: optionalText('system', options.system),
+    tools: resolveTools(options.tools),
+    maxSteps: positiveInteger('maxSteps', options.maxSteps, DEFAULT_MAX_STEPS),
+    modelInputs: {
+      image: optionalBoolean('modelInputs.image', modelInputs?.image),
+      audio: optionalBoolean('modelInputs.audio', modelInputs?.audio),
+    },
+    sessionStore: resolveSessionStore(options.sessionStore),
+    describeToolCall: options.describeToolCall,
+    callSettings: callSettings ?? {},
+    maxOpenSessions: positiveInteger('maxOpenSessions', options.maxOpenSessions, DEFAULT_MAX_OPEN_SESSIONS),
+  };
+}

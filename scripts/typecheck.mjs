@@ -1,0 +1,101 @@
+#!/usr/bin/env node
+// `pnpm typecheck` (and the test command's typecheck step): `tsc --noEmit` for every workspace package that has a
+// `typecheck` script, each with its own tsconfig.json exactly as `tsc` reads it, but in one process that parses each
+// shared file once. The packages share the TypeScript lib, @types/node and the SDK's declarations; parsing and binding
+// those once instead of once per package, and starting one Node instead of eighteen, takes about half the CPU time
+// of a `tsc` per package. TypeScript's own build mode and language service share source files across programs the
+// same way; every package here compiles with the same base options (tsconfig.base.json), so a shared file parses the
+// same for all of them.
+//
+//   node scripts/typecheck.mjs [package-folder ...]    all workspace packages when none is named
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** Workspace package folders (from pnpm-workspace.yaml: `dir/*` or `dir`) with a `typecheck` script. */
+function workspacePackages() {
+  const workspace = readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8');
+  const patterns = [];
+  for (const line of workspace.slice(workspace.indexOf('packages:')).split('\n').slice(1)) {
+    const match = /^\s+-\s+['"]?([^'"\s]+)['"]?\s*$/.exec(line);
+    if (!match) break;
+    patterns.push(match[1]);
+  }
+  const folders = patterns.flatMap((pattern) =>
+    pattern.endsWith('/*')
+      ? readdirSync(join(root, pattern.slice(0, -2)), { withFileTypes: true })
+          .filter((entry) => entry.isDirectory())
+          .map((entry) => `${pattern.slice(0, -2)}/${entry.name}`)
+      : [pattern],
+  );
+  return folders.filter((folder) => {
+    const manifest = join(root, folder, 'package.json');
+    return (
+      existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).scripts?.typecheck !== undefined
+    );
+  });
+}
+
+const formatHost = {
+  getCanonicalFileName: (fileName) => fileName,
+  getCurrentDirectory: () => root,
+  getNewLine: () => '\n',
+};
+
+/** Parsed source files by path and parse options, shared by every package's program. */
+const sourceFiles = new Map();
+
+/**
+ * Type-checks one package as `tsc --noEmit -p <folder>` does.
+ * @returns {readonly ts.Diagnostic[]}
+ */
+function checkPackage(folder) {
+  const configPath = join(root, folder, 'tsconfig.json');
+  /** @type {ts.Diagnostic[]} */
+  const configDiagnostics = [];
+  const config = ts.getParsedCommandLineOfConfigFile(
+    configPath,
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (diagnostic) => configDiagnostics.push(diagnostic) },
+  );
+  if (!config) return configDiagnostics;
+  const host = ts.createCompilerHost(config.options);
+  const readSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (fileName, parseOptions, onError, shouldCreateNewSourceFile) => {
+    const key = `${fileName}\0${JSON.stringify(parseOptions)}`;
+    let sourceFile = shouldCreateNewSourceFile ? undefined : sourceFiles.get(key);
+    if (!sourceFile) {
+      sourceFile = readSourceFile(fileName, parseOptions, onError, shouldCreateNewSourceFile);
+      if (sourceFile) sourceFiles.set(key, sourceFile);
+    }
+    return sourceFile;
+  };
+  const program = ts.createProgram({
+    rootNames: config.fileNames,
+    options: config.options,
+    host,
+    projectReferences: config.projectReferences,
+  });
+  return [...config.errors, ...ts.getPreEmitDiagnostics(program)];
+}
+
+const requested = process.argv.slice(2).map((folder) => relative(root, join(process.cwd(), folder)));
+const folders = requested.length > 0 ? requested : workspacePackages();
+let failed = 0;
+for (const folder of folders) {
+  const started = performance.now();
+  const diagnostics = checkPackage(folder);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  if (diagnostics.length === 0) {
+    console.log(`${folder}: ok (${seconds} s)`);
+  } else {
+    failed += 1;
+    console.log(`${folder}: ${diagnostics.length} error(s) (${seconds} s)`);
+    console.log(ts.formatDiagnostics(diagnostics, formatHost));
+  }
+}
+console.log(`typecheck: ${folders.length - failed} of ${folders.length} packages without errors`);
+process.exitCode = failed === 0 ? 0 : 1;
