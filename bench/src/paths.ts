@@ -119,7 +119,10 @@ function pidOf(role: ProcessRole, child: { pid?: number | undefined }): PathProc
   return child.pid === undefined ? [] : [{ role, pid: child.pid }];
 }
 
-/** A relay host in front of the byte-level echo agent, reached by a WebSocket client with the bench token. */
+/**
+ * A relay host in front of the byte-level echo agent, reached by a WebSocket client with the bench token; `resume`
+ * when the host is ours (it selects resume by default, so the driver offers it, as our clients do).
+ */
 async function openRelay(
   relayHost: string,
   label: string,
@@ -131,10 +134,9 @@ async function openRelay(
     [...hostFlags, '--', process.execPath, agentScript],
     options.wrap?.relay,
   );
-  return connect(await openWebSocketEndpoint(server.url, benchToken), [server], label, () => [
-    ...pidOf('relay', server.child),
-    ...agentOf(server),
-  ]);
+  const resume = relayHost !== 'minimal-relay-host';
+  const endpoint = await openWebSocketEndpoint(server.url, benchToken, { resume });
+  return connect(endpoint, [server], label, () => [...pidOf('relay', server.child), ...agentOf(server)]);
 }
 
 /** A mirror process in front of a relay host in front of the byte-level echo agent, driven over its stdio. */
@@ -221,9 +223,8 @@ export const paths: PathDefinition[] = [
     hops: ['ws-hop'],
     async open(options = {}) {
       const server = await startHost('serve-acp-host', [], options.wrap?.server);
-      return connect(await openWebSocketEndpoint(server.url, benchToken), [server], 'serve-acp', () =>
-        pidOf('server', server.child),
-      );
+      const endpoint = await openWebSocketEndpoint(server.url, benchToken, { resume: true });
+      return connect(endpoint, [server], 'serve-acp', () => pidOf('server', server.child));
     },
   },
   {

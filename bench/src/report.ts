@@ -118,6 +118,7 @@ export const smokeGuards: Bound[] = ['serve-command', 'chain'].flatMap((path) =>
   { path, figure: 'rtt-p50', onRatio: true, max: 4, text: 'RTT p50 ≤ 4× the reference' },
   { path, figure: 'msgs-per-s', onRatio: true, min: 1 / 4, text: 'msg/s ≥ ¼ of the reference' },
   { path, figure: 'relay-16mib-ms', onRatio: true, max: 4, text: '16 MiB ≤ 4× the reference' },
+  { path, figure: 'relay-16mib-echo-ms', onRatio: true, max: 4, text: '16 MiB echo ≤ 4× the reference' },
 ]);
 
 /** A figure summarised for the table and the JSON file. */
@@ -251,6 +252,7 @@ const summaryFigures = [
   'mb-per-s-16kib',
   'mb-per-s-1mib',
   'relay-16mib-ms',
+  'relay-16mib-echo-ms',
 ] as const;
 
 /**
@@ -268,8 +270,8 @@ function renderRelaySummary(summaries: readonly Summary[]): string[] {
     return summary.ratioSpread ? `**${format(summary.ratioSpread.median)}×**` : '—';
   };
   const rows = [
-    '| Path (medians) | RTT p50 (µs) | msg/s ~360 B w64 | MB/s 16 KiB | MB/s 1 MiB | 16 MiB (ms) |',
-    '|---|---|---|---|---|---|',
+    '| Path (medians) | RTT p50 (µs) | msg/s ~360 B w64 | MB/s 16 KiB | MB/s 1 MiB | 16 MiB (ms) | 16 MiB echo (ms) |',
+    '|---|---|---|---|---|---|---|',
   ];
   for (const path of pathIds) {
     const summary = relay.find((item) => item.path === path)!;

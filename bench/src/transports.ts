@@ -89,25 +89,67 @@ export function spawnStdioEndpoint(
 /** Largest frame the driver accepts: above every payload the bench sends. */
 export const DRIVER_MAX_PAYLOAD = 64 * 1024 * 1024;
 
+/** The resume wire's subprotocol (docs/remote-transport.md, "Resume"), which our servers select by default. */
+const RESUME_SUBPROTOCOL = 'acpkit.resume.v1';
+/** A client acknowledges after this many data frames, or bytes of them, or this long after the first (docs: Resume). */
+const ACK_EVERY_FRAMES = 64;
+const ACK_EVERY_BYTES = 1024 * 1024;
+const ACK_DELAY_MS = 100;
+
 /**
- * Opens a `ws` client and resolves once it is open.
+ * The driver's half of the resume wire, which our servers select by default: it acknowledges the data frames it
+ * received (every 64, every 1 MiB, or 100 ms after the first unacknowledged one) so the server's replay buffer
+ * empties as it would with our own clients. It keeps no replay itself: the bench never drops a connection.
+ */
+function acknowledgeResume(socket: WebSocket): (bytes: number) => void {
+  let received = 0;
+  let frames = 0;
+  let bytes = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const acknowledge = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    frames = 0;
+    bytes = 0;
+    if (socket.readyState === WebSocket.OPEN)
+      socket.send(Buffer.from(`{"type":"ack","received":${received}}`), { binary: true });
+  };
+  return (size) => {
+    received += 1;
+    frames += 1;
+    bytes += size;
+    if (frames >= ACK_EVERY_FRAMES || bytes >= ACK_EVERY_BYTES) acknowledge();
+    else timer ??= setTimeout(acknowledge, ACK_DELAY_MS);
+  };
+}
+
+/**
+ * Opens a `ws` client and resolves once it is open. `resume` offers the resume subprotocol (what our clients do by
+ * default, so our servers run with resume on, as users get them) and acknowledges what arrives.
  *
  * @example
  * ```ts
- * const endpoint = await openWebSocketEndpoint('ws://127.0.0.1:8080/acp/ws');
+ * const endpoint = await openWebSocketEndpoint('ws://127.0.0.1:8080/acp/ws', token, { resume: true });
  * ```
  */
 export async function openWebSocketEndpoint(
   url: string,
   token?: string,
+  options: { resume?: boolean } = {},
 ): Promise<MessageEndpoint & { socket: WebSocket }> {
-  const socket = new WebSocket(url, {
+  const socket = new WebSocket(url, options.resume ? [RESUME_SUBPROTOCOL] : [], {
     maxPayload: DRIVER_MAX_PAYLOAD,
     perMessageDeflate: false,
     ...(token === undefined ? {} : { headers: { Authorization: `Bearer ${token}` } }),
   });
   let receiver: (text: string) => void = () => {};
-  socket.on('message', (data: Buffer) => receiver(data.toString('utf8')));
+  const received = options.resume ? acknowledgeResume(socket) : undefined;
+  socket.on('message', (data: Buffer, binary: boolean) => {
+    // Binary frames are the resume wire's control frames (its welcome, the server's acknowledgements).
+    if (binary) return;
+    received?.(data.length);
+    receiver(data.toString('utf8'));
+  });
   const ended = new Promise<string>((resolve) => {
     socket.on('close', (code, reason) => resolve(`socket closed with ${code} ${reason.toString()}`));
   });
@@ -115,6 +157,8 @@ export async function openWebSocketEndpoint(
     socket.once('open', () => resolve());
     socket.once('error', reject);
   });
+  if (options.resume && socket.protocol !== RESUME_SUBPROTOCOL)
+    throw new Error(`${url} did not select ${RESUME_SUBPROTOCOL}: is resume off on the server?`);
   socket.on('error', () => {});
   return {
     socket,

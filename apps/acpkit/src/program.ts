@@ -10,6 +10,7 @@ import {
   RESUME_FLAG_HELP,
   runMain,
   runTargetOverStdio,
+  stallTimeoutSeconds,
   TARGET_ARGUMENT_HELP,
   TRANSPORT_FLAG_HELP,
   type TransportFlag,
@@ -29,6 +30,9 @@ interface RunFlags {
   resume: boolean;
   resumeBufferBytes?: number;
   transport?: TransportFlag;
+  /** `--stall-timeout` in milliseconds. */
+  stallTimeout?: number;
+  maxPendingRequests?: number;
 }
 
 /** The help of a mirror flag as `run` shows it: it applies only with `--addr`. */
@@ -66,6 +70,8 @@ async function runAction(target: string | undefined, flags: RunFlags, run: CliRu
         ...(flags.resume === false ? { resume: false } : {}),
         ...(flags.resumeBufferBytes !== undefined ? { resumeBufferBytes: flags.resumeBufferBytes } : {}),
         ...(flags.transport !== undefined ? { transport: flags.transport } : {}),
+        ...(flags.stallTimeout !== undefined ? { stallTimeout: flags.stallTimeout } : {}),
+        ...(flags.maxPendingRequests !== undefined ? { maxPendingRequests: flags.maxPendingRequests } : {}),
       },
       run.io,
     );
@@ -77,11 +83,13 @@ async function runAction(target: string | undefined, flags: RunFlags, run: CliRu
     flags.unstableProtocol ||
     flags.resume === false ||
     flags.resumeBufferBytes !== undefined ||
-    flags.transport !== undefined
+    flags.transport !== undefined ||
+    flags.stallTimeout !== undefined ||
+    flags.maxPendingRequests !== undefined
   ) {
     throw new CliError(
       CliErrorCode.Usage,
-      '--token-env, --token-file, --ca, --unstable-protocol, --no-resume, --resume-buffer-bytes and --transport apply only with --addr.',
+      '--token-env, --token-file, --ca, --unstable-protocol, --no-resume, --resume-buffer-bytes, --transport, --stall-timeout and --max-pending-requests apply only with --addr.',
     );
   }
   return runTargetOverStdio(target as string, run.io);
@@ -124,6 +132,16 @@ function buildProgram(run: CliRun) {
     )
     .addOption(
       new Option('--resume-buffer-bytes <bytes>', withAddr(RESUME_FLAG_HELP.bufferBytes)).argParser(
+        parsePositiveInteger,
+      ),
+    )
+    .addOption(
+      new Option('--stall-timeout <seconds>', withAddr(RESUME_FLAG_HELP.stallTimeout)).argParser(
+        stallTimeoutSeconds,
+      ),
+    )
+    .addOption(
+      new Option('--max-pending-requests <count>', withAddr(RESUME_FLAG_HELP.maxPendingRequests)).argParser(
         parsePositiveInteger,
       ),
     )

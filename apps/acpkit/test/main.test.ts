@@ -109,16 +109,19 @@ describe('acpkit run --addr', () => {
 });
 
 describe('acpkit run argument rules', () => {
-  it.each([[['--no-resume']], [['--resume-buffer-bytes', '4096']], [['--transport', 'http']]])(
-    'exits 2 for the mirror flag %j without --addr',
-    async (flags) => {
-      const io = createTestIo();
-      expect(await main(['run', echoAgent, ...flags], io)).toBe(2);
-      expect(io.stderrText()).toMatch(
-        /--no-resume, --resume-buffer-bytes and --transport apply only with --addr/,
-      );
-    },
-  );
+  it.each([
+    [['--no-resume']],
+    [['--resume-buffer-bytes', '4096']],
+    [['--transport', 'http']],
+    [['--stall-timeout', '5']],
+    [['--max-pending-requests', '8']],
+  ])('exits 2 for the mirror flag %j without --addr', async (flags) => {
+    const io = createTestIo();
+    expect(await main(['run', echoAgent, ...flags], io)).toBe(2);
+    expect(io.stderrText()).toMatch(
+      /--no-resume, --resume-buffer-bytes, --transport, --stall-timeout and --max-pending-requests apply only with --addr/,
+    );
+  });
 
   it.each([[['run']], [['run', echoAgent, '--addr', 'ws://127.0.0.1:1/acp/ws']]])(
     'exits 2 with "Provide exactly one of TARGET or --addr." for %j',

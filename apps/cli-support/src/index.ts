@@ -21,6 +21,7 @@ export type { StopSignal } from './exit-codes.js';
 export { ExitCode, exitCodeForSignal } from './exit-codes.js';
 export {
   collectRepeatable,
+  parseNonNegativeInteger,
   parseNonNegativeSecondsToMilliseconds,
   parsePort,
   parsePositiveInteger,
@@ -46,6 +47,7 @@ export {
   resolveConnectFlags,
   resolveServeFlags,
   SERVE_DEFAULTS,
+  stallTimeoutSeconds,
   TRANSPORT_FLAG_HELP,
 } from './serve-flags.js';
 export type {

@@ -4,6 +4,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { CliError, CliErrorCode } from './errors.js';
 import {
   collectRepeatable,
+  parseNonNegativeInteger,
   parseNonNegativeSecondsToMilliseconds,
   parsePort,
   parsePositiveInteger,
@@ -36,6 +37,10 @@ export interface ConnectFlagValues extends TokenFlagValues {
   resumeBufferBytes?: number;
   /** `--transport auto|http|websocket`. */
   transport?: TransportFlag;
+  /** `--stall-timeout` converted to milliseconds (0: off). */
+  stallTimeout?: number;
+  /** `--max-pending-requests`. */
+  maxPendingRequests?: number;
 }
 
 /** The values of `--transport`: `http` is ACP's Streamable HTTP. */
@@ -58,6 +63,10 @@ export interface ServeFlagValues extends TokenFlagValues {
   /** `--resume-window` converted to milliseconds (0: resume off). */
   resumeWindow?: number;
   resumeBufferBytes?: number;
+  maxDetachedSessions?: number;
+  maxPendingRequests?: number;
+  /** `--stall-timeout` converted to milliseconds (0: off). */
+  stallTimeout?: number;
   dangerouslyAllowUnauthenticated?: boolean;
   /** `--drain-timeout` converted to milliseconds (default 30 s). */
   drainTimeout?: number;
@@ -94,17 +103,29 @@ export function addTokenFlags(command: Command): Command {
     );
 }
 
-/** Help of the client's resume flags (`acpremote mirror`, and `acpkit run` with its "With --addr:" prefix). */
+/**
+ * Help of the client's resume and limit flags (`acpremote mirror`, and `acpkit run` with its "With --addr:"
+ * prefix).
+ */
 export const RESUME_FLAG_HELP = {
   noResume:
     "Don't offer resume: a dropped connection ends the mirror (exit 1) instead of being reconnected and resumed.",
   bufferBytes:
-    'Most bytes of sent messages kept until the server acknowledges them (default 16 MiB); stdin waits when full.',
+    'Most bytes of sent messages kept until the server acknowledges them, plus one message (default 16 MiB).',
+  stallTimeout:
+    'Close the connection when the server reads or acknowledges nothing for this long while data waits (default 60; 0 disables).',
+  maxPendingRequests:
+    'Editor requests waiting for the remote at once (default 256); one more is answered with an error.',
 } as const;
 
+/** A `<seconds>` flag for a stall timeout (0 disables it). */
+export function stallTimeoutSeconds(value: string): number {
+  return timerSeconds('disables the stall timeout')(value);
+}
+
 /**
- * Adds the flags of a client connection: the token flags, `--ca FILE`, `--no-resume`, `--resume-buffer-bytes` and
- * `--transport`.
+ * Adds the flags of a client connection: the token flags, `--ca FILE`, `--no-resume`, `--resume-buffer-bytes`,
+ * `--transport`, `--stall-timeout` and `--max-pending-requests`.
  *
  * @example
  * ```ts
@@ -125,7 +146,15 @@ export function addConnectFlags(command: Command): Command {
         parsePositiveInteger,
       ),
     )
-    .addOption(new Option('--transport <kind>', TRANSPORT_FLAG_HELP).choices(['auto', 'http', 'websocket']));
+    .addOption(new Option('--transport <kind>', TRANSPORT_FLAG_HELP).choices(['auto', 'http', 'websocket']))
+    .addOption(
+      new Option('--stall-timeout <seconds>', RESUME_FLAG_HELP.stallTimeout).argParser(stallTimeoutSeconds),
+    )
+    .addOption(
+      new Option('--max-pending-requests <count>', RESUME_FLAG_HELP.maxPendingRequests).argParser(
+        parsePositiveInteger,
+      ),
+    );
 }
 
 /** `--transport` as the `transport` option of `@acpkit/remote`. */
@@ -138,7 +167,13 @@ export function transportOption(flag: TransportFlag | undefined): ConnectOptions
 export interface ResolvedConnectFlags {
   readonly connectOptions: Pick<
     ConnectOptions,
-    'bearerToken' | 'ca' | 'resume' | 'resumeBufferBytes' | 'transport'
+    | 'bearerToken'
+    | 'ca'
+    | 'resume'
+    | 'resumeBufferBytes'
+    | 'transport'
+    | 'stallTimeoutMs'
+    | 'maxPendingRequests'
   >;
   readonly token: ResolvedToken | undefined;
 }
@@ -192,6 +227,8 @@ export function resolveConnectFlags(
       ...(transportOption(flags.transport) !== undefined
         ? { transport: transportOption(flags.transport) }
         : {}),
+      ...(flags.stallTimeout !== undefined ? { stallTimeoutMs: flags.stallTimeout } : {}),
+      ...(flags.maxPendingRequests !== undefined ? { maxPendingRequests: flags.maxPendingRequests } : {}),
     },
     token,
   };
@@ -200,7 +237,8 @@ export function resolveConnectFlags(
 /**
  * Adds the flags `serve` and `expose` share: `--host`, `--port`, `--mount-path`, the token flags,
  * `--allowed-origin`, `--allowed-host`, `--max-message-bytes`, `--max-connections`, `--max-http-connections`,
- * `--drain-timeout`, `--metrics`, `--resume-window`, `--resume-buffer-bytes` and `--dangerously-allow-unauthenticated`.
+ * `--drain-timeout`, `--metrics`, `--resume-window`, `--resume-buffer-bytes`, `--max-detached-sessions`,
+ * `--max-pending-requests`, `--stall-timeout` and `--dangerously-allow-unauthenticated`.
  *
  * @example
  * ```ts
@@ -280,8 +318,26 @@ export function addServeFlags(command: Command): Command {
     .addOption(
       new Option(
         '--resume-buffer-bytes <bytes>',
-        'Most bytes of sent messages a session keeps until its client acknowledges them (default 16 MiB); the agent is not read while it is full.',
+        'Most bytes of sent messages a session keeps until its client acknowledges them, plus one message (default 16 MiB); past it a resume is refused (overflow).',
       ).argParser(parsePositiveInteger),
+    )
+    .addOption(
+      new Option(
+        '--max-detached-sessions <count>',
+        'Sessions kept for a resume at once, agents included (default 64; 0 keeps none); one more ends the oldest.',
+      ).argParser(parseNonNegativeInteger),
+    )
+    .addOption(
+      new Option(
+        '--max-pending-requests <count>',
+        "serve: a client's requests waiting for the agent at once (default 256); one more is answered with an error.",
+      ).argParser(parsePositiveInteger),
+    )
+    .addOption(
+      new Option(
+        '--stall-timeout <seconds>',
+        'Close a connection whose client reads or acknowledges nothing for this long while data waits (default 60; 0 disables).',
+      ).argParser(stallTimeoutSeconds),
     )
     .addOption(
       new Option(
@@ -341,6 +397,9 @@ export function resolveServeFlags(
     ...(flags.metrics ? { metrics: true } : {}),
     ...(flags.resumeWindow !== undefined ? { resumeWindowMs: flags.resumeWindow } : {}),
     ...(flags.resumeBufferBytes !== undefined ? { resumeBufferBytes: flags.resumeBufferBytes } : {}),
+    ...(flags.maxDetachedSessions !== undefined ? { maxDetachedSessions: flags.maxDetachedSessions } : {}),
+    ...(flags.maxPendingRequests !== undefined ? { maxPendingRequests: flags.maxPendingRequests } : {}),
+    ...(flags.stallTimeout !== undefined ? { stallTimeoutMs: flags.stallTimeout } : {}),
   };
   return {
     serveOptions,

@@ -39,9 +39,10 @@ describe('openClientConnection', () => {
     const connection = await openClientConnection(resolved, 'peer');
     const port = connection.port as WebSocketPort;
     cleanups.push(() => port.terminate());
-    // The answer to a request comes after the server's welcome: the connection is resumable from then on.
+    // The answer to initialize comes after the server's welcome, and the server keeps a session for a resume once its
+    // agent answered initialize: the connection is resumable from then on.
     const answered = new Promise<void>((resolve) => port.receive(() => resolve()));
-    port.send('{"jsonrpc":"2.0","id":1,"method":"_test/ping"}');
+    port.send('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}');
     await answered;
     expect(connection.resumable).toBe(true);
     /** Drops the socket under the port without a close frame (a network drop) and waits for the resume. */

@@ -61,6 +61,28 @@ function watchSocket(socket: WebSocket, resolved: ResolvedConnectOptions): void 
   socket.on('error', (error) => logger.warn('WebSocket error', { error: error.message }));
 }
 
+/** Client connections open in this process: each gets a close frame if the process exits under it. */
+const openPorts = new Set<WebSocketPort>();
+let exitHookInstalled = false;
+
+/**
+ * The last moment of a process with client connections open (`process.exit()` after a second SIGTERM, an uncaught
+ * exception): each gets its close frame (1001) written now, so its server ends the session instead of keeping it for
+ * a resume that will never come. Best effort: a frame queued behind unsent data dies with the process.
+ */
+function closeOpenPortsOnExit(): void {
+  for (const port of openPorts) port.closeAtExit(CloseCode.GoingAway, 'client exiting');
+}
+
+function trackUntilClosed(port: WebSocketPort): void {
+  openPorts.add(port);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on('exit', closeOpenPortsOnExit);
+  }
+  void port.closed.then(() => openPorts.delete(port));
+}
+
 /**
  * Opens a client connection (`connectAcp`, `runMirror`) with the transport the options resolved: a WebSocket
  * (metadata, the socket, and a port with resume when the server selected it) or ACP's Streamable HTTP
@@ -97,7 +119,7 @@ async function openWebSocketConnection(
   // long-lived connection holds nothing per drop; a reaction on `port.closed` would stay until the end).
   const ended = new AbortController();
   const link = resumeSelected
-    ? ResumeLink.forClient(resolved.resumeBufferBytes, {
+    ? ResumeLink.forClient(resolved.resumeBufferBytes, resolved.maxMessageBytes, {
         detached: (close) => void new Reconnection(port!, link!, resolved, ended.signal).run(close),
         ended: () => ended.abort(),
       })
@@ -107,9 +129,11 @@ async function openWebSocketConnection(
     log,
     peer,
     pauseWhenFull: false,
+    stallTimeoutMs: resolved.stallTimeoutMs,
     ...(link !== undefined ? { resume: link } : {}),
   });
   const opened = port;
+  trackUntilClosed(opened);
   return {
     port: opened,
     metadata,

@@ -80,7 +80,9 @@ export async function connectAcp(url: string, options: ConnectOptions = {}): Pro
   const connection = await openClientConnection(resolved, 'peer');
   const { port, metadata } = connection;
   const closed = port.closed.then(({ code, reason }) => ({ code, reason }));
-  const stream = messageStream(port, connection.log);
+  const stream = messageStream(port, connection.log, {
+    maxPendingRequests: resolved.maxPendingRequests,
+  });
   return {
     stream,
     metadata,

@@ -28,6 +28,8 @@ export interface MirrorPolicyOptions {
   /** The server's `remote_cwd`: session requests' `cwd` is rewritten to it. */
   readonly remoteCwd: string | undefined;
   readonly log: FrameLog;
+  /** Editor requests that may wait for the remote's answer at once; one more is answered here with an error. */
+  readonly maxPendingRequests: number;
 }
 
 /** The envelope of one frame (top-level members), read from its scan. */
@@ -156,6 +158,18 @@ export class MirrorPolicy {
           return;
         }
         const key = this.trackingKey(scan, envelope.id);
+        if (this.inFlight.size >= this.options.maxPendingRequests && !this.inFlight.has(key)) {
+          this.options.log.warn(
+            'too many editor requests waiting for an answer; answered one with an error',
+            {
+              maxPendingRequests: this.options.maxPendingRequests,
+            },
+          );
+          direction.reply(
+            errorResponseText(idToken, wireErrors.tooManyPendingRequests(this.options.maxPendingRequests)),
+          );
+          return;
+        }
         this.inFlight.set(key, idToken);
         if (this.options.emitLatencyMeta && method === 'session/prompt')
           this.startPrompt(scan, envelope, key);

@@ -107,6 +107,7 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
     emitLatencyMeta: resolved.emitLatencyMeta,
     remoteCwd,
     log,
+    maxPendingRequests: resolved.maxPendingRequests,
   });
   const { inFlight } = policy;
   let localEnded = false;

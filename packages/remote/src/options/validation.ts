@@ -45,6 +45,12 @@ const INTEGER_RULES = {
     allowed: 'a non-negative integer number of milliseconds up to 2147483647 (0 turns resume off)',
   },
   resumeBufferBytes: { min: 1, max: undefined, allowed: 'a positive integer number of bytes' },
+  maxDetachedSessions: {
+    min: 0,
+    max: undefined,
+    allowed: 'a non-negative integer (0 keeps no session for a resume)',
+  },
+  maxPendingRequests: { min: 1, max: undefined, allowed: 'a positive integer' },
   graceMs: {
     min: 0,
     max: 2_147_483_647,
@@ -175,6 +181,8 @@ export interface ResolvedServeOptions {
   /** 0: resume off. */
   resumeWindowMs: number;
   resumeBufferBytes: number;
+  maxDetachedSessions: number;
+  maxPendingRequests: number;
   useUnstableProtocol: boolean;
   remoteCwd: string | undefined;
   logger: RemoteLogger;
@@ -256,6 +264,16 @@ export function resolveServeOptions(options: ServeOptions, defaultRemoteCwd?: st
       options.resumeBufferBytes,
       RemoteDefaults.resumeBufferBytes,
     ),
+    maxDetachedSessions: integerOption(
+      'maxDetachedSessions',
+      options.maxDetachedSessions,
+      RemoteDefaults.maxDetachedSessions,
+    ),
+    maxPendingRequests: integerOption(
+      'maxPendingRequests',
+      options.maxPendingRequests,
+      RemoteDefaults.maxPendingRequests,
+    ),
     useUnstableProtocol: options.useUnstableProtocol === true,
     remoteCwd: options.remoteCwd ?? defaultRemoteCwd,
     logger: options.logger ?? createStderrLogger(),
@@ -282,6 +300,8 @@ export interface ResolvedConnectOptions {
   /** Offer the resume subprotocol. */
   resume: boolean;
   resumeBufferBytes: number;
+  stallTimeoutMs: number;
+  maxPendingRequests: number;
   onConnectionEvent: ((event: ConnectionEvent) => void) | undefined;
   logger: RemoteLogger;
 }
@@ -387,6 +407,12 @@ export function resolveConnectOptions(url: string, options: ConnectOptions): Res
       'resumeBufferBytes',
       options.resumeBufferBytes,
       RemoteDefaults.resumeBufferBytes,
+    ),
+    stallTimeoutMs: integerOption('stallTimeoutMs', options.stallTimeoutMs, RemoteDefaults.stallTimeoutMs),
+    maxPendingRequests: integerOption(
+      'maxPendingRequests',
+      options.maxPendingRequests,
+      RemoteDefaults.maxPendingRequests,
     ),
     onConnectionEvent: functionOption('onConnectionEvent', options.onConnectionEvent),
     logger: options.logger ?? createStderrLogger(),

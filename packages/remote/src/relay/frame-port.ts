@@ -39,8 +39,13 @@ export interface FramePort {
   readonly closed: Promise<PortClose>;
   /** Whether frames can still be sent. */
   readonly isOpen: boolean;
-  /** Bytes waiting for the peer (for flow-control log lines). */
+  /** Bytes waiting for the peer (flow-control log lines, the server's `acpremote_buffered_bytes`). */
   readonly bufferedAmount: number;
+  /**
+   * Bytes kept after they were sent, so a peer that comes back gets what it missed: resume's replay buffer, or the
+   * SSE events kept for `Last-Event-ID`; 0 where nothing is kept.
+   */
+  readonly replayBytes: number;
   /** Whether whatever feeds the port should wait: its outbound queue is over the high-water mark. */
   readonly isFull: boolean;
   /** What frames sent to this port must satisfy beyond their direction's rules (SSE: one line each). */
@@ -57,6 +62,11 @@ export interface FramePort {
   send(payload: Buffer | string, route?: RouteKeys): void;
   /** Sends an answer the relay writes itself (a JSON-RPC error for a refused frame, ...). */
   reply(text: string): void;
+  /**
+   * The agent answered `initialize`: the connection carries a conversation worth keeping for a resume from now on
+   * (before, a drop ends it). A no-op on ports whose connection exists only once `initialize` was answered.
+   */
+  markEstablished(): void;
   /** Ends the connection gracefully (what is queued goes first), with a WebSocket close code and reason. */
   close(code: number, reason?: string): void;
   /** Ends the connection because the server stops (1001, `reason`); everything is cut when `hardStop` settles. */

@@ -2,23 +2,43 @@
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 import { CloseCode } from '../shared/constants.js';
 import { refusalReply } from '../wire/inbound.js';
-import { errorResponseText, parseFrame, wireErrors } from '../wire/json-rpc.js';
+import { classifyMessage, errorResponseText, parseFrame, type WireId, wireErrors } from '../wire/json-rpc.js';
 import { routeKeysOf } from '../wire/route-keys.js';
 import { PauseReason } from './flow-control.js';
 import type { FrameLog } from './frame-log.js';
 import type { FramePort } from './frame-port.js';
+import { PendingRequests } from './pending-requests.js';
 
 const READ_QUEUE_MESSAGES = 64;
+
+/** An SDK `Stream` on a port, and what it counts. */
+export interface MessageStream extends Stream {
+  /** Requests from the peer that wait for the SDK app's answer now. */
+  readonly pendingRequests: number;
+}
+
+/** Options of {@link messageStream}. */
+export interface MessageStreamOptions {
+  /** Requests from the peer that may wait for an answer at once; one more is answered with an error at once. */
+  readonly maxPendingRequests: number;
+  /** Called when the app answers a request (`method` is the request's), e.g. to learn `initialize` was answered. */
+  readonly answered?: (method: string) => void;
+}
 
 /**
  * Wraps a port (WebSocket or Streamable HTTP) as an SDK `Stream` of JSON-RPC objects: the same inbound rules as the relays (binary →
  * 1003, oversize → error answer or 1009, garbage → JSON-RPC error) and the same backpressure both ways (the socket is
- * paused while the readable's queue is full, writes wait while the port is full). Closing the writable closes the
- * port (the SDK never propagates close by itself); the readable ends when the port has ended (with resume, not at a
- * drop). A message the SDK hands over that JSON cannot express (nested too deep for `JSON.stringify`) becomes an
- * error response when it is a response, so the peer gets an answer instead of a dead connection.
+ * paused while the readable's queue is full, writes wait while the port is full). What the app can be made to hold
+ * is bounded: at most `maxPendingRequests` requests from the peer wait for its answer (one more is answered here, at
+ * once, with `tooManyPendingRequests`), and a message the SDK would only answer with -32600 (not a request, a
+ * notification nor a response) is answered here too, so such answers go through the port's reply bound rather than
+ * pile up in the SDK's write queue. Closing the writable closes the port (the SDK never propagates close by itself);
+ * the readable ends when the port has ended (with resume, not at a drop). A message the SDK hands over that JSON
+ * cannot express (nested too deep for `JSON.stringify`) becomes an error response when it is a response, so the peer
+ * gets an answer instead of a dead connection.
  */
-export function messageStream(port: FramePort, log: FrameLog): Stream {
+export function messageStream(port: FramePort, log: FrameLog, options: MessageStreamOptions): MessageStream {
+  const pending = new PendingRequests(options.maxPendingRequests);
   // A port that routes gets each message's route keys, read from the object (no scan).
   const routes = port.routeWatch !== undefined;
   let readableController: ReadableStreamDefaultController<AnyMessage> | undefined;
@@ -50,7 +70,25 @@ export function messageStream(port: FramePort, log: FrameLog): Stream {
       port.reply(text);
       return;
     }
-    readableController?.enqueue(parsed.message as AnyMessage);
+    const message = parsed.message;
+    const kind = classifyMessage(message);
+    if (kind === 'invalid') {
+      port.metrics.frameRefused(port.peer, 'not_json_rpc');
+      log.warn('invalid message (not a JSON-RPC request, notification or response)');
+      port.reply(serialise(invalidRequestAnswer(message), log));
+      return;
+    }
+    if (kind === 'request' && !pending.admit(message.id as WireId, message.method as string)) {
+      port.metrics.limitReached('pending_requests');
+      log.warn('too many requests waiting for an answer; answered one with an error', {
+        maxPendingRequests: pending.limit,
+      });
+      port.reply(
+        errorResponseText(JSON.stringify(message.id), wireErrors.tooManyPendingRequests(pending.limit)),
+      );
+      return;
+    }
+    readableController?.enqueue(message as AnyMessage);
     if ((readableController?.desiredSize ?? 1) <= 0) port.reading.pause(PauseReason.TargetFull);
   });
   void port.closed.then(() => {
@@ -68,6 +106,11 @@ export function messageStream(port: FramePort, log: FrameLog): Stream {
     write(message) {
       if (!port.isOpen)
         throw new Error(port.transport === 'websocket' ? 'WebSocket is closed' : 'the connection is closed');
+      const outgoing = message as { id?: WireId; method?: unknown };
+      if (outgoing.method === undefined && outgoing.id !== undefined) {
+        const method = pending.answered(outgoing.id);
+        if (method !== undefined) options.answered?.(method);
+      }
       port.send(
         serialise(message, log),
         routes ? routeKeysOf(message as Record<string, unknown>) : undefined,
@@ -84,7 +127,19 @@ export function messageStream(port: FramePort, log: FrameLog): Stream {
       port.close(CloseCode.InternalError, 'stream aborted');
     },
   });
-  return { readable, writable };
+  return {
+    readable,
+    writable,
+    get pendingRequests() {
+      return pending.size;
+    },
+  };
+}
+
+/** The SDK's answer to a message that is not a request, a notification nor a response: -32600, id null. */
+function invalidRequestAnswer(message: Record<string, unknown>): AnyMessage {
+  const { code, message: text, data } = wireErrors.invalidRequest(message);
+  return { jsonrpc: '2.0', id: null, error: { code, message: text, data } } as AnyMessage;
 }
 
 /**

@@ -106,10 +106,14 @@ export class Relay {
   private readonly fromLines: RelayDirection;
   private stopReceiving: () => void = () => {};
   private finished = false;
+  private portPolicy: FramePolicy | undefined;
+  private linePolicy: FramePolicy | undefined;
 
   constructor(private readonly options: RelayOptions) {
     const port = options.port;
     this.port = port;
+    this.portPolicy = options.fromPort.policy;
+    this.linePolicy = options.fromLines.policy;
     // Relayed lines wait while the port's queue is full.
     port.onFull(() => {
       this.lines.reading.pause(PauseReason.TargetFull);
@@ -186,6 +190,15 @@ export class Relay {
     this.port.send(payload, nodes === undefined ? undefined : readRouteKeys(this.lineChecks.scanner, nodes));
   }
 
+  /**
+   * Drops both directions' policies: from now on every frame that passes the checks is forwarded as received, at no
+   * extra cost. For policies that only watch the start of a connection (serveCommand's `initialize`).
+   */
+  forwardUnchanged(): void {
+    this.portPolicy = undefined;
+    this.linePolicy = undefined;
+  }
+
   /** Stops reading the line input for good (the other side is gone). */
   stopLines(): void {
     this.lines.stop();
@@ -196,9 +209,10 @@ export class Relay {
     const { fromPort } = this.options;
     const checks = this.portChecks;
     const payload = checks.check(frame);
+    const policy = this.portPolicy;
     if (payload === undefined) this.refused(fromPort, checks.refusal!, (text) => this.port.reply(text));
-    else if (fromPort.policy === undefined) this.toLines(payload);
-    else this.applyPolicy(fromPort.policy, payload, this.fromPort);
+    else if (policy === undefined) this.toLines(payload);
+    else this.applyPolicy(policy, payload, this.fromPort);
     checks.release();
   }
 
@@ -207,9 +221,10 @@ export class Relay {
     const { fromLines } = this.options;
     const checks = this.lineChecks;
     const payload = checks.check(line);
+    const policy = this.linePolicy;
     if (payload === undefined) this.refused(fromLines, checks.refusal!, (text) => this.toLines(text));
-    else if (fromLines.policy === undefined) this.toPort(payload);
-    else this.applyPolicy(fromLines.policy, payload, this.fromLines);
+    else if (policy === undefined) this.toPort(payload);
+    else this.applyPolicy(policy, payload, this.fromLines);
     checks.release();
   }
 

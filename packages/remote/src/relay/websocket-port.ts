@@ -7,6 +7,7 @@ import { HIGH_WATER_BYTES, PauseReason, ReadGate } from './flow-control.js';
 import type { FrameLog } from './frame-log.js';
 import type { FramePort, PortClose } from './frame-port.js';
 import { type MessageCounter, NO_RELAY_METRICS, type RelayMetrics } from './relay-metrics.js';
+import { StallGuard, type StallKind, type StallProbe } from './stall-guard.js';
 import { tickCorker, underlyingSocket } from './write-batching.js';
 
 const TEXT_FRAME = { binary: false } as const;
@@ -21,7 +22,7 @@ const DRAIN_POLL_MS = 10;
  * that reads nothing gets few answers before its queue stalls); it bounds what a hostile peer can make us hold.
  */
 const REPLY_DEBT_LIMIT_BYTES = 4 * HIGH_WATER_BYTES;
-/** How long a socket closed for not reading gets to flush its close frame before it is destroyed. */
+/** How long a socket closed for not reading (or not acknowledging) gets to flush its close frame before it is destroyed. */
 const CLOSE_GRACE_MS = 1_000;
 
 /**
@@ -29,14 +30,26 @@ const CLOSE_GRACE_MS = 1_000;
  * its socket closes: the one seam between the relay core and resume.
  */
 export interface PortResume {
-  /** The data frames sent and not yet acknowledged; reading what feeds the port pauses while it is full. */
-  readonly replay: { readonly isFull: boolean; record(payload: Buffer | string): void };
+  /**
+   * The data frames sent and not yet acknowledged (a bounded history): what feeds the port waits while it is full
+   * only when no socket carries the frames (detached, resuming); live, only the socket's queue holds sources back.
+   */
+  readonly replay: {
+    readonly isFull: boolean;
+    /** Bytes held. */
+    readonly bytes: number;
+    /** Frames the peer acknowledged so far. */
+    readonly acknowledged: number;
+    record(payload: Buffer | string): void;
+  };
   /** Data frames go on the wire now (otherwise they only wait in the replay buffer). */
   readonly live: boolean;
   /** Whether an unclean drop detaches the socket (the session can be resumed) rather than ends the port. */
   readonly canDetach: boolean;
   /** The port was made on its first socket. */
   start(port: WebSocketPort): void;
+  /** The session is worth keeping from now on (see {@link WebSocketPort.markEstablished}). */
+  establish(): void;
   /** A data frame of `bytes` arrived; false when it must not be handled (a protocol violation). */
   dataReceived(bytes: number): boolean;
   /** A binary (control) frame arrived. */
@@ -67,6 +80,12 @@ export interface WebSocketPortOptions {
   readonly resume?: PortResume;
   /** What a server counts (messages, bytes, refused frames); default: nothing. */
   readonly metrics?: RelayMetrics;
+  /**
+   * Close the connection (1008, with the reason, logged) when it makes no progress for this long while something
+   * waits on the peer: data it does not read, or (resume) frames it does not acknowledge (see {@link StallGuard}).
+   * 0 or absent: never.
+   */
+  readonly stallTimeoutMs?: number;
   /**
    * `initialize`: the RFD WebSocket's rule (ACP's standard transport, served on `<mount>`): the first data frame
    * must be an `initialize` request with an id, else the connection closes with 1002 and the SDK's reason. Checked
@@ -112,7 +131,7 @@ function closeFrameSent(socket: WebSocket): boolean {
  * the same port, so whatever relays through it sees one continuous stream. Without it, nothing on the hot path
  * changes: a frame costs one extra field check.
  */
-export class WebSocketPort implements FramePort {
+export class WebSocketPort implements FramePort, StallProbe {
   readonly transport = 'websocket';
   readonly reading: ReadGate;
   /** Settles once, when the connection has ended (with resume: when the session has, not at a drop). */
@@ -142,6 +161,7 @@ export class WebSocketPort implements FramePort {
   // Per-message counting: a few integer adds when the server has metrics on, a no-op object otherwise (no branch).
   private readonly received: MessageCounter;
   private readonly sent: MessageCounter;
+  private readonly stallGuard: StallGuard;
 
   constructor(
     socket: WebSocket,
@@ -165,6 +185,9 @@ export class WebSocketPort implements FramePort {
     this.current = socket;
     this.tcp = underlyingSocket(socket);
     this.cork = tickCorker(this.tcp);
+    this.stallGuard = new StallGuard(this, options.stallTimeoutMs ?? 0, (kind, stalledForMs) =>
+      this.stalled(kind, stalledForMs),
+    );
     this.bind(socket);
     this.resume?.start(this);
   }
@@ -209,12 +232,34 @@ export class WebSocketPort implements FramePort {
     return this.state === 'attached' ? this.current.bufferedAmount : 0;
   }
 
+  /** Bytes sent and not yet acknowledged by the peer (resume); 0 on the plain wire. */
+  get unacknowledgedBytes(): number {
+    return this.resume?.replay.bytes ?? 0;
+  }
+
+  /** Bytes kept for a resume (the replay buffer); 0 on the plain wire. */
+  get replayBytes(): number {
+    return this.resume?.replay.bytes ?? 0;
+  }
+
+  /** Frames the peer acknowledged so far (resume); 0 on the plain wire. */
+  get acknowledgedFrames(): number {
+    return this.resume?.replay.acknowledged ?? 0;
+  }
+
+  /** Whether this side reads the attached socket now (not paused for backpressure). */
+  get isReading(): boolean {
+    return !this.reading.isPaused;
+  }
+
   /**
    * Whether whatever feeds the port should wait: the socket's queue is over the high-water mark (the peer reads
-   * slower than we send), or the replay buffer holds as much as it should before the peer acknowledges.
+   * slower than we send), or, while no socket carries frames (resume: detached or resuming), the replay buffer holds
+   * as much as it should before the next connection. A live connection never waits for acknowledgements: they
+   * arrive on the socket this side may itself have stopped reading, and waiting for them could stall both ways.
    */
   get isFull(): boolean {
-    return this.queueFull || (this.resume?.replay.isFull ?? false);
+    return this.queueFull || (!this.isLive && (this.resume?.replay.isFull ?? false));
   }
 
   /** Whether the attached socket's send queue is over the high-water mark (the peer reads slower than we send). */
@@ -261,7 +306,7 @@ export class WebSocketPort implements FramePort {
     }
     this.cork();
     this.current.send(payload, TEXT_FRAME);
-    if (this.queueFull || resume?.replay.isFull) this.full();
+    if (this.queueFull) this.full();
   }
 
   /** Sends an answer the relay writes itself (a JSON-RPC error for a refused frame, ...). */
@@ -270,6 +315,7 @@ export class WebSocketPort implements FramePort {
     if (this.queueFull) {
       this.replyDebt += text.length;
       if (this.replyDebt > REPLY_DEBT_LIMIT_BYTES) {
+        this.metrics.limitReached('reply_debt');
         this.options.log.logger.warn(
           'closing connection: the peer sends messages that need answers and reads none',
           {
@@ -303,6 +349,19 @@ export class WebSocketPort implements FramePort {
       this.pendingClose ??= { code, reason: reason ?? '' };
       return;
     }
+    this.closeSocket(code, reason);
+  }
+
+  /**
+   * Writes the close frame now, for a process that is exiting (no event-loop turn follows): the write batched for this
+   * turn is released first, so the frame reaches the kernel before the process ends, unless unsent data waits before
+   * it. Nothing happens without a live socket (a session waiting for a resume has nobody to tell).
+   */
+  closeAtExit(code: number, reason: string): void {
+    const socket = this.current;
+    if (!this.isLive || socket.readyState !== socket.OPEN) return;
+    const tcp = this.tcp as (Writable & { writableCorked?: number }) | undefined;
+    while (tcp !== undefined && (tcp.writableCorked ?? 0) > 0) tcp.uncork();
     this.closeSocket(code, reason);
   }
 
@@ -379,9 +438,24 @@ export class WebSocketPort implements FramePort {
     this.checkDrained();
   }
 
-  /** The replay buffer has room again (an acknowledgement arrived). */
-  roomFreed(): void {
-    this.checkDrained();
+  /**
+   * The replay buffer dropped frames the peer has not acknowledged (it holds `bufferBytes` plus one message at most):
+   * the session stays live, but cannot be resumed until the peer acknowledges past them. Told once per stretch.
+   */
+  replayOverflowed(bufferBytes: number, boundBytes: number): void {
+    this.metrics.limitReached('replay_buffer');
+    this.options.log.logger.warn(
+      `replay buffer over its bound: the session cannot be resumed until the ${this.options.peer} acknowledges what it received`,
+      { ...this.options.log.fields, bufferBytes, boundBytes },
+    );
+  }
+
+  /**
+   * The session carries a conversation worth keeping (its agent answered `initialize`): from now on an unclean drop
+   * detaches it for a resume. Before, a drop ends it: a server keeps no agent that never spoke for a client that left.
+   */
+  markEstablished(): void {
+    this.resume?.establish();
   }
 
   /** Closes the attached socket for a violation of the resume protocol (1002). */
@@ -397,6 +471,7 @@ export class WebSocketPort implements FramePort {
   /** Ends the port (also used by the resume owners: window expired, reconnect failed). */
   end(close: PortClose): void {
     if (this.state === 'ended') return;
+    this.stallGuard.stop();
     if (this.state === 'attached') this.unbind(this.current);
     this.state = 'ended';
     this.drainWaiters.length = 0;
@@ -412,7 +487,36 @@ export class WebSocketPort implements FramePort {
     }
   }
 
+  /** No progress for `stallTimeoutMs`: logged, counted, closed with 1008 and the reason. */
+  private stalled(kind: StallKind, stalledForMs: number): void {
+    const { peer, log } = this.options;
+    const milliseconds = Math.round(stalledForMs);
+    this.metrics.sendStallClosed();
+    if (kind === 'read') {
+      log.logger.warn(`connection closed: send stalled, the ${peer} stopped reading`, {
+        ...log.fields,
+        stalledForMs: milliseconds,
+        bufferedAmount: this.bufferedAmount,
+      });
+      this.close(CloseCode.PolicyViolation, `send stalled: the peer read nothing for ${milliseconds} ms`);
+    } else {
+      log.logger.warn(`connection closed: no progress, the ${peer} acknowledged nothing it received`, {
+        ...log.fields,
+        stalledForMs: milliseconds,
+        unacknowledgedBytes: this.unacknowledgedBytes,
+      });
+      this.close(
+        CloseCode.PolicyViolation,
+        `no progress: the peer acknowledged nothing for ${milliseconds} ms`,
+      );
+    }
+    // A close frame queued behind data the peer does not read never arrives: don't wait ws's 30 s for its answer.
+    const socket = this.current;
+    setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
+  }
+
   private bind(socket: WebSocket): void {
+    this.stallGuard.start();
     if (socket.readyState === socket.CLOSED) {
       queueMicrotask(() => this.socketClosed(socket, CloseCode.Normal, ''));
       return;
@@ -487,7 +591,7 @@ export class WebSocketPort implements FramePort {
   };
 
   private full(): void {
-    // A peer that does not read gets no more work (never for a full replay buffer: its acknowledgements must get in).
+    // A peer that does not read gets no more work.
     if (this.options.pauseWhenFull && this.queueFull) this.reading.pause(PauseReason.OwnQueueFull);
     if (this.draining) return;
     this.draining = true;
@@ -499,10 +603,13 @@ export class WebSocketPort implements FramePort {
     });
   }
 
-  /** Runs the drain waiters once nothing holds them: the replay has room and the socket's queue was written out. */
+  /**
+   * Runs the drain waiters once nothing holds them: the socket's queue was written out, and (while no socket carries
+   * frames) the replay buffer has room.
+   */
   private checkDrained(immediate = false): void {
     if (this.drainWaiters.length === 0 || this.state === 'ended') return;
-    if (this.resume?.replay.isFull) return; // roomFreed() checks again
+    if (!this.isLive && this.resume?.replay.isFull) return; // writeReplay() checks again on the next connection
     if (this.state === 'attached') {
       const tcp = this.tcp;
       if (tcp === undefined) {

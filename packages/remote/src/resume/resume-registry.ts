@@ -35,6 +35,10 @@ export interface ResumeSettings {
   readonly windowMs: number;
   /** Replay buffer bound per session. */
   readonly bufferBytes: number;
+  /** The message limit: each replay buffer is raised to fit one message of this size. */
+  readonly messageBytes: number;
+  /** Most sessions waiting for their client at once: one more ends the oldest of them. */
+  readonly maxDetached: number;
 }
 
 /** The verdict on a resume request. */
@@ -72,7 +76,9 @@ export function connectionIdentity(headers: IncomingHttpHeaders): Buffer {
 /**
  * The server's resumable sessions: where a resume request finds its session, where a dropped session waits out its
  * window (and is ended when it passes; a drain's grace or a shutdown ends it earlier through its connection's
- * `shutdown`). Resume tokens live in memory only: a restarted server knows none (`unknown`).
+ * `shutdown`). At most `maxDetached` wait at once: one more ends the oldest waiting (its resume is then refused as
+ * `ended`), so a client that drops sessions on purpose cannot park agents without bound, and new clients are never
+ * locked out by parked ones. Resume tokens live in memory only: a restarted server knows none (`unknown`).
  */
 export class ResumeRegistry {
   readonly counters: ResumeCounters = {
@@ -84,7 +90,8 @@ export class ResumeRegistry {
   };
   private readonly sessions = new Map<string, ResumableSession>();
   private readonly endings = new Map<string, ResumeRefusalReason>();
-  private detachedSessions = 0;
+  /** Sessions waiting for their client, oldest first. */
+  private readonly waiting = new Set<ResumableSession>();
 
   constructor(
     readonly settings: ResumeSettings,
@@ -93,7 +100,7 @@ export class ResumeRegistry {
 
   /** Sessions waiting for their client now. */
   get detachedCount(): number {
-    return this.detachedSessions;
+    return this.waiting.size;
   }
 
   /** A new session on a connection that selected the subprotocol: the link to give its port. */
@@ -103,6 +110,7 @@ export class ResumeRegistry {
     const session = new ResumableSession(key, identity, connectionId, (self) =>
       ResumeLink.forServer(
         { token, windowMs: this.settings.windowMs, bufferBytes: this.settings.bufferBytes },
+        this.settings.messageBytes,
         {
           detached: (close) => this.detached(self, close),
           ended: (close) => this.ended(self, close),
@@ -179,15 +187,29 @@ export class ResumeRegistry {
 
   private detached(session: ResumableSession, close: PortClose): void {
     session.detachedAt = performance.now();
-    this.detachedSessions += 1;
+    this.waiting.add(session);
     this.counters.detached += 1;
-    const { windowMs } = this.settings;
+    const { windowMs, maxDetached } = this.settings;
     this.logger.info('connection interrupted; session kept for resume', {
       connection: session.connectionId,
       code: close.code,
       windowMs,
       unacknowledgedFrames: session.link.replay.heldFrames,
     });
+    if (this.waiting.size > maxDetached) {
+      const oldest = this.waiting.values().next().value!;
+      this.logger.info('detached session ended to make room for another', {
+        connection: oldest.connectionId,
+        maxDetachedSessions: maxDetached,
+      });
+      oldest.link.port?.metrics.limitReached('detached_sessions');
+      this.remember(oldest.key, 'ended');
+      oldest.link.port?.terminate({
+        code: close.code,
+        reason: `resume window cut short: more than ${maxDetached} detached sessions`,
+      });
+      if (oldest === session) return;
+    }
     session.timer = setTimeout(() => {
       this.counters.expired += 1;
       this.logger.info('resume window expired; session ended', {
@@ -201,7 +223,7 @@ export class ResumeRegistry {
   }
 
   private reattached(session: ResumableSession): void {
-    if (session.detachedAt !== undefined) this.detachedSessions -= 1;
+    this.waiting.delete(session);
     session.detachedAt = undefined;
     clearTimeout(session.timer);
     session.timer = undefined;

@@ -12,6 +12,7 @@ import {
   CountingMessageCounter,
   DISCARDED_MESSAGES,
   type FrameRefusalReason,
+  type LimitName,
   MESSAGE_SIZE_BUCKETS,
   type RelayMetrics,
 } from '../relay/relay-metrics.js';
@@ -36,8 +37,6 @@ export interface ServerMetrics extends RelayMetrics {
   childStarted(): void;
   /** An agent process ended (its exit code, or the signal that killed it), or never started (`error` set). */
   childExited(exit: { code: number | null; signal: string | null; error?: Error }): void;
-  /** A connection closed because its client read nothing for `stallTimeoutMs`. */
-  sendStallClosed(): void;
   /** A connection terminated because its client answered no ping for 1.5 intervals. */
   heartbeatTimedOut(): void;
 }
@@ -47,6 +46,7 @@ export const NO_METRICS: ServerMetrics = Object.freeze({
   received: DISCARDED_MESSAGES,
   sent: DISCARDED_MESSAGES,
   frameRefused() {},
+  limitReached() {},
   forTransport: () => NO_METRICS,
   connectionAccepted() {},
   connectionRefused() {},
@@ -67,7 +67,19 @@ export interface ServerState {
   readonly detachedSessions: () => number;
   /** The resume registry's counters; undefined when the server offers no resume (the resume series stay 0). */
   readonly resumeCounters: Readonly<ResumeCounters> | undefined;
+  /** Bytes the server holds for its clients now, summed over connections, by buffer. */
+  readonly bufferedBytes: () => Readonly<Record<BufferName, number>>;
+  /** Requests from clients that wait for the agent's answer now, summed over connections (`serveAcp`). */
+  readonly pendingRequests: () => number;
 }
+
+/**
+ * The buffers a server holds for its clients, as a metric label: `send_queue` (WebSocket send buffers, bounded by
+ * the high-water mark), `replay` (resume replay buffers, bounded by `resumeBufferBytes` plus one message).
+ */
+export type BufferName = 'send_queue' | 'replay';
+const BUFFERS: readonly BufferName[] = ['send_queue', 'replay'];
+const LIMITS: readonly LimitName[] = ['replay_buffer', 'reply_debt', 'pending_requests', 'detached_sessions'];
 
 /** A server's metrics with their registry: `render()` is the `/metrics` body. */
 export interface MetricsEndpoint {
@@ -177,6 +189,29 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
     },
   });
   readResumeCounters(promClient.Counter, registers, state.resumeCounters);
+  new promClient.Gauge({
+    name: 'acpremote_buffered_bytes',
+    help: 'Bytes held for clients now, by buffer: send_queue (WebSocket send buffers), replay (resume replay buffers).',
+    labelNames: ['buffer'],
+    registers,
+    collect(this: Gauge) {
+      const bytes = state.bufferedBytes();
+      for (const buffer of BUFFERS) this.set({ buffer }, bytes[buffer]);
+    },
+  });
+  new promClient.Gauge({
+    name: 'acpremote_pending_requests',
+    help: "Requests from clients waiting for the agent's answer (serveAcp), summed over connections.",
+    registers,
+    collect(this: Gauge) {
+      this.set(state.pendingRequests());
+    },
+  });
+  const limitsReached = counter(
+    'acpremote_limits_reached_total',
+    'Times a peer ran into a bound, by limit: replay_buffer, reply_debt, pending_requests, detached_sessions.',
+    ['limit'],
+  );
   const connections = counter(
     'acpremote_connections_total',
     'New connections (WebSocket upgrades, Streamable HTTP initialize) by transport and outcome: accepted, or the reason they were refused.',
@@ -230,7 +265,7 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
   );
   const stallCloses = counter(
     'acpremote_send_stall_closes_total',
-    'Connections closed because the client read nothing for the send-stall timeout.',
+    'Connections closed because they made no progress for the stall timeout (the client read or acknowledged nothing).',
   );
   const heartbeatTimeouts = counter(
     'acpremote_heartbeat_timeouts_total',
@@ -244,6 +279,7 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
   for (const [sender, reasons] of Object.entries(FRAME_REASONS)) {
     for (const reason of reasons) framesRefused.inc({ sender, reason }, 0);
   }
+  for (const limit of LIMITS) limitsReached.inc({ limit }, 0);
   childrenStarted.inc(0);
   // Exit codes and signals are open-ended: the clean exit is the series present from the start.
   childExits.inc({ code: '0', signal: '' }, 0);
@@ -251,11 +287,16 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
   stallCloses.inc(0);
   heartbeatTimeouts.inc(0);
 
-  const frameRefused = (sender: string, reason: FrameRefusalReason) => framesRefused.inc({ sender, reason });
-  const streamableHttp: RelayMetrics = { ...traffic.streamable_http, frameRefused };
+  // What every port counts the same way whatever its transport; only the message counters are per transport.
+  const shared = {
+    frameRefused: (sender: string, reason: FrameRefusalReason) => framesRefused.inc({ sender, reason }),
+    limitReached: (limit: LimitName) => limitsReached.inc({ limit }),
+    sendStallClosed: () => stallCloses.inc(),
+  };
+  const streamableHttp: RelayMetrics = { ...traffic.streamable_http, ...shared };
   const metrics: ServerMetrics = {
     ...traffic.websocket,
-    frameRefused,
+    ...shared,
     forTransport: (transport) => (transport === 'websocket' ? metrics : streamableHttp),
     connectionAccepted: (transport = 'websocket') => connections.inc({ outcome: 'accepted', transport }),
     connectionRefused: (reason, transport = 'websocket') => connections.inc({ outcome: reason, transport }),
@@ -265,7 +306,6 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
       if (error) childStartFailures.inc();
       else childExits.inc({ code: code === null ? '' : String(code), signal: signal ?? '' });
     },
-    sendStallClosed: () => stallCloses.inc(),
     heartbeatTimedOut: () => heartbeatTimeouts.inc(),
   };
   return { metrics, contentType: registry.contentType, render: () => registry.metrics() };

@@ -17,7 +17,6 @@ import { FrameLog } from '../relay/frame-log.js';
 import type { FramePort, TransportLabel } from '../relay/frame-port.js';
 import { startHeartbeat } from '../relay/heartbeat.js';
 import type { FrameRefusalReason } from '../relay/relay-metrics.js';
-import { startSendStallGuard } from '../relay/send-stall-guard.js';
 import { WebSocketPort } from '../relay/websocket-port.js';
 import { RESUME_REFUSED_HEADER, RESUME_SUBPROTOCOL } from '../resume/resume-protocol.js';
 import { connectionIdentity, ResumeRegistry } from '../resume/resume-registry.js';
@@ -48,7 +47,13 @@ import {
 } from './admission.js';
 import { HttpConnectionCap } from './http-connection-cap.js';
 import { clientErrorAnswer, HttpEndpoints, rejectUpgrade, respondRefusal } from './http-endpoints.js';
-import { createMetricsEndpoint, type MetricsEndpoint, NO_METRICS, type ServerMetrics } from './metrics.js';
+import {
+  type BufferName,
+  createMetricsEndpoint,
+  type MetricsEndpoint,
+  NO_METRICS,
+  type ServerMetrics,
+} from './metrics.js';
 import { StreamableHttpEndpoint } from './streamable-http/endpoint.js';
 import { HttpServerPort } from './streamable-http/http-server-port.js';
 
@@ -153,6 +158,8 @@ export interface DrainResult {
  */
 export interface ConnectionSession {
   readonly done: Promise<void>;
+  /** Requests from the client that wait for the agent's answer now (for the metrics; absent: none are kept). */
+  readonly pendingRequests?: number;
   /**
    * Ends the connection because the server is shutting down or the drain grace ran out: 1001 with `reason` when a
    * socket is attached, at once when a resumable session waits for its client.
@@ -163,6 +170,8 @@ export interface ConnectionSession {
 /** Per-connection values handed to a connection handler. */
 export interface ConnectionContext {
   readonly maxMessageBytes: number;
+  /** Requests from the client that may wait for the agent's answer at once (where the handler keeps them). */
+  readonly maxPendingRequests: number;
   readonly logger: RemoteLogger;
   readonly connectionId: number;
   /** The server's metrics ({@link NO_METRICS} when off; the connection's port counts its frames on it already). */
@@ -246,8 +255,11 @@ export class RemoteServerHost implements RemoteServer {
   readonly #handleConnection: ConnectionHandler;
   readonly #logger: RemoteLogger;
   readonly #refusalLog: RemoteLogger;
-  /** Every connection until its teardown ends, detached resumable sessions included, with its transport. */
-  readonly #sessions = new Map<ConnectionSession, TransportLabel>();
+  /**
+   * Every connection until its teardown ends, detached resumable sessions included, with its port (its transport,
+   * and what the buffer metrics add up at scrape time).
+   */
+  readonly #sessions = new Map<ConnectionSession, FramePort>();
   /** Upgrades admitted whose WebSocket handshake has not completed. */
   #pendingUpgrades = 0;
   #nextConnectionId = 1;
@@ -310,7 +322,12 @@ export class RemoteServerHost implements RemoteServer {
     this.#resumes =
       resolved.resumeWindowMs > 0
         ? new ResumeRegistry(
-            { windowMs: resolved.resumeWindowMs, bufferBytes: resolved.resumeBufferBytes },
+            {
+              windowMs: resolved.resumeWindowMs,
+              bufferBytes: resolved.resumeBufferBytes,
+              messageBytes: resolved.maxMessageBytes,
+              maxDetached: resolved.maxDetachedSessions,
+            },
             resolved.logger,
           )
         : undefined;
@@ -369,12 +386,18 @@ export class RemoteServerHost implements RemoteServer {
       this.#metricsEndpoint = await createMetricsEndpoint({
         openConnections: (transport) => {
           let open = 0;
-          for (const label of this.#sessions.values()) if (label === transport) open += 1;
+          for (const port of this.#sessions.values()) if (port.transport === transport) open += 1;
           return open;
         },
         draining: () => this.draining,
         detachedSessions: () => this.detachedCount,
         resumeCounters: this.#resumes?.counters,
+        bufferedBytes: () => this.#bufferedBytes(),
+        pendingRequests: () => {
+          let pending = 0;
+          for (const session of this.#sessions.keys()) pending += session.pendingRequests ?? 0;
+          return pending;
+        },
       });
       this.#metrics = this.#metricsEndpoint.metrics;
     }
@@ -587,11 +610,11 @@ export class RemoteServerHost implements RemoteServer {
   // --- Socket setup and connections ---
 
   /**
-   * What every accepted socket gets, new or resumed: the size-limit close reason, an error listener, heartbeats and
-   * the send-stall guard (each stops when that socket closes). Returns the heartbeat's stop.
+   * What every accepted socket gets, new or resumed: the size-limit close reason, an error listener and heartbeats
+   * (each stops when that socket closes; the connection's port watches for stalls). Returns the heartbeat's stop.
    */
   #prepareSocket(webSocket: WebSocket, connectionId: number): () => void {
-    const { maxMessageBytes, pingIntervalMs, stallTimeoutMs } = this.#resolved;
+    const { maxMessageBytes, pingIntervalMs } = this.#resolved;
     const logger = this.#logger;
     const metrics = this.#metrics;
     // ws closes a message over its payload cap itself, with code 1009 and no reason; give that close the same
@@ -613,14 +636,6 @@ export class RemoteServerHost implements RemoteServer {
     const stopHeartbeat = startHeartbeat(webSocket, pingIntervalMs, () => {
       metrics.heartbeatTimedOut();
       logger.warn('connection terminated: missed pong', { connection: connectionId });
-    });
-    startSendStallGuard(webSocket, stallTimeoutMs, (stalledForMs) => {
-      metrics.sendStallClosed();
-      logger.warn('connection closed: send stalled, the client stopped reading', {
-        connection: connectionId,
-        stalledForMs: Math.round(stalledForMs),
-        bufferedAmount: webSocket.bufferedAmount,
-      });
     });
     return stopHeartbeat;
   }
@@ -646,6 +661,7 @@ export class RemoteServerHost implements RemoteServer {
       peer: 'client',
       pauseWhenFull: true,
       metrics,
+      stallTimeoutMs: this.#resolved.stallTimeoutMs,
       ...(this.#webSocketConnectionIds.has(request) ? { firstMessage: 'initialize' as const } : {}),
       ...(resumes !== undefined && webSocket.protocol === RESUME_SUBPROTOCOL
         ? { resume: resumes.open(connectionIdentity(request.headers), connectionId) }
@@ -653,7 +669,14 @@ export class RemoteServerHost implements RemoteServer {
     });
     let session: ConnectionSession;
     try {
-      session = this.#handleConnection(port, { maxMessageBytes, logger, connectionId, metrics, log });
+      session = this.#handleConnection(port, {
+        maxMessageBytes,
+        maxPendingRequests: this.#resolved.maxPendingRequests,
+        logger,
+        connectionId,
+        metrics,
+        log,
+      });
     } catch (error) {
       stopHeartbeat();
       logger.error('connection handler failed', { connection: connectionId, error: String(error) });
@@ -662,18 +685,18 @@ export class RemoteServerHost implements RemoteServer {
       this.#connectionEnded();
       return;
     }
-    this.#track(session, 'websocket', { connection: connectionId }, stopHeartbeat);
+    this.#track(session, port, { connection: connectionId }, stopHeartbeat);
   }
 
   /** Keeps `session` in the server's set until its teardown ends (a drain waits for it, a close ends it). */
   #track(
     session: ConnectionSession,
-    transport: TransportLabel,
+    port: FramePort,
     fields: Record<string, unknown>,
     stop: () => void = () => {},
   ): void {
     const logger = this.#logger;
-    this.#sessions.set(session, transport);
+    this.#sessions.set(session, port);
     void session.done
       .catch((error: unknown) => {
         logger.error('connection teardown failed', { ...fields, error: String(error) });
@@ -722,8 +745,15 @@ export class RemoteServerHost implements RemoteServer {
       onStalled: () => metrics.sendStallClosed(),
     });
     try {
-      const session = this.#handleConnection(port, { maxMessageBytes, logger, connectionId, metrics, log });
-      this.#track(session, 'streamable_http', fields);
+      const session = this.#handleConnection(port, {
+        maxMessageBytes,
+        maxPendingRequests: this.#resolved.maxPendingRequests,
+        logger,
+        connectionId,
+        metrics,
+        log,
+      });
+      this.#track(session, port, fields);
     } catch (error) {
       logger.error('connection handler failed', { ...fields, error: String(error) });
       port.terminate({ code: CloseCode.InternalError, reason: 'connection setup failed' });
@@ -737,6 +767,17 @@ export class RemoteServerHost implements RemoteServer {
     if (!scanner.scan(typeof payload === 'string' ? Buffer.from(payload) : payload))
       return { kind: 'response' };
     return readRouteKeys(scanner, this.#routeNodes);
+  }
+
+  /** Bytes held for clients now, by buffer, over every transport (read at scrape time, never per message). */
+  #bufferedBytes(): Record<BufferName, number> {
+    let sendQueue = 0;
+    let replay = 0;
+    for (const port of this.#sessions.values()) {
+      sendQueue += port.bufferedAmount;
+      replay += port.replayBytes;
+    }
+    return { send_queue: sendQueue, replay };
   }
 
   #isIdle(): boolean {

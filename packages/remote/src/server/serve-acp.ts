@@ -52,7 +52,13 @@ function serveAgentConnection(
   let shuttingDown = false;
   // Wrap the port before awaiting the factory: frames that arrive meanwhile queue in the stream (and pause the
   // socket at its high-water mark) instead of being emitted with no listener and lost.
-  const stream = messageStream(port, context.log);
+  const stream = messageStream(port, context.log, {
+    maxPendingRequests: context.maxPendingRequests,
+    // A session is kept for a resume only once the agent answered `initialize`.
+    answered: (method) => {
+      if (method === 'initialize') port.markEstablished();
+    },
+  });
   const started = (async () => {
     const app = typeof source === 'function' ? await source() : source;
     if (!app || typeof app.connect !== 'function') {
@@ -78,6 +84,9 @@ function serveAgentConnection(
   })();
   return {
     done,
+    get pendingRequests() {
+      return stream.pendingRequests;
+    },
     shutdown(reason) {
       shuttingDown = true;
       port.goAway(reason, unrefDelay(CLOSE_ANSWER_WAIT_MS));

@@ -36,27 +36,31 @@ export function recordingLogger(): {
   logger: RemoteLogger;
   entries: LogEntry[];
   waitFor(pattern: RegExp): Promise<LogEntry>;
+  /** Resolves with the matching entries once `count` of them were logged. */
+  waitForCount(pattern: RegExp, count: number): Promise<LogEntry[]>;
 } {
   const entries: LogEntry[] = [];
-  const waiters: Array<{ pattern: RegExp; resolve(entry: LogEntry): void }> = [];
+  const waiters = new Set<() => void>();
   const push = (level: LogEntry['level']) => (message: string, fields?: Record<string, unknown>) => {
-    const entry = { level, message, fields };
-    entries.push(entry);
-    for (const waiter of [...waiters]) {
-      if (waiter.pattern.test(message)) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve(entry);
-      }
-    }
+    entries.push({ level, message, fields });
+    for (const waiter of [...waiters]) waiter();
   };
+  const waitForCount = (pattern: RegExp, count: number) =>
+    new Promise<LogEntry[]>((resolve) => {
+      const check = () => {
+        const found = entries.filter((entry) => pattern.test(entry.message));
+        if (found.length < count) return;
+        waiters.delete(check);
+        resolve(found);
+      };
+      waiters.add(check);
+      check();
+    });
   return {
     logger: { info: push('info'), warn: push('warn'), error: push('error'), debug: push('debug') },
     entries,
-    waitFor(pattern) {
-      const found = entries.find((entry) => pattern.test(entry.message));
-      if (found) return Promise.resolve(found);
-      return new Promise((resolve) => waiters.push({ pattern, resolve }));
-    },
+    waitFor: async (pattern) => (await waitForCount(pattern, 1))[0]!,
+    waitForCount,
   };
 }
 

@@ -132,6 +132,11 @@ export class HttpClientPort implements FramePort {
     return this.queuedBytes;
   }
 
+  /** Nothing is kept after it was POSTed (the server answers each POST). */
+  get replayBytes(): number {
+    return 0;
+  }
+
   get isFull(): boolean {
     return this.queuedBytes > HIGH_WATER_BYTES;
   }
@@ -178,6 +183,9 @@ export class HttpClientPort implements FramePort {
   reply(text: string): void {
     this.send(text);
   }
+
+  /** A server's concern (which sessions to keep); nothing to do on a client. */
+  markEstablished(): void {}
 
   /** Sends what is queued, then ends the connection (DELETE) and settles {@link closed} with `code` and `reason`. */
   close(code: number, reason = ''): void {

@@ -136,6 +136,11 @@ export class HttpServerPort implements FramePort {
     return bytes;
   }
 
+  /** Bytes of sent events kept for `Last-Event-ID` (the retention budget). */
+  get replayBytes(): number {
+    return this.owner.retention.retainedBytes;
+  }
+
   get isFull(): boolean {
     return this.bufferedAmount > HIGH_WATER_BYTES;
   }
@@ -250,6 +255,9 @@ export class HttpServerPort implements FramePort {
   reply(text: string): void {
     this.send(text);
   }
+
+  /** Nothing to do: the connection exists only once `initialize` was answered (the endpoint ends it otherwise). */
+  markEstablished(): void {}
 
   /**
    * Ends the connection gracefully: nothing more is taken or sent, each stream delivers the events it holds and then
