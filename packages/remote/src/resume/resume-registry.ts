@@ -6,6 +6,7 @@ import type { PortClose } from '../relay/frame-port.js';
 import { CloseCode } from '../shared/constants.js';
 import { normalizeOrigin, presentedBearerToken } from '../shared/http-headers.js';
 import type { RemoteLogger } from '../shared/logger.js';
+import type { DetachedSession, DetachedSessions } from './detached-sessions.js';
 import { ResumeLink } from './resume-link.js';
 import { newResumeToken, type ResumeRefusalReason, resumeTokenKey } from './resume-protocol.js';
 
@@ -37,8 +38,6 @@ export interface ResumeSettings {
   readonly bufferBytes: number;
   /** The message limit: each replay buffer is raised to fit one message of this size. */
   readonly messageBytes: number;
-  /** Most sessions waiting for their client at once: one more ends the oldest of them. */
-  readonly maxDetached: number;
 }
 
 /** The verdict on a resume request. */
@@ -51,6 +50,8 @@ export class ResumableSession {
   readonly link: ResumeLink;
   detachedAt: number | undefined;
   timer: NodeJS.Timeout | undefined;
+  /** What the server's bound on detached sessions holds while this one waits (see {@link DetachedSessions}). */
+  waiting: DetachedSession | undefined;
 
   constructor(
     readonly key: string,
@@ -76,9 +77,9 @@ export function connectionIdentity(headers: IncomingHttpHeaders): Buffer {
 /**
  * The server's resumable sessions: where a resume request finds its session, where a dropped session waits out its
  * window (and is ended when it passes; a drain's grace or a shutdown ends it earlier through its connection's
- * `shutdown`). At most `maxDetached` wait at once: one more ends the oldest waiting (its resume is then refused as
- * `ended`), so a client that drops sessions on purpose cannot park agents without bound, and new clients are never
- * locked out by parked ones. Resume tokens live in memory only: a restarted server knows none (`unknown`).
+ * `shutdown`). The sessions waiting count against the server's {@link DetachedSessions} (shared with its Streamable
+ * HTTP connections): one more than it allows ends the oldest waiting (a session ended so has its resume refused as
+ * `ended`). Resume tokens live in memory only: a restarted server knows none (`unknown`).
  */
 export class ResumeRegistry {
   readonly counters: ResumeCounters = {
@@ -90,18 +91,13 @@ export class ResumeRegistry {
   };
   private readonly sessions = new Map<string, ResumableSession>();
   private readonly endings = new Map<string, ResumeRefusalReason>();
-  /** Sessions waiting for their client, oldest first. */
-  private readonly waiting = new Set<ResumableSession>();
 
   constructor(
     readonly settings: ResumeSettings,
+    /** The server's bound on sessions waiting for their client, whatever their transport. */
+    private readonly detachedSessions: DetachedSessions,
     private readonly logger: RemoteLogger,
   ) {}
-
-  /** Sessions waiting for their client now. */
-  get detachedCount(): number {
-    return this.waiting.size;
-  }
 
   /** A new session on a connection that selected the subprotocol: the link to give its port. */
   open(identity: Buffer, connectionId: number): ResumeLink {
@@ -187,29 +183,23 @@ export class ResumeRegistry {
 
   private detached(session: ResumableSession, close: PortClose): void {
     session.detachedAt = performance.now();
-    this.waiting.add(session);
     this.counters.detached += 1;
-    const { windowMs, maxDetached } = this.settings;
+    const { windowMs } = this.settings;
     this.logger.info('connection interrupted; session kept for resume', {
       connection: session.connectionId,
       code: close.code,
       windowMs,
       unacknowledgedFrames: session.link.replay.heldFrames,
     });
-    if (this.waiting.size > maxDetached) {
-      const oldest = this.waiting.values().next().value!;
-      this.logger.info('detached session ended to make room for another', {
-        connection: oldest.connectionId,
-        maxDetachedSessions: maxDetached,
-      });
-      oldest.link.port?.metrics.limitReached('detached_sessions');
-      this.remember(oldest.key, 'ended');
-      oldest.link.port?.terminate({
-        code: close.code,
-        reason: `resume window cut short: more than ${maxDetached} detached sessions`,
-      });
-      if (oldest === session) return;
-    }
+    session.waiting = {
+      connection: session.connectionId,
+      evict: (reason) => {
+        session.waiting = undefined;
+        this.remember(session.key, 'ended');
+        session.link.port?.terminate({ code: close.code, reason });
+      },
+    };
+    if (!this.detachedSessions.add(session.waiting)) return;
     session.timer = setTimeout(() => {
       this.counters.expired += 1;
       this.logger.info('resume window expired; session ended', {
@@ -223,7 +213,8 @@ export class ResumeRegistry {
   }
 
   private reattached(session: ResumableSession): void {
-    this.waiting.delete(session);
+    if (session.waiting !== undefined) this.detachedSessions.delete(session.waiting);
+    session.waiting = undefined;
     session.detachedAt = undefined;
     clearTimeout(session.timer);
     session.timer = undefined;

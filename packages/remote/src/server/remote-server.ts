@@ -18,11 +18,13 @@ import type { FramePort, TransportLabel } from '../relay/frame-port.js';
 import { startHeartbeat } from '../relay/heartbeat.js';
 import type { FrameRefusalReason } from '../relay/relay-metrics.js';
 import { WebSocketPort } from '../relay/websocket-port.js';
+import { DetachedSessions } from '../resume/detached-sessions.js';
 import { RESUME_REFUSED_HEADER, RESUME_SUBPROTOCOL } from '../resume/resume-protocol.js';
 import { connectionIdentity, ResumeRegistry } from '../resume/resume-registry.js';
 import { CloseCode } from '../shared/constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
 import {
+  FIRST_STREAM_TIMEOUT_MS,
   HTTP_HEADERS_TIMEOUT_MS,
   HTTP_KEEP_ALIVE_TIMEOUT_MS,
   HTTP_REQUEST_TIMEOUT_MS,
@@ -85,7 +87,10 @@ export interface RemoteServer {
    * (they hold their agent, and count against `maxConnections`).
    */
   readonly connectionCount: number;
-  /** Sessions whose client dropped and that wait for a resume (included in {@link connectionCount}). */
+  /**
+   * Sessions whose client dropped and that wait for it (included in {@link connectionCount}): WebSocket sessions kept
+   * for a resume, and Streamable HTTP connections none of whose streams has a reader. At most `maxDetachedSessions`.
+   */
   readonly detachedCount: number;
   /**
    * True once {@link drain} or {@link close} began: new WebSocket upgrades are refused with 503 and `/readyz`
@@ -265,6 +270,8 @@ export class RemoteServerHost implements RemoteServer {
   #nextConnectionId = 1;
   /** Resume (`acpkit.resume.v1`) is offered unless the window is 0; tokens live in this registry only. */
   readonly #resumes: ResumeRegistry | undefined;
+  /** Sessions waiting for their client, whatever their transport (`maxDetachedSessions`). */
+  readonly #detached: DetachedSessions;
   #metricsEndpoint: MetricsEndpoint | undefined;
   #metrics: ServerMetrics = NO_METRICS;
   /** Admission's rules, the routes and the HTTP server: made in `start()`, before anyone sees the server. */
@@ -319,6 +326,10 @@ export class RemoteServerHost implements RemoteServer {
       remoteCwd: resolved.remoteCwd,
       useUnstableProtocol: resolved.useUnstableProtocol,
     });
+    // One bound for every transport's parked sessions (the metrics exist once the server started).
+    this.#detached = new DetachedSessions(resolved.maxDetachedSessions, resolved.logger, () =>
+      this.#metrics.limitReached('detached_sessions'),
+    );
     this.#resumes =
       resolved.resumeWindowMs > 0
         ? new ResumeRegistry(
@@ -326,8 +337,8 @@ export class RemoteServerHost implements RemoteServer {
               windowMs: resolved.resumeWindowMs,
               bufferBytes: resolved.resumeBufferBytes,
               messageBytes: resolved.maxMessageBytes,
-              maxDetached: resolved.maxDetachedSessions,
             },
+            this.#detached,
             resolved.logger,
           )
         : undefined;
@@ -371,7 +382,7 @@ export class RemoteServerHost implements RemoteServer {
   }
 
   get detachedCount(): number {
-    return this.#resumes?.detachedCount ?? 0;
+    return this.#detached.size;
   }
 
   get draining(): boolean {
@@ -736,13 +747,15 @@ export class RemoteServerHost implements RemoteServer {
       connectionId: acpConnectionId,
       log,
       metrics: metrics.forTransport('streamable_http'),
-      retention: { maxBytes: resumeBufferBytes, windowMs: resumeWindowMs },
+      // As a replay buffer: resumeBufferBytes plus one message, so one large event never costs a reader its resume.
+      retention: { maxBytes: resumeBufferBytes + maxMessageBytes, windowMs: resumeWindowMs },
       keepAliveMs: pingIntervalMs,
       stallTimeoutMs,
+      firstStreamTimeoutMs: FIRST_STREAM_TIMEOUT_MS,
       // A client gone without DELETE: its connection waits out the resume window (the stall timeout without one).
       detachedTimeoutMs: resumeWindowMs > 0 ? resumeWindowMs : stallTimeoutMs > 0 ? stallTimeoutMs : 60_000,
+      detachedSessions: this.#detached,
       routeKeysOf: (payload) => this.#routeKeysOf(payload),
-      onStalled: () => metrics.sendStallClosed(),
     });
     try {
       const session = this.#handleConnection(port, {

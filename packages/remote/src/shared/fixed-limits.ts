@@ -26,3 +26,10 @@ export const HTTP_TIMEOUT_CHECK_INTERVAL_MS = 1_000;
  * (the Python SDK's server waits as long): the answer is the POST's body, so a silent agent must not hold it forever.
  */
 export const INITIALIZE_TIMEOUT_MS = 30_000;
+
+/**
+ * How long a Streamable HTTP connection whose `initialize` was answered waits for its client's first event stream
+ * before it ends (every ACP client opens it at once): a client that vanished after `initialize` holds its agent no
+ * longer than this, and such a connection is never kept as a detached session.
+ */
+export const FIRST_STREAM_TIMEOUT_MS = 10_000;

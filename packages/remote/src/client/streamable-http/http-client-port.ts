@@ -7,6 +7,7 @@ import { HIGH_WATER_BYTES, ReadGate } from '../../relay/flow-control.js';
 import type { FrameLog } from '../../relay/frame-log.js';
 import type { FramePort, PortClose } from '../../relay/frame-port.js';
 import { NO_RELAY_METRICS, type RelayMetrics } from '../../relay/relay-metrics.js';
+import { StallGuard, type StallProbe } from '../../relay/stall-guard.js';
 import { CloseCode } from '../../shared/constants.js';
 import { errorResponseText, wireErrors } from '../../wire/json-rpc.js';
 import { ROUTE_WATCH, type RouteKeys } from '../../wire/route-keys.js';
@@ -40,6 +41,11 @@ export interface HttpClientPortOptions {
   /** Who is on the other end, for log lines (`remote`, `peer`). */
   readonly peer: string;
   readonly pingIntervalMs: number;
+  /**
+   * A server that takes none of the queued messages (a POST not answered) for this long ends the connection (1008,
+   * logged), as a WebSocket server that reads nothing does (the relay's {@link StallGuard}; 0: never).
+   */
+  readonly stallTimeoutMs: number;
   readonly onConnectionEvent?: ((event: ConnectionEvent) => void) | undefined;
   /** Reads the route keys of a message (the port's own scan: events it receives, answers the relay writes). */
   readonly routeKeysOf: (payload: Buffer | string) => RouteKeys;
@@ -72,9 +78,11 @@ interface StreamReader {
  * A stream that drops while the connection is open is reopened with `Last-Event-ID` (backoff up to 5 s, within the
  * server's resume window), so a server that keeps events (ours) replays what was missed; `onConnectionEvent` is told
  * as for a WebSocket resume. A POST the server refuses fails that request only (a JSON-RPC error naming the status),
- * except 401, 403, 404 and 410, which end the connection. Closing sends the queued messages, then DELETE.
+ * except 401, 403, 404 and 410, which end the connection. Closing sends the queued messages, then DELETE. The relay's
+ * {@link StallGuard} watches the queue once `initialize` was answered: no POST answered for `stallTimeoutMs` while
+ * messages wait ends the connection (1008).
  */
-export class HttpClientPort implements FramePort {
+export class HttpClientPort implements FramePort, StallProbe {
   readonly transport = 'streamable_http';
   readonly reading: ReadGate;
   readonly closed: Promise<PortClose>;
@@ -98,9 +106,13 @@ export class HttpClientPort implements FramePort {
   private wasFull = false;
   private closeAfterQueue: PortClose | undefined;
   private finished = false;
+  private readonly stallGuard: StallGuard;
   private resolveClosed!: (close: PortClose) => void;
 
   constructor(private readonly options: HttpClientPortOptions) {
+    this.stallGuard = new StallGuard(this, options.stallTimeoutMs, (_kind, stalledForMs) =>
+      this.stalled(stalledForMs),
+    );
     this.reading = new ReadGate(
       () => {
         for (const stream of this.streams.values()) stream.response?.pause();
@@ -130,6 +142,29 @@ export class HttpClientPort implements FramePort {
   /** Bytes of messages waiting to be POSTed. */
   get bufferedAmount(): number {
     return this.queuedBytes;
+  }
+
+  /**
+   * For the stall guard: messages travel now (`initialize` answered; before, its POST waits for the agent's answer,
+   * which the server bounds itself).
+   */
+  get isLive(): boolean {
+    return this.state === 'open' || this.state === 'closing';
+  }
+
+  /** For the stall guard: no acknowledgements on this transport (each POST's answer is its progress). */
+  get unacknowledgedBytes(): number {
+    return 0;
+  }
+
+  /** For the stall guard: none, as above. */
+  get acknowledgedFrames(): number {
+    return 0;
+  }
+
+  /** For the stall guard: whether the streams are read now. */
+  get isReading(): boolean {
+    return !this.reading.isPaused;
   }
 
   /** Nothing is kept after it was POSTed (the server answers each POST). */
@@ -258,6 +293,7 @@ export class HttpClientPort implements FramePort {
       return;
     }
     if (this.state === 'initializing') this.state = 'open';
+    this.stallGuard.start();
     this.openStream(undefined);
     this.deliver(body);
   }
@@ -522,9 +558,27 @@ export class HttpClientPort implements FramePort {
     }
   }
 
+  /** No POST answered for `stallTimeoutMs` while messages waited: logged, then ended with 1008. */
+  private stalled(stalledForMs: number): void {
+    const milliseconds = Math.round(stalledForMs);
+    this.options.log.logger.warn(
+      `connection closed: send stalled, the ${this.options.peer} stopped reading`,
+      {
+        ...this.options.log.fields,
+        stalledForMs: milliseconds,
+        bufferedAmount: this.bufferedAmount,
+      },
+    );
+    this.finish({
+      code: CloseCode.PolicyViolation,
+      reason: `send stalled: the peer read nothing for ${milliseconds} ms`,
+    });
+  }
+
   private finish(close: PortClose): void {
     if (this.finished) return;
     this.finished = true;
+    this.stallGuard.stop();
     this.state = 'ended';
     this.queue.length = 0;
     this.queuedBytes = 0;

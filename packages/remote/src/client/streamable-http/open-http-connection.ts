@@ -187,6 +187,7 @@ export async function openHttpClientConnection(
     log,
     peer,
     pingIntervalMs: resolved.pingIntervalMs,
+    stallTimeoutMs: resolved.stallTimeoutMs,
     onConnectionEvent: resolved.onConnectionEvent,
     routeKeysOf,
   });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SseReceiver as Receiver } from '../../../test/support/sse-receiver.js';
 import { FrameLog } from '../../relay/frame-log.js';
+import { DetachedSessions } from '../../resume/detached-sessions.js';
 import { silentLogger } from '../../shared/logger.js';
 import { routeKeysOf } from '../../wire/route-keys.js';
 import { HttpServerPort, type HttpServerPortOptions } from './http-server-port.js';
@@ -15,6 +16,7 @@ function makePort(options: Partial<HttpServerPortOptions> = {}) {
     retention: { maxBytes: 1 << 20, windowMs: 60_000 },
     keepAliveMs: 25_000,
     stallTimeoutMs: 60_000,
+    firstStreamTimeoutMs: 60_000,
     detachedTimeoutMs: 60_000,
     routeKeysOf: keysOf,
     ...options,
@@ -110,6 +112,71 @@ describe('HttpServerPort', () => {
     port.send(message({ method: '_x', params: { pad: 'x'.repeat(2 << 20) } }));
     vi.advanceTimersByTime(5_000);
     expect(await port.closed).toMatchObject({ code: 1008, reason: expect.stringMatching(/^send stalled/) });
+  });
+
+  it('ends a connection whose reader takes nothing for the stall timeout, also below the high-water mark', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'performance'] });
+    const { port } = makePort({ stallTimeoutMs: 4_000 });
+    const stream = new Receiver(true);
+    port.attachStream(undefined, stream, undefined);
+    port.send(message({ method: '_x', params: { pad: 'x'.repeat(64 * 1024) } }));
+    expect(port.isFull).toBe(false);
+    vi.advanceTimersByTime(3_000);
+    expect(port.isOpen).toBe(true);
+    vi.advanceTimersByTime(2_000);
+    expect(await port.closed).toMatchObject({ code: 1008, reason: expect.stringMatching(/^send stalled/) });
+  });
+
+  it('leaves a connection whose reader keeps reading alone, however long it holds events', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'performance'] });
+    const { port } = makePort({ stallTimeoutMs: 4_000 });
+    const stream = new Receiver(true);
+    port.attachStream(undefined, stream, undefined);
+    for (let second = 0; second < 10; second += 1) {
+      port.send(message({ method: '_x', params: { pad: 'x'.repeat(64 * 1024) } }));
+      stream.release();
+      await tick();
+      vi.advanceTimersByTime(1_000);
+    }
+    expect(port.isOpen).toBe(true);
+  });
+
+  it('ends a connection whose client opens no event stream within the first-stream timeout', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const detached = new DetachedSessions(64, silentLogger);
+    const { port } = makePort({ firstStreamTimeoutMs: 1_000, detachedSessions: detached });
+    void port.initialize(Buffer.from(message({ id: 0, method: 'initialize' })), '0').catch(() => {});
+    port.send(message({ id: 0, result: {} }));
+    vi.advanceTimersByTime(1_000);
+    expect(await port.closed).toEqual({
+      code: 1001,
+      reason: 'the client opened no event stream within 1000 ms',
+    });
+    // Never a detached session: it had nothing anyone could come back for.
+    expect(detached.size).toBe(0);
+  });
+
+  it('waits as a detached session once its readers went away: one more than the bound ends the oldest', async () => {
+    const detached = new DetachedSessions(1, silentLogger);
+    const ports = [1, 2].map(() => makePort({ detachedSessions: detached }).port);
+    const streams = ports.map((port) => {
+      const stream = new Receiver();
+      port.attachStream(undefined, stream, undefined);
+      return stream;
+    });
+    streams[0]!.destroy();
+    await tick();
+    expect(detached.size).toBe(1);
+    streams[1]!.destroy();
+    await tick();
+    expect(await ports[0]!.closed).toEqual({
+      code: 1001,
+      reason: 'resume window cut short: more than 1 detached sessions',
+    });
+    expect(detached.size).toBe(1);
+    // A reader that comes back takes its connection out of the detached sessions.
+    ports[1]!.attachStream(undefined, new Receiver(), undefined);
+    expect(detached.size).toBe(0);
   });
 
   it('ends a connection nobody reads from or posts to for the detached timeout', async () => {

@@ -4,6 +4,8 @@ import { HIGH_WATER_BYTES, PauseReason, ReadGate } from '../../relay/flow-contro
 import type { FrameLog } from '../../relay/frame-log.js';
 import type { FramePort, PortClose } from '../../relay/frame-port.js';
 import { NO_RELAY_METRICS, type RelayMetrics } from '../../relay/relay-metrics.js';
+import { StallGuard, type StallProbe } from '../../relay/stall-guard.js';
+import type { DetachedSession, DetachedSessions } from '../../resume/detached-sessions.js';
 import { CloseCode } from '../../shared/constants.js';
 import { ROUTE_WATCH, type RouteKeys } from '../../wire/route-keys.js';
 import { type ResumeGap, RetentionBudget, SseStream, type SseStreamOwner } from './sse-stream.js';
@@ -21,19 +23,27 @@ export interface HttpServerPortOptions {
   readonly connectionId: string;
   readonly log: FrameLog;
   readonly metrics?: RelayMetrics;
-  /** Sent events kept for `Last-Event-ID` (`resumeBufferBytes`, `resumeWindowMs`). */
+  /** Sent events kept for `Last-Event-ID` (`resumeBufferBytes` plus one message, `resumeWindowMs`). */
   readonly retention: { readonly maxBytes: number; readonly windowMs: number };
   /** Keep-alive comment interval on attached streams (`pingIntervalMs`). */
   readonly keepAliveMs: number;
-  /** A full port with no progress this long ends the connection (`stallTimeoutMs`; 0: never). */
+  /**
+   * Events wait for a reader that takes none of them this long: the connection ends (1008), as a WebSocket whose
+   * client reads nothing does (`stallTimeoutMs`, the relay's {@link StallGuard}; 0: never).
+   */
   readonly stallTimeoutMs: number;
-  /** No stream attached and no POST in progress this long ends the connection (the resume window). */
+  /** After `initialize` was answered, no stream opened within this long ends the connection (nothing to keep). */
+  readonly firstStreamTimeoutMs: number;
+  /**
+   * Once it had a reader, no stream read and no POST in progress this long ends the connection (the resume window);
+   * meanwhile it waits among the server's {@link detachedSessions}.
+   */
   readonly detachedTimeoutMs: number;
+  /** The server's bound on sessions waiting for their client (shared with the WebSocket's resume); none: unbounded. */
+  readonly detachedSessions?: DetachedSessions;
   /** Reads route keys from a frame the relay handed over without them (its own answers). */
   readonly routeKeysOf: (payload: Buffer | string) => RouteKeys;
   readonly routeLimits?: StreamRouteLimits;
-  /** The connection ended because its client read nothing for `stallTimeoutMs` (a metric). */
-  readonly onStalled?: () => void;
 }
 
 /** What the endpoint gets back for a POST it hands the port. */
@@ -47,9 +57,6 @@ export type StreamOutcome =
   | { readonly ok: false; readonly refusal: 'ended' | 'session-limit' }
   | { readonly ok: false; readonly refusal: 'gap'; readonly gap: ResumeGap };
 
-/** How often a full port checks whether its client reads (a quarter of the stall timeout, within 25 ms–1 s). */
-const stallSampleMs = (timeoutMs: number) => Math.max(25, Math.min(1_000, Math.floor(timeoutMs / 4)));
-
 /**
  * One Streamable HTTP connection (`Acp-Connection-Id`) as a port of the relay core, beside `WebSocketPort` and
  * `LinePort`: the endpoint hands it each POSTed message ({@link post}) and each SSE GET ({@link attachStream}); the
@@ -58,14 +65,16 @@ const stallSampleMs = (timeoutMs: number) => Math.max(25, Math.min(1_000, Math.f
  *
  * Flow control is the relay core's: the port is full while its streams hold more than the high-water mark (queued
  * events plus what their responses have not handed to the kernel), which pauses the agent's output; while full it
- * also stops taking POST bodies (`reading`, `OwnQueueFull`), so a client that does not read gets no more work, and
- * after `stallTimeoutMs` without progress the connection ends as a stalled WebSocket does. A connection nobody reads
- * from or posts to for `detachedTimeoutMs` ends too, so a client that vanishes without DELETE leaks no agent.
+ * also stops taking POST bodies (`reading`, `OwnQueueFull`), so a client that does not read gets no more work. The
+ * relay's {@link StallGuard} watches the port as it watches a WebSocket's: events that wait on a reader that takes
+ * none for `stallTimeoutMs` end the connection (1008). A client that vanishes without DELETE leaks no agent: a
+ * connection whose first stream never opens ends after `firstStreamTimeoutMs`, and one whose readers all went away
+ * waits among the server's detached sessions (bounded with the WebSocket's) for at most `detachedTimeoutMs`.
  *
  * States: `initializing` (the `initialize` POST waits for the agent's answer: {@link initialize}), `open`, `closing`
  * ({@link close}: streams deliver what they hold, then end with a comment naming the close), `ended`.
  */
-export class HttpServerPort implements FramePort {
+export class HttpServerPort implements FramePort, StallProbe {
   readonly peer = 'client';
   readonly transport = 'streamable_http';
   /** Frames towards the client become SSE `data:` lines: no raw line break may survive. */
@@ -87,9 +96,15 @@ export class HttpServerPort implements FramePort {
   private draining = false;
   private readingWaiters: Array<() => void> = [];
   private postsInProgress = 0;
-  private detachedTimer: NodeJS.Timeout | undefined;
-  private stallTimer: NodeJS.Timeout | undefined;
-  private lastProgressAt = 0;
+  /** Receivers attached now, over every stream. */
+  private receivers = 0;
+  /** Whether a stream ever had a reader: from then on a connection without one waits as a detached session. */
+  private everRead = false;
+  /** Ends the connection when nobody reads or posts (the first-stream or the detached timeout). */
+  private unattendedTimer: NodeJS.Timeout | undefined;
+  /** What the server's detached sessions hold while this connection waits there. */
+  private waiting: DetachedSession | undefined;
+  private readonly stallGuard: StallGuard;
   private resolveClosed!: (close: PortClose) => void;
   private endedWith: PortClose | undefined;
 
@@ -113,7 +128,11 @@ export class HttpServerPort implements FramePort {
     this.closed = new Promise((resolve) => {
       this.resolveClosed = resolve;
     });
-    this.armDetachedTimer();
+    this.stallGuard = new StallGuard(this, options.stallTimeoutMs, (_kind, stalledForMs) =>
+      this.stalled(stalledForMs),
+    );
+    this.stallGuard.start();
+    this.attachmentChanged();
   }
 
   get connectionId(): string {
@@ -143,6 +162,26 @@ export class HttpServerPort implements FramePort {
 
   get isFull(): boolean {
     return this.bufferedAmount > HIGH_WATER_BYTES;
+  }
+
+  /** For the stall guard: events travel now (a stream has a reader; without one the connection waits, detached). */
+  get isLive(): boolean {
+    return this.state !== 'ended' && this.receivers > 0;
+  }
+
+  /** For the stall guard: SSE has no acknowledgements (a reader's progress is its stream draining). */
+  get unacknowledgedBytes(): number {
+    return 0;
+  }
+
+  /** For the stall guard: none, as above. */
+  get acknowledgedFrames(): number {
+    return 0;
+  }
+
+  /** For the stall guard: whether POST bodies are taken now. */
+  get isReading(): boolean {
+    return !this.reading.isPaused;
   }
 
   onFull(listener: () => void): void {
@@ -279,10 +318,6 @@ export class HttpServerPort implements FramePort {
     const comment = closingComment(this.endedWith);
     for (const stream of this.streams.values()) stream.finish(comment);
     this.streamEnded();
-    if (this.state === 'closing') {
-      this.lastProgressAt = performance.now();
-      this.armStallTimer();
-    }
   }
 
   /** The server stops: {@link close} with 1001, and everything ends at once when `hardStop` settles. */
@@ -296,8 +331,10 @@ export class HttpServerPort implements FramePort {
     if (this.state === 'ended') return;
     this.endedWith ??= close;
     this.state = 'ended';
-    clearTimeout(this.detachedTimer);
-    clearInterval(this.stallTimer);
+    clearTimeout(this.unattendedTimer);
+    this.unattendedTimer = undefined;
+    this.stallGuard.stop();
+    this.leaveDetached();
     const comment = closingComment(this.endedWith);
     for (const stream of this.streams.values()) stream.end(comment);
     this.drainWaiters.length = 0;
@@ -324,61 +361,87 @@ export class HttpServerPort implements FramePort {
     this.reading.pause(PauseReason.OwnQueueFull);
     if (this.draining) return;
     this.draining = true;
-    this.lastProgressAt = performance.now();
-    this.armStallTimer();
     for (const listener of this.fullListeners) listener();
   }
 
   private progressed(): void {
-    this.lastProgressAt = performance.now();
     if (!this.draining || this.isFull || this.state === 'closing') return;
     this.draining = false;
-    clearInterval(this.stallTimer);
-    this.stallTimer = undefined;
     this.reading.resume(PauseReason.OwnQueueFull);
     for (const waiter of this.drainWaiters.splice(0)) waiter();
   }
 
-  private armStallTimer(): void {
-    const timeoutMs = this.options.stallTimeoutMs;
-    if (timeoutMs <= 0 || this.stallTimer !== undefined) return;
-    this.stallTimer = setInterval(() => {
-      const stalledForMs = performance.now() - this.lastProgressAt;
-      if (stalledForMs < timeoutMs) return;
-      this.options.onStalled?.();
-      this.options.log.logger.warn('connection closed: send stalled, the client stopped reading', {
-        ...this.options.log.fields,
-        stalledForMs: Math.round(stalledForMs),
-        bufferedAmount: this.bufferedAmount,
-      });
-      this.terminate({
-        code: CloseCode.PolicyViolation,
-        reason: `send stalled: the peer read nothing for ${Math.round(stalledForMs)} ms`,
-      });
-    }, stallSampleMs(timeoutMs));
-    this.stallTimer.unref();
+  /** No reader took anything for `stallTimeoutMs` while events waited: logged, counted, ended with 1008. */
+  private stalled(stalledForMs: number): void {
+    const milliseconds = Math.round(stalledForMs);
+    this.metrics.sendStallClosed();
+    this.options.log.logger.warn('connection closed: send stalled, the client stopped reading', {
+      ...this.options.log.fields,
+      stalledForMs: milliseconds,
+      bufferedAmount: this.bufferedAmount,
+    });
+    this.terminate({
+      code: CloseCode.PolicyViolation,
+      reason: `send stalled: the peer read nothing for ${milliseconds} ms`,
+    });
   }
 
+  /**
+   * A reader or a POST came or went: with one, the connection is attended; without any, it ends after the
+   * first-stream timeout (no stream ever read: nothing worth keeping) or waits as a detached session for at most the
+   * detached timeout (a client that may come back with `Last-Event-ID`).
+   */
   private attachmentChanged(): void {
+    if (this.state === 'ended') return;
     let receivers = 0;
     for (const stream of this.streams.values()) if (stream.hasReceiver) receivers += 1;
+    this.receivers = receivers;
+    if (receivers > 0) this.everRead = true;
     if (receivers > 0 || this.postsInProgress > 0) {
-      clearTimeout(this.detachedTimer);
-      this.detachedTimer = undefined;
-    } else this.armDetachedTimer();
+      clearTimeout(this.unattendedTimer);
+      this.unattendedTimer = undefined;
+      this.leaveDetached();
+      return;
+    }
+    if (this.unattendedTimer !== undefined) return;
+    if (!this.everRead) {
+      const timeoutMs = this.options.firstStreamTimeoutMs;
+      this.unattend(timeoutMs, `the client opened no event stream within ${timeoutMs} ms`);
+      return;
+    }
+    const timeoutMs = this.options.detachedTimeoutMs;
+    // The WebSocket's line for a dropped resumable session: one line to look for, whatever the transport.
+    this.options.log.logger.info('connection interrupted; session kept for resume', {
+      ...this.options.log.fields,
+      transport: this.transport,
+      windowMs: timeoutMs,
+    });
+    const detached = this.options.detachedSessions;
+    if (detached !== undefined) {
+      this.waiting = {
+        connection: (this.options.log.fields.connection as number | undefined) ?? this.connectionId,
+        evict: (reason) => {
+          this.waiting = undefined;
+          this.terminate({ code: CloseCode.GoingAway, reason });
+        },
+      };
+      if (!detached.add(this.waiting)) return;
+    }
+    this.unattend(timeoutMs, `the client opened no stream and sent nothing for ${timeoutMs} ms`);
   }
 
-  private armDetachedTimer(): void {
-    if (this.state === 'ended' || this.detachedTimer !== undefined) return;
-    // A closing connection whose client reads nothing is ended by the stall timer instead.
-    const timeoutMs = this.options.detachedTimeoutMs;
-    this.detachedTimer = setTimeout(() => {
-      this.terminate({
-        code: CloseCode.GoingAway,
-        reason: `the client opened no stream and sent nothing for ${timeoutMs} ms`,
-      });
+  /** Ends the connection (1001, `reason`) unless a reader or a POST comes within `timeoutMs`. */
+  private unattend(timeoutMs: number, reason: string): void {
+    this.unattendedTimer = setTimeout(() => {
+      this.terminate({ code: CloseCode.GoingAway, reason });
     }, timeoutMs);
-    this.detachedTimer.unref();
+    this.unattendedTimer.unref();
+  }
+
+  private leaveDetached(): void {
+    if (this.waiting === undefined) return;
+    this.options.detachedSessions?.delete(this.waiting);
+    this.waiting = undefined;
   }
 }
 
