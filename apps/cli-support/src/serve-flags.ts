@@ -286,7 +286,7 @@ export function addServeFlags(command: Command): Command {
     .addOption(
       new Option(
         '--max-connections <count>',
-        'Refuse further WebSocket upgrades with 503 over this many.',
+        'Refuse new connections (WebSocket upgrades and Streamable HTTP initialize together) with 503 over this many.',
       ).argParser(parsePositiveInteger),
     )
     .addOption(
@@ -312,19 +312,19 @@ export function addServeFlags(command: Command): Command {
     .addOption(
       new Option(
         '--resume-window <seconds>',
-        'Keep a session whose client dropped without a close frame this long, agent included, for the client to resume it; 0 turns resume off (default 60).',
+        'Keep a session whose client dropped without a close frame (Streamable HTTP: whose event streams all lost their reader) this long, agent included, for the client to resume it; 0 turns resume off (default 60).',
       ).argParser(timerSeconds('turns resume off')),
     )
     .addOption(
       new Option(
         '--resume-buffer-bytes <bytes>',
-        'Most bytes of sent messages a session keeps until its client acknowledges them, plus one message (default 16 MiB); past it a resume is refused (overflow).',
+        'Most bytes of sent messages a session keeps until its client acknowledges them (Streamable HTTP: events kept for Last-Event-ID), plus one message (default 16 MiB); past it a resume is refused (overflow).',
       ).argParser(parsePositiveInteger),
     )
     .addOption(
       new Option(
         '--max-detached-sessions <count>',
-        'Sessions kept for a resume at once, agents included (default 64; 0 keeps none); one more ends the oldest.',
+        'Sessions waiting for their client at once, agents included, both transports together (default 64; 0 keeps none); one more ends the oldest.',
       ).argParser(parseNonNegativeInteger),
     )
     .addOption(
@@ -336,7 +336,7 @@ export function addServeFlags(command: Command): Command {
     .addOption(
       new Option(
         '--stall-timeout <seconds>',
-        'Close a connection whose client reads or acknowledges nothing for this long while data waits (default 60; 0 disables).',
+        'Close a connection whose client reads (a WebSocket, or an event stream) or acknowledges nothing for this long while data waits (default 60; 0 disables).',
       ).argParser(stallTimeoutSeconds),
     )
     .addOption(
