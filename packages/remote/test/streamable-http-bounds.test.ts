@@ -1,7 +1,7 @@
 // Issue 19's bounds on the Streamable HTTP ports, which run on the same relay core as the WebSocket: requests waiting
 // for an answer, connections parked without a reader (one bound with the WebSocket's detached sessions), the events
 // kept for Last-Event-ID (one message more than resumeBufferBytes), connections together under maxConnections, a
-// command agent that does not speak ACP, the buffer gauges, and the client's stall guard.
+// command agent that does not speak ACP, and the client's stall guard.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
@@ -15,21 +15,24 @@ import {
   serveAcp,
   serveCommand,
 } from '../src/index.js';
-import { Cleanup, ECHO_AGENT, rawRequest, recordingLogger } from './support/helpers.js';
+import { Cleanup, ECHO_AGENT, rawRequest, recordingLogger, startEchoServer } from './support/helpers.js';
 import { parseMetrics, sampleValue } from './support/prometheus.js';
 import { ResumeWireClient } from './support/resume-client.js';
-import { initialize, openedStream, openStream, post, TestEventStream } from './support/streamable-http.js';
+import {
+  initialize,
+  openedStream,
+  openStream,
+  post,
+  postInitialize,
+  TestEventStream,
+} from './support/streamable-http.js';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
 
 const silent = { info() {}, warn() {}, error() {} };
 
-async function echoServer(options: Parameters<typeof serveCommand>[1] = {}): Promise<RemoteServer> {
-  const server = await serveCommand([process.execPath, ECHO_AGENT], { port: 0, logger: silent, ...options });
-  cleanup.add(() => server.close());
-  return server;
-}
+const echoServer = (options: Parameters<typeof startEchoServer>[1] = {}) => startEchoServer(cleanup, options);
 
 async function scrape(server: RemoteServer) {
   const response = await rawRequest(server.port, '/metrics', {});
@@ -251,13 +254,7 @@ describe('maxConnections', () => {
     const { connectionId } = await initialize(server.port);
     const stream = await openedStream(server.port, connectionId);
     cleanup.add(() => stream.close());
-    const second = await post(server.port, {
-      jsonrpc: '2.0',
-      id: 0,
-      method: 'initialize',
-      params: { protocolVersion: 1 },
-    });
-    expect(second.status).toBe(503);
+    expect((await postInitialize(server.port)).status).toBe(503);
     const upgrade = await rawRequest(server.port, server.paths.websocket, {}, { upgrade: true });
     expect(upgrade.status).toBe(503);
   });
@@ -272,12 +269,7 @@ describe('a command agent that does not speak ACP, over Streamable HTTP', () => 
       terminateTimeoutMs: 500,
     });
     cleanup.add(() => server.close());
-    const answer = await post(server.port, {
-      jsonrpc: '2.0',
-      id: 0,
-      method: 'initialize',
-      params: { protocolVersion: 1 },
-    });
+    const answer = await postInitialize(server.port);
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toMatchObject({
       id: 0,
@@ -292,23 +284,6 @@ describe('a command agent that does not speak ACP, over Streamable HTTP', () => 
       status: 404,
       body: expect.stringMatching(/1011: the agent is not speaking ACP/),
     });
-  });
-});
-
-describe('the buffer gauges', () => {
-  it('count what Streamable HTTP connections hold: events kept for Last-Event-ID', async () => {
-    const server = await echoServer({ metrics: true });
-    const { connectionId } = await initialize(server.port);
-    const stream = await openedStream(server.port, connectionId);
-    cleanup.add(() => stream.close());
-    await post(
-      server.port,
-      { jsonrpc: '2.0', id: 1, method: '_test/seen' },
-      { 'Acp-Connection-Id': connectionId },
-    );
-    await stream.next((message) => message.id === 1);
-    const metrics = await scrape(server);
-    expect(sampleValue(metrics, 'acpremote_buffered_bytes', { buffer: 'replay' })).toBeGreaterThan(0);
   });
 });
 

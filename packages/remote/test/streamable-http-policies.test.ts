@@ -4,9 +4,9 @@
 // reopened with Last-Event-ID and nothing is lost or repeated.
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectAcp, RemoteProtocol, type RemoteServer, serveCommand } from '../src/index.js';
+import { connectAcp, RemoteProtocol } from '../src/index.js';
 import type { ConnectionEvent } from '../src/options/connection-events.js';
-import { Cleanup, ECHO_AGENT, rawRequest } from './support/helpers.js';
+import { Cleanup, rawRequest, startEchoServer } from './support/helpers.js';
 import { initialize, openedStream, post } from './support/streamable-http.js';
 import { startProxy } from './support/tcp-proxy.js';
 
@@ -15,11 +15,7 @@ afterEach(() => cleanup.run());
 
 const silent = { info() {}, warn() {}, error() {} };
 
-async function echoServer(options: Parameters<typeof serveCommand>[1] = {}): Promise<RemoteServer> {
-  const server = await serveCommand([process.execPath, ECHO_AGENT], { port: 0, logger: silent, ...options });
-  cleanup.add(() => server.close());
-  return server;
-}
+const echoServer = (options: Parameters<typeof startEchoServer>[1] = {}) => startEchoServer(cleanup, options);
 
 describe('drain', () => {
   it('refuses a new connection with 503 and Retry-After while an open one finishes its work', async () => {
@@ -122,6 +118,8 @@ describe('metrics', () => {
     expect(text).toContain('acpremote_messages_total{direction="sent",transport="streamable_http"} 1');
     expect(text).toContain('acpremote_messages_total{direction="received",transport="websocket"} 0');
     expect(text).toContain('acpremote_http_requests_refused_total{reason="media_type"} 1');
+    // The buffer gauges count this transport's connections too: the events kept for Last-Event-ID.
+    expect(text).toMatch(/^acpremote_buffered_bytes\{buffer="replay"\} [1-9]\d*$/m);
   });
 });
 

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { connectAcp, type RemoteServer, runMirror, serveAcp, serveCommand } from '../src/index.js';
 import { choiceAgent, choosingClient } from './support/choice-agent.js';
-import { Cleanup, ECHO_AGENT, RawClient, rawRequest } from './support/helpers.js';
+import { Cleanup, ECHO_AGENT, RawClient, rawRequest, startEchoServer } from './support/helpers.js';
 import { initialize, openedStream, openStream, post, TestEventStream } from './support/streamable-http.js';
 
 const cleanup = new Cleanup();
@@ -108,15 +108,8 @@ describe('the RFD WebSocket rules on <mount>, and the acpremote wire on <mount>/
 });
 
 describe('serveCommand: the wire of the Streamable HTTP endpoint', () => {
-  async function echoServer(options: Parameters<typeof serveCommand>[1] = {}) {
-    const server = await serveCommand([process.execPath, ECHO_AGENT], {
-      port: 0,
-      logger: silent,
-      ...options,
-    });
-    cleanup.add(() => server.close());
-    return server;
-  }
+  const echoServer = (options: Parameters<typeof startEchoServer>[1] = {}) =>
+    startEchoServer(cleanup, options);
 
   it('answers initialize in the POST, everything else on the streams, a session’s messages on its own', async () => {
     const server = await echoServer();

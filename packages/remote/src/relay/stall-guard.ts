@@ -1,4 +1,6 @@
 // The stall guard of a port: a connection that makes no progress for stallTimeoutMs is reported, so it can be closed.
+import type { FrameLog } from './frame-log.js';
+import type { RelayMetrics } from './relay-metrics.js';
 
 /** What a stall guard samples of a port (any transport's port can provide it). */
 export interface StallProbe {
@@ -6,10 +8,10 @@ export interface StallProbe {
   readonly isLive: boolean;
   /** Bytes queued for the peer and not yet handed to the network. */
   readonly bufferedAmount: number;
-  /** Bytes sent and not yet acknowledged by the peer (resume); 0 without acknowledgements. */
-  readonly unacknowledgedBytes: number;
-  /** Frames the peer acknowledged so far (resume); 0 without acknowledgements. */
-  readonly acknowledgedFrames: number;
+  /** Bytes sent and not yet acknowledged by the peer (resume); absent or 0 on a transport without acknowledgements. */
+  readonly unacknowledgedBytes?: number;
+  /** Frames the peer acknowledged so far (resume); absent or 0 on a transport without acknowledgements. */
+  readonly acknowledgedFrames?: number;
   /** Whether this side reads the peer now: while it does not, acknowledgements cannot arrive, and none is expected. */
   readonly isReading: boolean;
 }
@@ -49,7 +51,7 @@ export class StallGuard {
     this.stop();
     this.lastProgressAt = performance.now();
     this.lastQueued = this.probe.bufferedAmount;
-    this.lastAcknowledged = this.probe.acknowledgedFrames;
+    this.lastAcknowledged = this.probe.acknowledgedFrames ?? 0;
     const sampleEveryMs = Math.max(25, Math.min(1_000, Math.floor(this.stallTimeoutMs / 4)));
     this.timer = setInterval(() => this.sample(), sampleEveryMs);
     this.timer.unref();
@@ -64,9 +66,9 @@ export class StallGuard {
     const { probe } = this;
     const now = performance.now();
     const queued = probe.bufferedAmount;
-    const acknowledged = probe.acknowledgedFrames;
+    const acknowledged = probe.acknowledgedFrames ?? 0;
     const awaitingRead = queued > 0;
-    const awaitingAcknowledgement = probe.unacknowledgedBytes > 0 && probe.isReading;
+    const awaitingAcknowledgement = (probe.unacknowledgedBytes ?? 0) > 0 && probe.isReading;
     const progressed =
       !probe.isLive ||
       (!awaitingRead && !awaitingAcknowledgement) ||
@@ -83,4 +85,39 @@ export class StallGuard {
     this.stop();
     this.onStall(awaitingRead ? 'read' : 'acknowledge', stalledForMs);
   }
+}
+
+/**
+ * What every port does when its guard fires, whatever the transport: one warning naming the peer and what did not
+ * progress, the `sendStallClosed` count, and the reason the port closes the connection with (1008), which says the
+ * same to the peer: `send stalled: the peer read nothing for N ms` or `no progress: the peer acknowledged nothing for
+ * N ms`.
+ *
+ * @example
+ * ```ts
+ * const guard = new StallGuard(port, timeoutMs, (kind, ms) => port.terminate({ code: 1008, reason: reportStall(port, log, kind, ms) }));
+ * ```
+ */
+export function reportStall(
+  port: StallProbe & { readonly peer: string; readonly metrics: RelayMetrics },
+  log: FrameLog,
+  kind: StallKind,
+  stalledForMs: number,
+): string {
+  const milliseconds = Math.round(stalledForMs);
+  port.metrics.sendStallClosed();
+  if (kind === 'read') {
+    log.logger.warn(`connection closed: send stalled, the ${port.peer} stopped reading`, {
+      ...log.fields,
+      stalledForMs: milliseconds,
+      bufferedAmount: port.bufferedAmount,
+    });
+    return `send stalled: the peer read nothing for ${milliseconds} ms`;
+  }
+  log.logger.warn(`connection closed: no progress, the ${port.peer} acknowledged nothing it received`, {
+    ...log.fields,
+    stalledForMs: milliseconds,
+    unacknowledgedBytes: port.unacknowledgedBytes ?? 0,
+  });
+  return `no progress: the peer acknowledged nothing for ${milliseconds} ms`;
 }

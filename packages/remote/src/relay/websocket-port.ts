@@ -7,7 +7,7 @@ import { HIGH_WATER_BYTES, PauseReason, ReadGate } from './flow-control.js';
 import type { FrameLog } from './frame-log.js';
 import type { FramePort, PortClose } from './frame-port.js';
 import { type MessageCounter, NO_RELAY_METRICS, type RelayMetrics } from './relay-metrics.js';
-import { StallGuard, type StallKind, type StallProbe } from './stall-guard.js';
+import { reportStall, StallGuard, type StallKind, type StallProbe } from './stall-guard.js';
 import { tickCorker, underlyingSocket } from './write-batching.js';
 
 const TEXT_FRAME = { binary: false } as const;
@@ -489,27 +489,7 @@ export class WebSocketPort implements FramePort, StallProbe {
 
   /** No progress for `stallTimeoutMs`: logged, counted, closed with 1008 and the reason. */
   private stalled(kind: StallKind, stalledForMs: number): void {
-    const { peer, log } = this.options;
-    const milliseconds = Math.round(stalledForMs);
-    this.metrics.sendStallClosed();
-    if (kind === 'read') {
-      log.logger.warn(`connection closed: send stalled, the ${peer} stopped reading`, {
-        ...log.fields,
-        stalledForMs: milliseconds,
-        bufferedAmount: this.bufferedAmount,
-      });
-      this.close(CloseCode.PolicyViolation, `send stalled: the peer read nothing for ${milliseconds} ms`);
-    } else {
-      log.logger.warn(`connection closed: no progress, the ${peer} acknowledged nothing it received`, {
-        ...log.fields,
-        stalledForMs: milliseconds,
-        unacknowledgedBytes: this.unacknowledgedBytes,
-      });
-      this.close(
-        CloseCode.PolicyViolation,
-        `no progress: the peer acknowledged nothing for ${milliseconds} ms`,
-      );
-    }
+    this.close(CloseCode.PolicyViolation, reportStall(this, this.options.log, kind, stalledForMs));
     // A close frame queued behind data the peer does not read never arrives: don't wait ws's 30 s for its answer.
     const socket = this.current;
     setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();

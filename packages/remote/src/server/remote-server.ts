@@ -680,14 +680,7 @@ export class RemoteServerHost implements RemoteServer {
     });
     let session: ConnectionSession;
     try {
-      session = this.#handleConnection(port, {
-        maxMessageBytes,
-        maxPendingRequests: this.#resolved.maxPendingRequests,
-        logger,
-        connectionId,
-        metrics,
-        log,
-      });
+      session = this.#handleConnection(port, this.#connectionContext(connectionId, log));
     } catch (error) {
       stopHeartbeat();
       logger.error('connection handler failed', { connection: connectionId, error: String(error) });
@@ -697,6 +690,19 @@ export class RemoteServerHost implements RemoteServer {
       return;
     }
     this.#track(session, port, { connection: connectionId }, stopHeartbeat);
+  }
+
+  /** What a connection handler gets with its port, whatever the transport. */
+  #connectionContext(connectionId: number, log: FrameLog): ConnectionContext {
+    const { maxMessageBytes, maxPendingRequests } = this.#resolved;
+    return {
+      maxMessageBytes,
+      maxPendingRequests,
+      logger: this.#logger,
+      connectionId,
+      metrics: this.#metrics,
+      log,
+    };
   }
 
   /** Keeps `session` in the server's set until its teardown ends (a drain waits for it, a close ends it). */
@@ -758,14 +764,7 @@ export class RemoteServerHost implements RemoteServer {
       routeKeysOf: (payload) => this.#routeKeysOf(payload),
     });
     try {
-      const session = this.#handleConnection(port, {
-        maxMessageBytes,
-        maxPendingRequests: this.#resolved.maxPendingRequests,
-        logger,
-        connectionId,
-        metrics,
-        log,
-      });
+      const session = this.#handleConnection(port, this.#connectionContext(connectionId, log));
       this.#track(session, port, fields);
     } catch (error) {
       logger.error('connection handler failed', { ...fields, error: String(error) });

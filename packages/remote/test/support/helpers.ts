@@ -2,10 +2,24 @@ import { readFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
-import type { RemoteLogger } from '../../src/index.js';
+import { type RemoteLogger, type RemoteServer, serveCommand, silentLogger } from '../../src/index.js';
 
 export const ECHO_AGENT = fileURLToPath(new URL('../fixtures/echo-agent.mjs', import.meta.url));
 export const STUBBORN_CHILD = fileURLToPath(new URL('../fixtures/stubborn-child.mjs', import.meta.url));
+
+/** `serveCommand` of the echo agent on an OS-chosen port, silent unless `options` names a logger; closed by `cleanup`. */
+export async function startEchoServer(
+  cleanup: Cleanup,
+  options: Parameters<typeof serveCommand>[1] = {},
+): Promise<RemoteServer> {
+  const server = await serveCommand([process.execPath, ECHO_AGENT], {
+    port: 0,
+    logger: silentLogger,
+    ...options,
+  });
+  cleanup.add(() => server.close());
+  return server;
+}
 
 /** Runs registered cleanups (sockets, servers, processes) after each test, in reverse order. */
 export class Cleanup {

@@ -16,16 +16,21 @@ export function post(
   return rawRequest(port, path, { ...JSON_HEADERS, ...headers }, { method: 'POST', body: text });
 }
 
+/** POSTs an `initialize` without a connection (a new connection, or its refusal). */
+export function postInitialize(port: number, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return post(
+    port,
+    { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } },
+    headers,
+  );
+}
+
 /** `initialize` on a new connection: its `Acp-Connection-Id` and answer. */
 export async function initialize(
   port: number,
   headers: Record<string, string> = {},
 ): Promise<{ connectionId: string; answer: Record<string, unknown>; response: RawResponse }> {
-  const response = await post(
-    port,
-    { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } },
-    headers,
-  );
+  const response = await postInitialize(port, headers);
   if (response.status !== 200) throw new Error(`initialize answered ${response.status}: ${response.body}`);
   return {
     connectionId: String(response.headers['acp-connection-id']),

@@ -7,7 +7,7 @@ import { HIGH_WATER_BYTES, ReadGate } from '../../relay/flow-control.js';
 import type { FrameLog } from '../../relay/frame-log.js';
 import type { FramePort, PortClose } from '../../relay/frame-port.js';
 import { NO_RELAY_METRICS, type RelayMetrics } from '../../relay/relay-metrics.js';
-import { StallGuard, type StallProbe } from '../../relay/stall-guard.js';
+import { reportStall, StallGuard, type StallProbe } from '../../relay/stall-guard.js';
 import { CloseCode } from '../../shared/constants.js';
 import { errorResponseText, wireErrors } from '../../wire/json-rpc.js';
 import { ROUTE_WATCH, type RouteKeys } from '../../wire/route-keys.js';
@@ -110,8 +110,12 @@ export class HttpClientPort implements FramePort, StallProbe {
   private resolveClosed!: (close: PortClose) => void;
 
   constructor(private readonly options: HttpClientPortOptions) {
-    this.stallGuard = new StallGuard(this, options.stallTimeoutMs, (_kind, stalledForMs) =>
-      this.stalled(stalledForMs),
+    // No POST answered while messages waited: logged, then ended with 1008 (HTTP has no close frame to send).
+    this.stallGuard = new StallGuard(this, options.stallTimeoutMs, (kind, stalledForMs) =>
+      this.finish({
+        code: CloseCode.PolicyViolation,
+        reason: reportStall(this, options.log, kind, stalledForMs),
+      }),
     );
     this.reading = new ReadGate(
       () => {
@@ -150,16 +154,6 @@ export class HttpClientPort implements FramePort, StallProbe {
    */
   get isLive(): boolean {
     return this.state === 'open' || this.state === 'closing';
-  }
-
-  /** For the stall guard: no acknowledgements on this transport (each POST's answer is its progress). */
-  get unacknowledgedBytes(): number {
-    return 0;
-  }
-
-  /** For the stall guard: none, as above. */
-  get acknowledgedFrames(): number {
-    return 0;
   }
 
   /** For the stall guard: whether the streams are read now. */
@@ -556,23 +550,6 @@ export class HttpClientPort implements FramePort, StallProbe {
     } catch (error) {
       this.options.log.logger.warn('onConnectionEvent threw', { error: String(error) });
     }
-  }
-
-  /** No POST answered for `stallTimeoutMs` while messages waited: logged, then ended with 1008. */
-  private stalled(stalledForMs: number): void {
-    const milliseconds = Math.round(stalledForMs);
-    this.options.log.logger.warn(
-      `connection closed: send stalled, the ${this.options.peer} stopped reading`,
-      {
-        ...this.options.log.fields,
-        stalledForMs: milliseconds,
-        bufferedAmount: this.bufferedAmount,
-      },
-    );
-    this.finish({
-      code: CloseCode.PolicyViolation,
-      reason: `send stalled: the peer read nothing for ${milliseconds} ms`,
-    });
   }
 
   private finish(close: PortClose): void {

@@ -4,7 +4,7 @@ import { HIGH_WATER_BYTES, PauseReason, ReadGate } from '../../relay/flow-contro
 import type { FrameLog } from '../../relay/frame-log.js';
 import type { FramePort, PortClose } from '../../relay/frame-port.js';
 import { NO_RELAY_METRICS, type RelayMetrics } from '../../relay/relay-metrics.js';
-import { StallGuard, type StallProbe } from '../../relay/stall-guard.js';
+import { reportStall, StallGuard, type StallProbe } from '../../relay/stall-guard.js';
 import type { DetachedSession, DetachedSessions } from '../../resume/detached-sessions.js';
 import { CloseCode } from '../../shared/constants.js';
 import { ROUTE_WATCH, type RouteKeys } from '../../wire/route-keys.js';
@@ -128,8 +128,12 @@ export class HttpServerPort implements FramePort, StallProbe {
     this.closed = new Promise((resolve) => {
       this.resolveClosed = resolve;
     });
-    this.stallGuard = new StallGuard(this, options.stallTimeoutMs, (_kind, stalledForMs) =>
-      this.stalled(stalledForMs),
+    // No reader took anything while events waited: logged, counted, ended with 1008 (no close frame to queue).
+    this.stallGuard = new StallGuard(this, options.stallTimeoutMs, (kind, stalledForMs) =>
+      this.terminate({
+        code: CloseCode.PolicyViolation,
+        reason: reportStall(this, options.log, kind, stalledForMs),
+      }),
     );
     this.stallGuard.start();
     this.attachmentChanged();
@@ -167,16 +171,6 @@ export class HttpServerPort implements FramePort, StallProbe {
   /** For the stall guard: events travel now (a stream has a reader; without one the connection waits, detached). */
   get isLive(): boolean {
     return this.state !== 'ended' && this.receivers > 0;
-  }
-
-  /** For the stall guard: SSE has no acknowledgements (a reader's progress is its stream draining). */
-  get unacknowledgedBytes(): number {
-    return 0;
-  }
-
-  /** For the stall guard: none, as above. */
-  get acknowledgedFrames(): number {
-    return 0;
   }
 
   /** For the stall guard: whether POST bodies are taken now. */
@@ -369,21 +363,6 @@ export class HttpServerPort implements FramePort, StallProbe {
     this.draining = false;
     this.reading.resume(PauseReason.OwnQueueFull);
     for (const waiter of this.drainWaiters.splice(0)) waiter();
-  }
-
-  /** No reader took anything for `stallTimeoutMs` while events waited: logged, counted, ended with 1008. */
-  private stalled(stalledForMs: number): void {
-    const milliseconds = Math.round(stalledForMs);
-    this.metrics.sendStallClosed();
-    this.options.log.logger.warn('connection closed: send stalled, the client stopped reading', {
-      ...this.options.log.fields,
-      stalledForMs: milliseconds,
-      bufferedAmount: this.bufferedAmount,
-    });
-    this.terminate({
-      code: CloseCode.PolicyViolation,
-      reason: `send stalled: the peer read nothing for ${milliseconds} ms`,
-    });
   }
 
   /**
