@@ -6,7 +6,7 @@ import type { WebSocket } from 'ws';
 import type { ConnectionEvent, ResumeFailureReason } from '../options/connection-events.js';
 import type { ResolvedConnectOptions } from '../options/validation.js';
 import { FrameLog } from '../relay/frame-log.js';
-import type { FramePort, PortClose } from '../relay/frame-port.js';
+import type { PortClose } from '../relay/frame-port.js';
 import { startHeartbeat } from '../relay/heartbeat.js';
 import { WebSocketPort } from '../relay/websocket-port.js';
 import { ResumeLink } from '../resume/resume-link.js';
@@ -17,7 +17,7 @@ import {
   resumeRequestHeaders,
 } from '../resume/resume-protocol.js';
 import { CloseCode } from '../shared/constants.js';
-import type { ServerMetadata } from '../wire/server-metadata.js';
+import type { ClientConnection } from './client-connection-shape.js';
 import { openClientSocket, openWebSocket } from './client-socket.js';
 import { closeClientPort } from './close-client-port.js';
 import { openHttpClientConnection } from './streamable-http/open-http-connection.js';
@@ -27,32 +27,6 @@ const BACKOFF_BASE_MS = 250;
 const BACKOFF_MAX_MS = 5_000;
 /** The least time an attempt gets to open and be welcomed, even at the end of the window. */
 const MIN_ATTEMPT_MS = 1_000;
-
-/** A client's connection to a server: the port its relay or stream runs on, and what it learnt on connecting. */
-export interface ClientConnection {
-  readonly port: FramePort;
-  readonly metadata: ServerMetadata | undefined;
-  /** Per-frame warnings of the connection. */
-  readonly log: FrameLog;
-  /**
-   * Whether the connection survives a drop: the server welcomed this client with a resume token (WebSocket), or
-   * keeps the events of its streams for `Last-Event-ID` (Streamable HTTP, known once `initialize` was answered).
-   */
-  readonly resumable: boolean;
-  /**
-   * Whether resume was agreed when the connection opened (WebSocket: the server selected the resume subprotocol),
-   * before any welcome; what the mirror's `mirror connected … resumable=true` line says. Streamable HTTP learns it
-   * only from the answer to `initialize`: false here.
-   */
-  readonly resumeSelected: boolean;
-  /**
-   * Ends the connection from this side (1000, `reason`): what is queued goes first, and a server that does not
-   * answer is cut off after 5 s. During a reconnect, `wait` sends the close after the replay (what was sent last
-   * still arrives: the mirror) and `abandon` ends the connection at once (`connectAcp.close()`: nobody wants the
-   * resume then).
-   */
-  close(reason?: string, duringReconnect?: 'wait' | 'abandon'): void;
-}
 
 /** Heartbeats and error logging for one client socket (the first and every reconnected one). */
 function watchSocket(socket: WebSocket, resolved: ResolvedConnectOptions): void {

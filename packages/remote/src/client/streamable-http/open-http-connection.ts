@@ -10,7 +10,7 @@ import { compileWatch, FrameScanner } from '../../wire/frame-scan.js';
 import { ROUTE_WATCH, type RouteKeys, readRouteKeys, routeNodesOf } from '../../wire/route-keys.js';
 import { fetchServerMetadata, parseServerMetadata, type ServerMetadata } from '../../wire/server-metadata.js';
 import { EVENT_STREAM_MEDIA_TYPE } from '../../wire/streamable-http.js';
-import type { ClientConnection } from '../client-connection.js';
+import type { ClientConnection } from '../client-connection-shape.js';
 import { closeClientPort } from '../close-client-port.js';
 import { connectionFailure, credentialRefusal, EndpointRefusal } from '../endpoint-refusal.js';
 import { HttpClientPort } from './http-client-port.js';
