@@ -6,6 +6,7 @@ import type { WebSocket } from 'ws';
 import { recordingLogger } from '../../test/support/helpers.js';
 import { ResumeWireClient } from '../../test/support/resume-client.js';
 import { resolveServeOptions } from '../options/validation.js';
+import { WebSocketPort } from '../relay/websocket-port.js';
 import { RemoteServerHost } from './remote-server.js';
 
 const cleanups: Array<() => unknown> = [];
@@ -36,7 +37,8 @@ describe('RemoteServerHost', () => {
         const { id } = JSON.parse(frame.toString('utf8')) as { id: number };
         port.send(JSON.stringify({ jsonrpc: '2.0', id, result: {} }));
       });
-      first = new WeakRef(port.socket);
+      // This test's connections are WebSockets (the acpremote wire, where resume lives).
+      if (port instanceof WebSocketPort) first = new WeakRef(port.socket);
       return {
         done: port.closed.then(() => undefined),
         shutdown: (reason) => port.goAway(reason, Promise.resolve()),
@@ -47,6 +49,7 @@ describe('RemoteServerHost', () => {
     const welcome = await client.welcome();
     client.request(1, '_test/echo');
     await client.response(1);
+    expect(first?.deref()).toBeDefined();
     client.socket.terminate();
     await waitFor(/session kept for resume/);
     const resumed = await ResumeWireClient.open(server.url, {
