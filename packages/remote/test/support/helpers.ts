@@ -1,11 +1,26 @@
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { WebSocket } from 'ws';
 import type { RemoteLogger } from '../../src/index.js';
 
 export const ECHO_AGENT = fileURLToPath(new URL('../fixtures/echo-agent.mjs', import.meta.url));
 export const STUBBORN_CHILD = fileURLToPath(new URL('../fixtures/stubborn-child.mjs', import.meta.url));
+
+/**
+ * Runs a full garbage collection (V8's `gc`, exposed at run time), after the current job's WeakRefs are released: for
+ * tests that check with a `WeakRef` that nothing keeps an object.
+ */
+export async function collectGarbage(): Promise<void> {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  for (let round = 0; round < 3; round += 1) {
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+  }
+}
 
 /** Runs registered cleanups (sockets, servers, processes) after each test, in reverse order. */
 export class Cleanup {
