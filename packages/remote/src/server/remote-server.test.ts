@@ -1,28 +1,14 @@
 // The server's connections over real sockets: what it keeps of the sockets a resumable session moved between.
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
-import { recordingLogger } from '../../test/support/helpers.js';
+import { Cleanup, collectGarbage, recordingLogger } from '../../test/support/helpers.js';
 import { ResumeWireClient } from '../../test/support/resume-client.js';
 import { resolveServeOptions } from '../options/validation.js';
 import { WebSocketPort } from '../relay/websocket-port.js';
 import { RemoteServerHost } from './remote-server.js';
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-/** Runs a full garbage collection (V8's `gc`, exposed at run time), after the current job's WeakRefs are released. */
-async function collectGarbage(): Promise<void> {
-  setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc') as () => void;
-  for (let round = 0; round < 3; round += 1) {
-    await new Promise((resolve) => setImmediate(resolve));
-    gc();
-  }
-}
+const cleanup = new Cleanup();
+afterEach(() => cleanup.run());
 
 describe('RemoteServerHost', () => {
   it("keeps nothing of a session's first socket once it resumed on another", async () => {
@@ -44,7 +30,7 @@ describe('RemoteServerHost', () => {
         shutdown: (reason) => port.goAway(reason, Promise.resolve()),
       };
     });
-    cleanups.push(() => server.close());
+    cleanup.add(() => server.close());
     const client = await ResumeWireClient.open(server.url);
     const welcome = await client.welcome();
     client.request(1, '_test/echo');
@@ -56,7 +42,7 @@ describe('RemoteServerHost', () => {
       'Acpkit-Resume-Token': String(welcome.token),
       'Acpkit-Resume-Received': String(client.received),
     });
-    cleanups.push(() => resumed.socket.terminate());
+    cleanup.add(() => resumed.socket.terminate());
     resumed.request(2, '_test/echo');
     await resumed.response(2);
     await waitFor(/connection resumed/);

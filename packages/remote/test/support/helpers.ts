@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { WebSocket } from 'ws';
 import { type RemoteLogger, type RemoteServer, serveCommand, silentLogger } from '../../src/index.js';
 
@@ -19,6 +21,19 @@ export async function startEchoServer(
   });
   cleanup.add(() => server.close());
   return server;
+}
+
+/**
+ * Runs a full garbage collection (V8's `gc`, exposed at run time), after the current job's WeakRefs are released: for
+ * tests that check with a `WeakRef` that nothing keeps an object.
+ */
+export async function collectGarbage(): Promise<void> {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  for (let round = 0; round < 3; round += 1) {
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+  }
 }
 
 /** Runs registered cleanups (sockets, servers, processes) after each test, in reverse order. */
