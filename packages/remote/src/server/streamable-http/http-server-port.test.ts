@@ -158,7 +158,9 @@ describe('HttpServerPort', () => {
 
   it('waits as a detached session once its readers went away: one more than the bound ends the oldest', async () => {
     const detached = new DetachedSessions(1, silentLogger);
-    const ports = [1, 2].map(() => makePort({ detachedSessions: detached }).port);
+    const lines: string[] = [];
+    const logger = { ...silentLogger, info: (message: string) => lines.push(message) };
+    const ports = [1, 2].map(() => makePort({ detachedSessions: detached, log: new FrameLog(logger) }).port);
     const streams = ports.map((port) => {
       const stream = new Receiver();
       port.attachStream(undefined, stream, undefined);
@@ -174,6 +176,12 @@ describe('HttpServerPort', () => {
       reason: 'resume window cut short: more than 1 detached sessions',
     });
     expect(detached.size).toBe(1);
+    // A POST meanwhile keeps the connection attended while it is read; after it, it waits again (logged once).
+    const done = ports[1]!.postStarted();
+    expect(detached.size).toBe(0);
+    done();
+    expect(detached.size).toBe(1);
+    expect(lines.filter((line) => /session kept for resume/.test(line))).toHaveLength(2);
     // A reader that comes back takes its connection out of the detached sessions.
     ports[1]!.attachStream(undefined, new Receiver(), undefined);
     expect(detached.size).toBe(0);

@@ -100,6 +100,8 @@ export class HttpServerPort implements FramePort, StallProbe {
   private receivers = 0;
   /** Whether a stream ever had a reader: from then on a connection without one waits as a detached session. */
   private everRead = false;
+  /** Whether the loss of the last reader was logged (once per loss, not again after each POST meanwhile). */
+  private interruptionLogged = false;
   /** Ends the connection when nobody reads or posts (the first-stream or the detached timeout). */
   private unattendedTimer: NodeJS.Timeout | undefined;
   /** What the server's detached sessions hold while this connection waits there. */
@@ -375,7 +377,10 @@ export class HttpServerPort implements FramePort, StallProbe {
     let receivers = 0;
     for (const stream of this.streams.values()) if (stream.hasReceiver) receivers += 1;
     this.receivers = receivers;
-    if (receivers > 0) this.everRead = true;
+    if (receivers > 0) {
+      this.everRead = true;
+      this.interruptionLogged = false;
+    }
     if (receivers > 0 || this.postsInProgress > 0) {
       clearTimeout(this.unattendedTimer);
       this.unattendedTimer = undefined;
@@ -389,12 +394,15 @@ export class HttpServerPort implements FramePort, StallProbe {
       return;
     }
     const timeoutMs = this.options.detachedTimeoutMs;
-    // The WebSocket's line for a dropped resumable session: one line to look for, whatever the transport.
-    this.options.log.logger.info('connection interrupted; session kept for resume', {
-      ...this.options.log.fields,
-      transport: this.transport,
-      windowMs: timeoutMs,
-    });
+    if (!this.interruptionLogged) {
+      this.interruptionLogged = true;
+      // The WebSocket's line for a dropped resumable session: one line to look for, whatever the transport.
+      this.options.log.logger.info('connection interrupted; session kept for resume', {
+        ...this.options.log.fields,
+        transport: this.transport,
+        windowMs: timeoutMs,
+      });
+    }
     const detached = this.options.detachedSessions;
     if (detached !== undefined) {
       this.waiting = {
