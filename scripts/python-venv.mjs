@@ -14,7 +14,7 @@
 // version it was built with; when either changes it is rebuilt from scratch.
 //
 // The installer is uv (from PyPI, pinned below, installed with pip into its own git-ignored venv
-// `tests/interop-python/.uv/` and reused): it installs and byte-compiles the 107 wheels in a few seconds, in
+// `tests/interop-python/.uv/` and reused): it installs and byte-compiles the 110 wheels in a few seconds, in
 // parallel, where pip took 40 s and 30 s of CPU.
 //
 // Failing to install is an error with the installer's own output, never a skip: the interop tests cannot run without
@@ -147,11 +147,14 @@ function readStamp() {
   }
 }
 
-/** The exact `name==version` pins of requirements.in, e.g. `{ acpkit: '1.10.0' }`. */
+/**
+ * The exact `name==version` pins of requirements.in, e.g. `{ acpkit: '1.10.0' }`; extras (`name[http]==…`) are
+ * pinned by the name alone.
+ */
 export function topLevelPins() {
   const pins = {};
   for (const line of readFileSync(topLevelRequirementsFile, 'utf8').split('\n')) {
-    const match = /^\s*([A-Za-z0-9_.-]+)==([^\s#;]+)/.exec(line);
+    const match = /^\s*([A-Za-z0-9_.-]+)(?:\[[A-Za-z0-9_.,\s-]*\])?==([^\s#;]+)/.exec(line);
     if (match) pins[match[1].toLowerCase()] = match[2];
   }
   return pins;

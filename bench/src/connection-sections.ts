@@ -1,6 +1,7 @@
 // Connection-level figures: connect/disconnect churn per second and heap per idle WebSocket connection, each
 // against a bare `ws` server as the same-run baseline.
 import { once } from 'node:events';
+import { Agent, type IncomingMessage, request } from 'node:http';
 import WebSocket from 'ws';
 import { benchToken } from './hosts/bench-token.js';
 import { type RunningHost, startHost } from './hosts/spawn-host.js';
@@ -28,6 +29,70 @@ async function openInitialized(url: string): Promise<WebSocket> {
   socket.send(initializeRequest);
   await answered;
   return socket;
+}
+
+/** An idle Streamable HTTP connection: initialized, its connection stream open (an SSE response nobody writes to). */
+interface IdleHttpConnection {
+  readonly connectionId: string;
+  readonly stream: IncomingMessage;
+}
+
+const postAgent = new Agent({ keepAlive: true, maxSockets: 8 });
+
+/** `initialize` POSTed, then the connection stream's GET (on its own socket), answered with its head. */
+async function openHttpInitialized(url: string): Promise<IdleHttpConnection> {
+  const auth = { Authorization: `Bearer ${benchToken}` };
+  const connectionId = await new Promise<string>((resolve, reject) => {
+    const outgoing = request(url, {
+      method: 'POST',
+      agent: postAgent,
+      headers: {
+        ...auth,
+        'Content-Type': 'application/json',
+        'Content-Length': Buffer.byteLength(initializeRequest),
+      },
+    });
+    outgoing.once('response', (response) => {
+      response.resume();
+      const id = response.headers['acp-connection-id'];
+      if (response.statusCode === 200 && typeof id === 'string') resolve(id);
+      else reject(new Error(`initialize answered HTTP ${response.statusCode}`));
+    });
+    outgoing.once('error', reject);
+    outgoing.end(initializeRequest);
+  });
+  const stream = await new Promise<IncomingMessage>((resolve, reject) => {
+    const outgoing = request(url, {
+      method: 'GET',
+      agent: false,
+      headers: { ...auth, Accept: 'text/event-stream', 'Acp-Connection-Id': connectionId },
+    });
+    outgoing.once('response', (response) => {
+      if (response.statusCode === 200) resolve(response);
+      else reject(new Error(`the event stream answered HTTP ${response.statusCode}`));
+    });
+    outgoing.once('error', reject);
+    outgoing.end();
+  });
+  stream.on('error', () => {});
+  return { connectionId, stream };
+}
+
+async function closeHttp(url: string, connection: IdleHttpConnection): Promise<void> {
+  connection.stream.destroy();
+  await new Promise<void>((resolve) => {
+    const outgoing = request(url, {
+      method: 'DELETE',
+      agent: postAgent,
+      headers: { Authorization: `Bearer ${benchToken}`, 'Acp-Connection-Id': connection.connectionId },
+    });
+    outgoing.once('response', (response) => {
+      response.resume();
+      resolve();
+    });
+    outgoing.once('error', () => resolve());
+    outgoing.end();
+  });
 }
 
 async function closeSocket(socket: WebSocket): Promise<void> {
@@ -127,17 +192,58 @@ export async function runMemorySection(options: {
   connections: number;
   log: (line: string) => void;
 }): Promise<FigureRecord[]> {
-  const targets = [
-    { path: 'ws-hop', label: 'raw ws server, idle connections', start: () => startHost('raw-ws-echo-host') },
+  interface MemoryTarget {
+    path: string;
+    label: string;
+    /** The reference the figures are divided by (a raw server of the same transport). */
+    baseline: string;
+    start(): Promise<RunningHost>;
+    /** Opens one idle connection; returns what closes it. */
+    open(url: string): Promise<() => Promise<void>>;
+  }
+  const webSocket = async (url: string) => {
+    const socket = await openInitialized(url);
+    return () => closeSocket(socket);
+  };
+  const streamableHttp = async (url: string) => {
+    const connection = await openHttpInitialized(url);
+    return () => closeHttp(url, connection);
+  };
+  const targets: MemoryTarget[] = [
+    {
+      path: 'ws-hop',
+      label: 'raw ws server, idle connections',
+      baseline: 'ws-hop',
+      start: () => startHost('raw-ws-echo-host'),
+      open: webSocket,
+    },
     {
       path: 'serve-acp',
       label: 'serveAcp, idle initialized connections',
+      baseline: 'ws-hop',
       start: () => startHost('serve-acp-host'),
+      open: webSocket,
     },
     {
       path: 'serve-command',
       label: 'serveCommand (`cat`), idle connections (relay heap only, children excluded)',
+      baseline: 'ws-hop',
       start: () => startHost('serve-command-host', ['--', 'cat']),
+      open: webSocket,
+    },
+    {
+      path: 'sdk-acp-server-http',
+      label: 'SDK AcpServer, idle initialized Streamable HTTP connections (connection stream open)',
+      baseline: 'sdk-acp-server-http',
+      start: () => startHost('sdk-acp-server-host'),
+      open: streamableHttp,
+    },
+    {
+      path: 'serve-acp-http',
+      label: 'serveAcp, idle initialized Streamable HTTP connections (connection stream open)',
+      baseline: 'sdk-acp-server-http',
+      start: () => startHost('serve-acp-host', ['--http']),
+      open: streamableHttp,
     },
   ];
   const heap = new Map<string, number[]>();
@@ -147,14 +253,15 @@ export async function runMemorySection(options: {
       // serveCommand holds one `cat` per connection: keep that figure to a tenth of the connections.
       const count = target.path === 'serve-command' ? options.connections / 10 : options.connections;
       const host = await target.start();
-      const sockets: WebSocket[] = [];
+      const closers: Array<() => Promise<void>> = [];
       try {
         // Warm the server's code paths first so JIT and lazily created structures are not counted per connection.
-        for (let index = 0; index < 20; index += 1) await closeSocket(await openInitialized(host.url));
+        for (let index = 0; index < 20; index += 1) await (await target.open(host.url))();
         const before = await host.memory();
+        // Batches of 50 stay under the servers' cap of plain HTTP connections being set up (64).
         for (let batch = 0; batch < count; batch += 50) {
           const size = Math.min(50, count - batch);
-          sockets.push(...(await Promise.all(Array.from({ length: size }, () => openInitialized(host.url)))));
+          closers.push(...(await Promise.all(Array.from({ length: size }, () => target.open(host.url)))));
         }
         const after = await host.memory();
         heap.set(target.path, [
@@ -163,7 +270,7 @@ export async function runMemorySection(options: {
         ]);
         rss.set(target.path, [...(rss.get(target.path) ?? []), (after.rss - before.rss) / count / 1024]);
       } finally {
-        await Promise.all(sockets.map(closeSocket));
+        await Promise.all(closers.map((close) => close()));
         await host.close();
       }
     }
@@ -183,9 +290,12 @@ export async function runMemorySection(options: {
         unit,
         kind: 'size',
         values: values.get(target.path)!,
-        ...(target.path === 'ws-hop'
+        ...(target.path === target.baseline
           ? {}
-          : { baselineValues: values.get('ws-hop')!, baselineLabel: 'raw ws server' }),
+          : {
+              baselineValues: values.get(target.baseline)!,
+              baselineLabel: target.baseline === 'ws-hop' ? 'raw ws server' : 'SDK AcpServer',
+            }),
       });
     }
   }

@@ -97,7 +97,7 @@ export function measurePipelined(
  */
 export async function measureOne(client: RpcClient, params: string): Promise<number> {
   const started = now();
-  const reply = await client.call(params, SINK_METHOD);
+  const reply = await callWithin(client, params, SINK_METHOD);
   const elapsed = Number(now() - started) / 1e6;
   // The far end must have seen the whole message (at least its padding text), not an error or a truncated line.
   const received = (JSON.parse(reply) as { result?: { receivedBytes?: number } }).result?.receivedBytes;
@@ -105,6 +105,48 @@ export async function measureOne(client: RpcClient, params: string): Promise<num
     throw new Error(`the sink did not acknowledge the whole message: ${reply.slice(0, 200)}`);
   }
   return elapsed;
+}
+
+/**
+ * Time for one message of `params` to reach the far end and come back whole (the echo), in milliseconds, followed
+ * by a small round trip that must be answered too: a large message in each direction, and the path still alive
+ * after it (a replay buffer that fills on the way back must not stall the session).
+ *
+ * @example
+ * ```ts
+ * const milliseconds = await measureEcho(client, echoParams(16 * 1024 * 1024 - 1024));
+ * ```
+ */
+export async function measureEcho(client: RpcClient, params: string): Promise<number> {
+  const started = now();
+  const reply = await callWithin(client, params);
+  const elapsed = Number(now() - started) / 1e6;
+  if (reply.length < params.length - 256) {
+    throw new Error(
+      `the echo came back short (${reply.length} of ${params.length} bytes): ${reply.slice(0, 200)}`,
+    );
+  }
+  await callWithin(client, '{"after":"echo"}');
+  return elapsed;
+}
+
+/** How long a single large message may take before the path counts as stalled. */
+const STALL_MS = 60_000;
+
+/** `client.call`, failing instead of waiting forever when no answer comes within {@link STALL_MS}. */
+async function callWithin(client: RpcClient, params: string, method?: string): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  const stalled = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`no answer within ${STALL_MS} ms: the path stalled`)),
+      STALL_MS,
+    );
+  });
+  try {
+    return await Promise.race([client.call(params, method), stalled]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**

@@ -6,7 +6,12 @@ import { hostScript } from './hosts/host-scripts.js';
 import { profilingFlags, type RunningHost, startHost } from './hosts/spawn-host.js';
 import { childrenOf } from './process-stats.js';
 import { RpcClient } from './rpc-client.js';
-import { type MessageEndpoint, openWebSocketEndpoint, spawnStdioEndpoint } from './transports.js';
+import {
+  type MessageEndpoint,
+  openStreamableHttpEndpoint,
+  openWebSocketEndpoint,
+  spawnStdioEndpoint,
+} from './transports.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
@@ -19,7 +24,9 @@ export type PathId =
   | 'chain'
   | 'serve-acp'
   | 'minimal-relay'
-  | 'minimal-chain';
+  | 'minimal-chain'
+  | 'sdk-acp-server-http'
+  | 'serve-acp-http';
 
 /** What a process of a path does: the bench's driver, a relay host, a mirror, the echo agent, a server or a hop. */
 export type ProcessRole = 'driver' | 'relay' | 'mirror' | 'agent' | 'server' | 'echo';
@@ -112,7 +119,10 @@ function pidOf(role: ProcessRole, child: { pid?: number | undefined }): PathProc
   return child.pid === undefined ? [] : [{ role, pid: child.pid }];
 }
 
-/** A relay host in front of the byte-level echo agent, reached by a WebSocket client with the bench token. */
+/**
+ * A relay host in front of the byte-level echo agent, reached by a WebSocket client with the bench token; `resume`
+ * when the host is ours (it selects resume by default, so the driver offers it, as our clients do).
+ */
 async function openRelay(
   relayHost: string,
   label: string,
@@ -124,10 +134,9 @@ async function openRelay(
     [...hostFlags, '--', process.execPath, agentScript],
     options.wrap?.relay,
   );
-  return connect(await openWebSocketEndpoint(server.url, benchToken), [server], label, () => [
-    ...pidOf('relay', server.child),
-    ...agentOf(server),
-  ]);
+  const resume = relayHost !== 'minimal-relay-host';
+  const endpoint = await openWebSocketEndpoint(server.url, benchToken, { resume });
+  return connect(endpoint, [server], label, () => [...pidOf('relay', server.child), ...agentOf(server)]);
 }
 
 /** A mirror process in front of a relay host in front of the byte-level echo agent, driven over its stdio. */
@@ -214,8 +223,37 @@ export const paths: PathDefinition[] = [
     hops: ['ws-hop'],
     async open(options = {}) {
       const server = await startHost('serve-acp-host', [], options.wrap?.server);
-      return connect(await openWebSocketEndpoint(server.url, benchToken), [server], 'serve-acp', () =>
-        pidOf('server', server.child),
+      const endpoint = await openWebSocketEndpoint(server.url, benchToken, { resume: true });
+      return connect(endpoint, [server], 'serve-acp', () => pidOf('server', server.child));
+    },
+  },
+  {
+    // The TypeScript SDK's own Streamable HTTP server with the same in-process echo agent: the reference of ours.
+    id: 'sdk-acp-server-http',
+    label: 'SDK AcpServer (`/experimental/node`): Streamable HTTP → in-process SDK echo agent',
+    hops: [],
+    async open(options = {}) {
+      const server = await startHost('sdk-acp-server-host', [], options.wrap?.server);
+      return connect(
+        await openStreamableHttpEndpoint(server.url, benchToken),
+        [server],
+        'sdk-acp-server-http',
+        () => pidOf('server', server.child),
+      );
+    },
+  },
+  {
+    id: 'serve-acp-http',
+    label: 'serveAcp (`acpremote serve`): Streamable HTTP → in-process SDK echo agent',
+    hops: [],
+    reference: 'sdk-acp-server-http',
+    async open(options = {}) {
+      const server = await startHost('serve-acp-host', ['--http'], options.wrap?.server);
+      return connect(
+        await openStreamableHttpEndpoint(server.url, benchToken),
+        [server],
+        'serve-acp-http',
+        () => pidOf('server', server.child),
       );
     },
   },
@@ -234,4 +272,5 @@ export const pathGroups: PathId[][] = [
   ['minimal-chain', 'chain'],
   ['serve-command', 'serve-command-metrics'],
   ['stdio-hop', 'ws-hop', 'serve-acp'],
+  ['sdk-acp-server-http', 'serve-acp-http'],
 ];

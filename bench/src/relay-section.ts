@@ -1,7 +1,7 @@
 // Relay paths: latency, pipelined throughput, large messages. Paths are measured group by group (each of our relays
 // beside its own reference and nothing else alive), interleaved slice by slice within every repeat, with per-process
 // counters (CPU, system calls, sleeps) for every slice.
-import { echoParams, measureOne, measurePipelined, measureRoundTrips } from './measure.js';
+import { echoParams, measureEcho, measureOne, measurePipelined, measureRoundTrips } from './measure.js';
 import {
   type OpenPath,
   type PathDefinition,
@@ -76,9 +76,14 @@ export const relayTasks: RelayTask[] = [
   },
   {
     id: '16mib',
-    figures: [{ id: 'relay-16mib-ms', unit: 'ms', kind: 'time' }],
+    figures: [
+      { id: 'relay-16mib-ms', unit: 'ms', kind: 'time' },
+      { id: 'relay-16mib-echo-ms', unit: 'ms', kind: 'time' },
+    ],
     async run(client) {
-      return { figures: [await measureOne(client, huge)], messages: 1 };
+      // One way (acknowledged with a small answer), then both ways: the echo fills the server's replay buffer on its
+      // way back, and the small round trip after it proves the session still flows.
+      return { figures: [await measureOne(client, huge), await measureEcho(client, huge)], messages: 3 };
     },
   },
 ];

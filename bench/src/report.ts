@@ -1,4 +1,5 @@
 // Result records, targets and guards, and their rendering as a markdown table and JSON.
+import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { type FigureKind, type Spread, spread } from './stats.js';
 
@@ -84,6 +85,29 @@ export const targets: Bound[] = [
   { path: 'ask-form', figure: 'compile-validate-us', max: 20, text: '< 20 µs per form' },
   { path: 'ai-sdk-chunk', figure: 'overhead-us-per-chunk', max: 5, text: '< 5 µs per streamed chunk' },
   { path: 'serve-acp', figure: 'heap-per-idle-connection-kib', max: 256, text: '≤ 256 KiB' },
+  // Issue 20: our Streamable HTTP server against the SDK's AcpServer, same agent, same client, same rounds.
+  {
+    path: 'serve-acp-http',
+    figure: 'rtt-p50',
+    onRatio: true,
+    max: 1.1,
+    text: 'RTT p50 ≤ 1.1× the SDK AcpServer',
+  },
+  ...(['msgs-per-s', 'mb-per-s-16kib', 'mb-per-s-1mib'] as const).map(
+    (figure): Bound => ({
+      path: 'serve-acp-http',
+      figure,
+      onRatio: true,
+      min: 1.0,
+      text: `${figure} ≥ 1.0× the SDK AcpServer`,
+    }),
+  ),
+  {
+    path: 'serve-acp-http',
+    figure: 'rss-per-idle-connection-kib',
+    max: 64,
+    text: 'one open SSE connection ≤ 64 KiB (RSS, 1,000 held)',
+  },
 ];
 
 /**
@@ -95,6 +119,7 @@ export const smokeGuards: Bound[] = ['serve-command', 'chain'].flatMap((path) =>
   { path, figure: 'rtt-p50', onRatio: true, max: 4, text: 'RTT p50 ≤ 4× the reference' },
   { path, figure: 'msgs-per-s', onRatio: true, min: 1 / 4, text: 'msg/s ≥ ¼ of the reference' },
   { path, figure: 'relay-16mib-ms', onRatio: true, max: 4, text: '16 MiB ≤ 4× the reference' },
+  { path, figure: 'relay-16mib-echo-ms', onRatio: true, max: 4, text: '16 MiB echo ≤ 4× the reference' },
 ]);
 
 /** A figure summarised for the table and the JSON file. */
@@ -159,6 +184,23 @@ function format(value: number): string {
 
 const formatSpread = (value: Spread) =>
   `${format(value.min)} / **${format(value.median)}** / ${format(value.max)}`;
+
+/**
+ * Formats bench/README.md with Biome after a run wrote its results into it (Biome pads markdown tables), so the README
+ * stays lint-clean. Returns false when Biome could not run (then format it by hand).
+ *
+ * @example
+ * ```ts
+ * if (!formatReadme()) log('run biome format on README.md');
+ * ```
+ */
+export function formatReadme(): boolean {
+  const formatted = spawnSync('pnpm', ['exec', 'biome', 'format', '--write', 'README.md'], {
+    cwd: new URL('..', import.meta.url),
+    stdio: 'ignore',
+  });
+  return formatted.status === 0;
+}
 
 /** Machine facts printed with every run: the figures only mean something next to them. */
 export function describeMachine() {
@@ -228,6 +270,7 @@ const summaryFigures = [
   'mb-per-s-16kib',
   'mb-per-s-1mib',
   'relay-16mib-ms',
+  'relay-16mib-echo-ms',
 ] as const;
 
 /**
@@ -245,8 +288,8 @@ function renderRelaySummary(summaries: readonly Summary[]): string[] {
     return summary.ratioSpread ? `**${format(summary.ratioSpread.median)}×**` : '—';
   };
   const rows = [
-    '| Path (medians) | RTT p50 (µs) | msg/s ~360 B w64 | MB/s 16 KiB | MB/s 1 MiB | 16 MiB (ms) |',
-    '|---|---|---|---|---|---|',
+    '| Path (medians) | RTT p50 (µs) | msg/s ~360 B w64 | MB/s 16 KiB | MB/s 1 MiB | 16 MiB (ms) | 16 MiB echo (ms) |',
+    '|---|---|---|---|---|---|---|',
   ];
   for (const path of pathIds) {
     const summary = relay.find((item) => item.path === path)!;

@@ -1,6 +1,5 @@
 // `pnpm bench` / `pnpm bench:smoke`: measures our relay paths and their raw baselines in one interleaved run and
 // writes a markdown table plus results/*.json. `--smoke` runs the short CI mode and exits 1 when a guard fails.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +14,7 @@ import {
   checkBounds,
   describeMachine,
   type FigureRecord,
+  formatReadme,
   renderMarkdown,
   smokeGuards,
   summarise,
@@ -134,12 +134,7 @@ if (flags['update-readme']) {
     `${machineAtStart.loadAverage.join(' / ')} at start, ${machine.loadAverage.join(' / ')} at end.`;
   const updated = `${readme.slice(0, readme.indexOf(start) + start.length)}\n${header}\n\n${markdown}\n${readme.slice(readme.indexOf(end))}`;
   writeFileSync(readmePath, updated);
-  // Biome formats markdown tables (padded columns); keep the README lint-clean after every update.
-  const formatted = spawnSync('pnpm', ['exec', 'biome', 'format', '--write', 'README.md'], {
-    cwd: new URL('..', import.meta.url),
-    stdio: 'ignore',
-  });
-  log(`updated the results in README.md${formatted.status === 0 ? '' : ' (run biome format on it)'}`);
+  log(`updated the results in README.md${formatReadme() ? '' : ' (run biome format on it)'}`);
 }
 log(`wrote ${output} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 

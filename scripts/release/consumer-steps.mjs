@@ -161,6 +161,19 @@ export async function consumerSteps({ packages, consumer, environment: baseEnvir
       }),
     { requires: [installed] },
   );
+
+  await step(
+    `acpremote expose + acpremote mirror http://: one prompt round trip over Streamable HTTP${suffix}`,
+    () =>
+      roundTrip({
+        consumer,
+        environment,
+        server: ['acpremote', 'expose', '--port', '0', '--', node, 'deploy-agent.mjs'],
+        announced: /Serving ACP Streamable HTTP at (http:\/\/\S+)/,
+        mirror: (url) => ['acpremote', 'mirror', url, '--unstable-protocol'],
+      }),
+    { requires: [installed] },
+  );
 }
 
 /** The consumer steps whose outcome does not depend on the Node version: the API surface and the type-check. */
@@ -202,11 +215,18 @@ async function runtimeIndependentSteps({ names, consumer, environment }) {
 /**
  * Serves the tiny agent with an installed CLI on an OS-chosen port, mirrors it back to stdio with an installed CLI,
  * and drives the mirror with the installed SDK's client: one prompt whose answer needs an elicitation round trip.
+ * `announced` picks the URL to mirror from the server's banner (by default the acpremote WebSocket's).
  */
-async function roundTrip({ consumer, environment, server, mirror }) {
+async function roundTrip({
+  consumer,
+  environment,
+  server,
+  mirror,
+  announced = /Serving ACP WebSocket at (ws:\/\/\S+)/,
+}) {
   const binary = (name) => join(consumer, 'node_modules', '.bin', name);
   const serverProcess = start(binary(server[0]), server.slice(1), { cwd: consumer, env: environment });
-  const [, url] = await serverProcess.waitForStderr(/Serving ACP WebSocket at (ws:\/\/\S+)/);
+  const [, url] = await serverProcess.waitForStderr(announced);
   const mirrorArgs = mirror(url);
   const mirrorProcess = start(binary(mirrorArgs[0]), mirrorArgs.slice(1), {
     cwd: consumer,

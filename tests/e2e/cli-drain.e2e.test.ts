@@ -152,11 +152,13 @@ describe('--metrics', () => {
 
     const scrape = await httpGet(`${server.origin}/metrics`, AUTH);
     expect(scrape.status).toBe(200);
-    expect(scrape.body).toContain('acpremote_connections_total{outcome="accepted"} 1\n');
-    expect(scrape.body).toContain('acpremote_connections_total{outcome="auth"} 1\n');
-    expect(scrape.body).toContain('acpremote_connections_open 1\n');
-    expect(scrape.body).toContain('acpremote_messages_total{direction="received"} 1\n');
-    expect(scrape.body).toContain('acpremote_messages_total{direction="sent"} 1\n');
+    expect(scrape.body).toContain(
+      'acpremote_connections_total{outcome="accepted",transport="websocket"} 1\n',
+    );
+    expect(scrape.body).toContain('acpremote_connections_total{outcome="auth",transport="websocket"} 1\n');
+    expect(scrape.body).toContain('acpremote_connections_open{transport="websocket"} 1\n');
+    expect(scrape.body).toContain('acpremote_messages_total{direction="received",transport="websocket"} 1\n');
+    expect(scrape.body).toContain('acpremote_messages_total{direction="sent",transport="websocket"} 1\n');
     expect(scrape.body).toContain('acpremote_child_processes_started_total 1\n');
     expect(server.process.stdout()).toBe('');
   });

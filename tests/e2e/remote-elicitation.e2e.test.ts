@@ -14,6 +14,7 @@ import {
   processStream,
   runPromptTurn,
 } from './support/acp-client.js';
+import { runMirrorTurn } from './support/mirror-turn.js';
 import { deployTarget } from './support/paths.js';
 import { isAlive, reapAll, trackDescendantGroups, waitUntil } from './support/processes.js';
 import {
@@ -54,16 +55,15 @@ describe.each(chains)('%s ← %s --unstable-protocol', (serverName, mirrorCli) =
     'delivers the %s answer to the agent and its reply to the editor',
     async (_answer, answerer, reply) => {
       const server = await (servers[serverName] as () => Promise<RunningServer>)();
-      const mirror = spawnMirror(mirrorCli, server.url, ['--unstable-protocol']);
-      const client = connectTestClient(processStream(mirror), answerer);
+      const run = await runMirrorTurn(mirrorCli, server.url, answerer, {
+        flags: ['--unstable-protocol'],
+        prompt: 'deploy please',
+      });
 
-      const turn = await runPromptTurn(client, 'deploy please');
-
-      expect(turn).toMatchObject({ stopReason: 'end_turn', text: reply });
-      expect(client.elicitations).toHaveLength(1);
-      expect(client.elicitations[0]).toMatchObject({ mode: 'form', message: 'Choose a deployment target' });
-      mirror.child.stdin?.end();
-      expect(await mirror.exited).toEqual({ code: 0, signal: null });
+      expect(run.turn).toMatchObject({ stopReason: 'end_turn', text: reply });
+      expect(run.elicitations).toHaveLength(1);
+      expect(run.elicitations[0]).toMatchObject({ mode: 'form', message: 'Choose a deployment target' });
+      expect(run.exit).toEqual({ code: 0, signal: null });
     },
   );
 });

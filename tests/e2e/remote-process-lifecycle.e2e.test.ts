@@ -1,5 +1,6 @@
 // What the built `acpremote expose` does with the processes it starts when things go wrong: a spawn that fails for
-// lack of file descriptors (issue 14, item 11), and a grandchild that escaped its process group (item 14).
+// lack of file descriptors (issue 14, item 11), and a grandchild that escaped its process group (item 14), also when
+// a second SIGTERM cuts the drain short (issue 19, item 6).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -81,6 +82,16 @@ describe('acpremote expose and a grandchild that left the process group (setsid)
     await waitUntil(() => !isAlive(pid), 'the agent is gone');
     await waitUntil(() => !isAlive(escapedPid), 'the escaped grandchild is gone');
     expect(isAlive(server.process.pid)).toBe(true);
+  });
+
+  it('is reaped when a second SIGTERM makes the server exit at once during its drain', async () => {
+    const { server, pid, escapedPid } = await exposeEscapingAgent();
+    server.process.child.kill('SIGTERM');
+    await server.process.waitForStderr(/Received SIGTERM; draining/);
+    server.process.child.kill('SIGTERM');
+    expect(await server.process.exited).toEqual({ code: 143, signal: null });
+    await waitUntil(() => !isAlive(pid), 'the agent is gone');
+    await waitUntil(() => !isAlive(escapedPid), 'the escaped grandchild is gone');
   });
 
   it('is reaped when the server stops with the connection open', async () => {

@@ -10,7 +10,10 @@ import {
   RESUME_FLAG_HELP,
   runMain,
   runTargetOverStdio,
+  stallTimeoutSeconds,
   TARGET_ARGUMENT_HELP,
+  TRANSPORT_FLAG_HELP,
+  type TransportFlag,
 } from '@acpkit/cli-support';
 import { Option } from 'commander';
 import { registerClientCommand } from './client/index.js';
@@ -26,6 +29,10 @@ interface RunFlags {
   /** False with `--no-resume`. */
   resume: boolean;
   resumeBufferBytes?: number;
+  transport?: TransportFlag;
+  /** `--stall-timeout` in milliseconds. */
+  stallTimeout?: number;
+  maxPendingRequests?: number;
 }
 
 /** The help of a mirror flag as `run` shows it: it applies only with `--addr`. */
@@ -34,19 +41,16 @@ function withAddr(help: string): string {
 }
 
 /**
- * `--addr` names a WebSocket endpoint; an http(s):// URL is the usual slip, and the message says which scheme fits.
- * The URL itself is not repeated: it may carry a token in its query.
+ * `--addr` names a remote endpoint: `ws(s)://` (WebSocket) or `http(s)://` (ACP's Streamable HTTP). The URL itself
+ * is not repeated in the message: it may carry a token in its query.
  */
-function requireWebSocketUrl(addr: string): void {
+function requireRemoteUrl(addr: string): void {
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(addr)?.[1]?.toLowerCase();
-  if (scheme === 'ws' || scheme === 'wss') return;
-  const problem =
-    scheme === undefined
-      ? 'it has no scheme'
-      : `not an ${scheme}:// one${scheme === 'http' ? ': use ws://' : scheme === 'https' ? ': use wss://' : ''}`;
+  if (scheme === 'ws' || scheme === 'wss' || scheme === 'http' || scheme === 'https') return;
+  const problem = scheme === undefined ? 'it has no scheme' : `not an ${scheme}:// one`;
   throw new CliError(
     CliErrorCode.Usage,
-    `--addr must be a ws:// or wss:// URL, ${problem} (for example ws://127.0.0.1:8080/acp/ws).`,
+    `--addr must be a ws://, wss://, http:// or https:// URL, ${problem} (for example ws://127.0.0.1:8080/acp/ws, or http://127.0.0.1:8080/acp for ACP's Streamable HTTP).`,
   );
 }
 
@@ -55,7 +59,7 @@ async function runAction(target: string | undefined, flags: RunFlags, run: CliRu
     throw new CliError(CliErrorCode.Usage, 'Provide exactly one of TARGET or --addr.');
   }
   if (flags.addr !== undefined) {
-    requireWebSocketUrl(flags.addr);
+    requireRemoteUrl(flags.addr);
     return mirror(
       flags.addr,
       {
@@ -65,6 +69,9 @@ async function runAction(target: string | undefined, flags: RunFlags, run: CliRu
         ...(flags.unstableProtocol ? { unstableProtocol: true } : {}),
         ...(flags.resume === false ? { resume: false } : {}),
         ...(flags.resumeBufferBytes !== undefined ? { resumeBufferBytes: flags.resumeBufferBytes } : {}),
+        ...(flags.transport !== undefined ? { transport: flags.transport } : {}),
+        ...(flags.stallTimeout !== undefined ? { stallTimeout: flags.stallTimeout } : {}),
+        ...(flags.maxPendingRequests !== undefined ? { maxPendingRequests: flags.maxPendingRequests } : {}),
       },
       run.io,
     );
@@ -75,11 +82,14 @@ async function runAction(target: string | undefined, flags: RunFlags, run: CliRu
     flags.ca !== undefined ||
     flags.unstableProtocol ||
     flags.resume === false ||
-    flags.resumeBufferBytes !== undefined
+    flags.resumeBufferBytes !== undefined ||
+    flags.transport !== undefined ||
+    flags.stallTimeout !== undefined ||
+    flags.maxPendingRequests !== undefined
   ) {
     throw new CliError(
       CliErrorCode.Usage,
-      '--token-env, --token-file, --ca, --unstable-protocol, --no-resume and --resume-buffer-bytes apply only with --addr.',
+      '--token-env, --token-file, --ca, --unstable-protocol, --no-resume, --resume-buffer-bytes, --transport, --stall-timeout and --max-pending-requests apply only with --addr.',
     );
   }
   return runTargetOverStdio(target as string, run.io);
@@ -96,10 +106,13 @@ function buildProgram(run: CliRun) {
     .command('run')
     .summary('Run an agent over stdio: an in-process TARGET, or a remote endpoint with --addr.')
     .description(
-      'Serve TARGET over stdio, or mirror the WebSocket endpoint at --addr to stdio. Give exactly one. stdout carries only JSON-RPC.',
+      'Serve TARGET over stdio, or mirror the remote endpoint at --addr (WebSocket or ACP Streamable HTTP) to stdio. Give exactly one. stdout carries only JSON-RPC.',
     )
     .argument('[target]', TARGET_ARGUMENT_HELP)
-    .option('--addr <ws_url>', 'Mirror this remote endpoint instead, e.g. ws://127.0.0.1:8080/acp/ws')
+    .option(
+      '--addr <url>',
+      "Mirror this remote endpoint instead: ws://127.0.0.1:8080/acp/ws (WebSocket) or http://127.0.0.1:8080/acp (ACP's Streamable HTTP)",
+    )
     .option('--token-env <var>', 'With --addr: read the bearer token from this environment variable.')
     .option(
       '--token-file <file>',
@@ -107,7 +120,7 @@ function buildProgram(run: CliRun) {
     )
     .option(
       '--ca <file>',
-      'With --addr: trust the CA certificate(s) in this PEM file for wss:// (a private CA).',
+      'With --addr: trust the CA certificate(s) in this PEM file for wss:// and https:// (a private CA).',
     )
     .option(
       '--unstable-protocol',
@@ -115,7 +128,20 @@ function buildProgram(run: CliRun) {
     )
     .option('--no-resume', withAddr(RESUME_FLAG_HELP.noResume))
     .addOption(
+      new Option('--transport <kind>', withAddr(TRANSPORT_FLAG_HELP)).choices(['auto', 'http', 'websocket']),
+    )
+    .addOption(
       new Option('--resume-buffer-bytes <bytes>', withAddr(RESUME_FLAG_HELP.bufferBytes)).argParser(
+        parsePositiveInteger,
+      ),
+    )
+    .addOption(
+      new Option('--stall-timeout <seconds>', withAddr(RESUME_FLAG_HELP.stallTimeout)).argParser(
+        stallTimeoutSeconds,
+      ),
+    )
+    .addOption(
+      new Option('--max-pending-requests <count>', withAddr(RESUME_FLAG_HELP.maxPendingRequests)).argParser(
         parsePositiveInteger,
       ),
     )

@@ -109,14 +109,19 @@ describe('acpkit run --addr', () => {
 });
 
 describe('acpkit run argument rules', () => {
-  it.each([[['--no-resume']], [['--resume-buffer-bytes', '4096']]])(
-    'exits 2 for the mirror flag %j without --addr',
-    async (flags) => {
-      const io = createTestIo();
-      expect(await main(['run', echoAgent, ...flags], io)).toBe(2);
-      expect(io.stderrText()).toMatch(/--no-resume and --resume-buffer-bytes apply only with --addr/);
-    },
-  );
+  it.each([
+    [['--no-resume']],
+    [['--resume-buffer-bytes', '4096']],
+    [['--transport', 'http']],
+    [['--stall-timeout', '5']],
+    [['--max-pending-requests', '8']],
+  ])('exits 2 for the mirror flag %j without --addr', async (flags) => {
+    const io = createTestIo();
+    expect(await main(['run', echoAgent, ...flags], io)).toBe(2);
+    expect(io.stderrText()).toMatch(
+      /--no-resume, --resume-buffer-bytes, --transport, --stall-timeout and --max-pending-requests apply only with --addr/,
+    );
+  });
 
   it.each([[['run']], [['run', echoAgent, '--addr', 'ws://127.0.0.1:1/acp/ws']]])(
     'exits 2 with "Provide exactly one of TARGET or --addr." for %j',
@@ -128,17 +133,15 @@ describe('acpkit run argument rules', () => {
   );
 });
 
-describe('acpkit run --addr with a URL that is not a WebSocket one', () => {
+describe('acpkit run --addr with a URL that is neither WebSocket nor HTTP', () => {
   it.each([
-    ['http://127.0.0.1:1/acp/ws', 'not an http:// one: use ws://'],
-    ['https://example.com/acp/ws?token=secret', 'not an https:// one: use wss://'],
-    ['ftp://example.com/acp/ws', 'not an ftp:// one'],
+    ['ftp://example.com/acp/ws?token=secret', 'not an ftp:// one'],
     ['127.0.0.1:1/acp/ws', 'it has no scheme'],
-  ])('exits 2 naming --addr for %s', async (addr, problem) => {
+  ])('exits 2 naming --addr for %s, without repeating the URL', async (addr, problem) => {
     const io = createTestIo();
     expect(await main(['run', '--addr', addr], io)).toBe(2);
     expect(io.stderrText()).toBe(
-      `Error: --addr must be a ws:// or wss:// URL, ${problem} (for example ws://127.0.0.1:8080/acp/ws).\n`,
+      `Error: --addr must be a ws://, wss://, http:// or https:// URL, ${problem} (for example ws://127.0.0.1:8080/acp/ws, or http://127.0.0.1:8080/acp for ACP's Streamable HTTP).\n`,
     );
   });
 });

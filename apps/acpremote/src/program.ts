@@ -73,11 +73,14 @@ function buildProgram(run: CliRun) {
   addConnectFlags(
     program
       .command('mirror')
-      .summary('Serve a remote ACP WebSocket endpoint as a local stdio agent.')
+      .summary('Serve a remote ACP endpoint (WebSocket or Streamable HTTP) as a local stdio agent.')
       .description(
-        'Relay JSON-RPC frames between stdio and WS_URL. stdout carries only JSON-RPC; stdin EOF exits 0, losing the remote exits 1.',
+        "Relay JSON-RPC frames between stdio and URL: ws(s):// speaks WebSocket, http(s):// ACP's Streamable HTTP. stdout carries only JSON-RPC; stdin EOF exits 0, losing the remote exits 1.",
       )
-      .argument('<ws_url>', 'ws:// or wss:// URL of the remote endpoint, e.g. ws://127.0.0.1:8080/acp/ws')
+      .argument(
+        '<url>',
+        "URL of the remote endpoint, e.g. ws://127.0.0.1:8080/acp/ws (WebSocket) or http://127.0.0.1:8080/acp (ACP's Streamable HTTP)",
+      )
       .option(
         '--unstable-protocol',
         'Relay methods the SDK defines only in its /unstable entrypoint (session/fork, ...).',

@@ -13,17 +13,20 @@ const MIRROR_COMMANDS: Readonly<Record<string, string>> = {
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
 
 /**
- * The start-up banner of `serve`/`expose` (for stderr): the WebSocket URL with the real port, and a ready-to-paste
+ * The start-up banner of `serve`/`expose` (for stderr): the WebSocket URL with the real port, the endpoint of ACP's
+ * standard transport (Streamable HTTP, and the RFD WebSocket at the same path) when given, and a ready-to-paste
  * mirror line of the same CLI (`acpkit run --addr`, `acpremote mirror`) that references the token's environment
  * variable or file, never the token itself.
  *
  * @param url - The server's real WebSocket URL (`RemoteServer.url`).
  * @param token - How the token was given, if any.
  * @param programName - The CLI serving (`acpkit` or `acpremote`, the default).
+ * @param endpoint - The server's Streamable HTTP endpoint (`RemoteServer.endpoint`).
  * @example
  * ```ts
- * for (const line of formatServeBanner(server.url, token)) process.stderr.write(`${line}\n`);
+ * for (const line of formatServeBanner(server.url, token, 'acpremote', server.endpoint)) process.stderr.write(`${line}\n`);
  * // Serving ACP WebSocket at ws://127.0.0.1:8080/acp/ws
+ * // Serving ACP Streamable HTTP at http://127.0.0.1:8080/acp (and the RFD WebSocket at ws://127.0.0.1:8080/acp)
  * // Connect an editor with: acpremote mirror ws://127.0.0.1:8080/acp/ws --token-env ACPREMOTE_TOKEN
  * ```
  */
@@ -31,8 +34,14 @@ export function formatServeBanner(
   url: string,
   token: ResolvedToken | undefined,
   programName = 'acpremote',
+  endpoint?: string,
 ): string[] {
   const lines = [`Serving ACP WebSocket at ${url}`];
+  if (endpoint !== undefined) {
+    lines.push(
+      `Serving ACP Streamable HTTP at ${endpoint} (and the RFD WebSocket at ${endpoint.replace(/^http/, 'ws')})`,
+    );
+  }
   const variable = token?.variable ?? SUGGESTED_TOKEN_VARIABLE;
   // A token read from stdin has no name to repeat: suggest a variable, as for --bearer-token.
   const fromFile = token?.source === 'file' && !STDIN_TOKEN_FILES.has(token.file ?? '');

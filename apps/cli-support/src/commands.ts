@@ -69,7 +69,8 @@ async function serveUntilStopped(
   // Listen for signals before binding so a SIGTERM during start-up still ends in a graceful shutdown.
   const stopSignal = io.waitForStopSignal();
   const server = await start();
-  for (const line of formatServeBanner(server.url, token, programOf(io))) writeLine(io.stderr, line);
+  for (const line of formatServeBanner(server.url, token, programOf(io), server.endpoint))
+    writeLine(io.stderr, line);
   const signal = await stopSignal;
   if (signal === 'SIGINT') {
     writeLine(io.stderr, 'Received SIGINT; closing connections and stopping child processes.');

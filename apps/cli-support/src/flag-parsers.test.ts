@@ -2,6 +2,7 @@ import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import {
   collectRepeatable,
+  parseNonNegativeInteger,
   parseNonNegativeSecondsToMilliseconds,
   parsePort,
   parsePositiveInteger,
@@ -29,6 +30,17 @@ describe('parsePositiveInteger', () => {
 
   it.each(['0', '-5', '1.5', 'lots', '99999999999999999999'])('rejects %j', (text) => {
     expect(() => parsePositiveInteger(text)).toThrow(InvalidArgumentError);
+  });
+});
+
+describe('parseNonNegativeInteger', () => {
+  it('accepts 0 and a positive integer', () => {
+    expect(parseNonNegativeInteger('0')).toBe(0);
+    expect(parseNonNegativeInteger('64')).toBe(64);
+  });
+
+  it.each(['-1', '1.5', '', 'none'])('rejects %j', (text) => {
+    expect(() => parseNonNegativeInteger(text)).toThrow(InvalidArgumentError);
   });
 });
 

@@ -33,6 +33,21 @@ export function parsePositiveInteger(value: string): number {
 }
 
 /**
+ * Commander argument parser for counts where 0 means "none": a non-negative integer.
+ *
+ * @throws InvalidArgumentError (commander reports it as a usage error, exit code 2).
+ * @example
+ * ```ts
+ * new Option('--max-detached-sessions <count>').argParser(parseNonNegativeInteger);
+ * ```
+ */
+export function parseNonNegativeInteger(value: string): number {
+  const parsed = parseStrictInteger(value);
+  if (parsed === undefined) throw new InvalidArgumentError('Expected an integer, 0 or more.');
+  return parsed;
+}
+
+/**
  * Commander argument parser for a duration in seconds: a positive finite number (fractions allowed).
  *
  * @returns The duration in milliseconds.

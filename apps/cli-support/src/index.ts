@@ -21,6 +21,7 @@ export type { StopSignal } from './exit-codes.js';
 export { ExitCode, exitCodeForSignal } from './exit-codes.js';
 export {
   collectRepeatable,
+  parseNonNegativeInteger,
   parseNonNegativeSecondsToMilliseconds,
   parsePort,
   parsePositiveInteger,
@@ -36,6 +37,7 @@ export type {
   ResolvedServeFlags,
   ServeFlagValues,
   TokenFlagValues,
+  TransportFlag,
 } from './serve-flags.js';
 export {
   addConnectFlags,
@@ -45,6 +47,8 @@ export {
   resolveConnectFlags,
   resolveServeFlags,
   SERVE_DEFAULTS,
+  stallTimeoutSeconds,
+  TRANSPORT_FLAG_HELP,
 } from './serve-flags.js';
 export type {
   AgentAppTarget,

@@ -84,15 +84,15 @@ export function explainServeError(error: unknown, context: ServeErrorContext): u
   return explainTokenRule(error, context.token) ?? error;
 }
 
-/** The fields of the `cause` `@acpkit/remote` gives a refused upgrade (`UpgradeRefusal`). */
-interface UpgradeRefusalFields {
+/** The fields of the `cause` `@acpkit/remote` gives a refused upgrade (`EndpointRefusal`, for either transport). */
+interface EndpointRefusalFields {
   readonly status: number;
   readonly credentialsSent: boolean;
   readonly url: string;
 }
 
-function upgradeRefusalOf(error: AcpRemoteError): UpgradeRefusalFields | undefined {
-  const cause = error.cause as Partial<UpgradeRefusalFields> | undefined;
+function upgradeRefusalOf(error: AcpRemoteError): EndpointRefusalFields | undefined {
+  const cause = error.cause as Partial<EndpointRefusalFields> | undefined;
   if (typeof cause?.status !== 'number' || typeof cause.url !== 'string') return undefined;
   return { status: cause.status, credentialsSent: cause.credentialsSent === true, url: cause.url };
 }

@@ -40,6 +40,9 @@ describe('resolveServeFlags', () => {
         maxHttpConnections: 16,
         resumeWindow: 0,
         resumeBufferBytes: 65_536,
+        maxDetachedSessions: 0,
+        maxPendingRequests: 32,
+        stallTimeout: 5_000,
         dangerouslyAllowUnauthenticated: true,
       },
       { TOKEN_VARIABLE: 'secret' },
@@ -57,6 +60,9 @@ describe('resolveServeFlags', () => {
       maxHttpConnections: 16,
       resumeWindowMs: 0,
       resumeBufferBytes: 65_536,
+      maxDetachedSessions: 0,
+      maxPendingRequests: 32,
+      stallTimeoutMs: 5_000,
     });
     expect(token).toEqual({ token: 'secret', source: 'environment', variable: 'TOKEN_VARIABLE' });
   });
@@ -79,10 +85,13 @@ describe('resolveConnectFlags', () => {
     expect(resolveConnectFlags({}, {})).toEqual({ connectOptions: {}, token: undefined });
   });
 
-  it('passes --no-resume and --resume-buffer-bytes, and nothing for the default (resume on)', () => {
-    expect(resolveConnectFlags({ resume: false, resumeBufferBytes: 4096 }, {}).connectOptions).toEqual({
+  it('passes --no-resume, --resume-buffer-bytes and the limits, and nothing for the defaults (resume on)', () => {
+    const flags = { resume: false, resumeBufferBytes: 4096, stallTimeout: 0, maxPendingRequests: 8 };
+    expect(resolveConnectFlags(flags, {}).connectOptions).toEqual({
       resume: false,
       resumeBufferBytes: 4096,
+      stallTimeoutMs: 0,
+      maxPendingRequests: 8,
     });
     expect(resolveConnectFlags({ resume: true }, {}).connectOptions).toEqual({});
   });

@@ -4,6 +4,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { CliError, CliErrorCode } from './errors.js';
 import {
   collectRepeatable,
+  parseNonNegativeInteger,
   parseNonNegativeSecondsToMilliseconds,
   parsePort,
   parsePositiveInteger,
@@ -34,7 +35,20 @@ export interface ConnectFlagValues extends TokenFlagValues {
   resume?: boolean;
   /** `--resume-buffer-bytes`. */
   resumeBufferBytes?: number;
+  /** `--transport auto|http|websocket`. */
+  transport?: TransportFlag;
+  /** `--stall-timeout` converted to milliseconds (0: off). */
+  stallTimeout?: number;
+  /** `--max-pending-requests`. */
+  maxPendingRequests?: number;
 }
+
+/** The values of `--transport`: `http` is ACP's Streamable HTTP. */
+export type TransportFlag = 'auto' | 'http' | 'websocket';
+
+/** The help of `--transport`, shared by `acpremote mirror` and `acpkit run --addr`. */
+export const TRANSPORT_FLAG_HELP =
+  "Transport to the remote: http (ACP's Streamable HTTP), websocket, or auto (by the URL's scheme: http(s):// or ws(s)://). A forced one converts the scheme and keeps the path.";
 
 /** The flags `serve` and `expose` share, after commander parsed them. */
 export interface ServeFlagValues extends TokenFlagValues {
@@ -49,6 +63,10 @@ export interface ServeFlagValues extends TokenFlagValues {
   /** `--resume-window` converted to milliseconds (0: resume off). */
   resumeWindow?: number;
   resumeBufferBytes?: number;
+  maxDetachedSessions?: number;
+  maxPendingRequests?: number;
+  /** `--stall-timeout` converted to milliseconds (0: off). */
+  stallTimeout?: number;
   dangerouslyAllowUnauthenticated?: boolean;
   /** `--drain-timeout` converted to milliseconds (default 30 s). */
   drainTimeout?: number;
@@ -85,16 +103,29 @@ export function addTokenFlags(command: Command): Command {
     );
 }
 
-/** Help of the client's resume flags (`acpremote mirror`, and `acpkit run` with its "With --addr:" prefix). */
+/**
+ * Help of the client's resume and limit flags (`acpremote mirror`, and `acpkit run` with its "With --addr:"
+ * prefix).
+ */
 export const RESUME_FLAG_HELP = {
   noResume:
     "Don't offer resume: a dropped connection ends the mirror (exit 1) instead of being reconnected and resumed.",
   bufferBytes:
-    'Most bytes of sent messages kept until the server acknowledges them (default 16 MiB); stdin waits when full.',
+    'Most bytes of sent messages kept until the server acknowledges them, plus one message (default 16 MiB).',
+  stallTimeout:
+    'Close the connection when the server reads or acknowledges nothing for this long while data waits (default 60; 0 disables).',
+  maxPendingRequests:
+    'Editor requests waiting for the remote at once (default 256); one more is answered with an error.',
 } as const;
 
+/** A `<seconds>` flag for a stall timeout (0 disables it). */
+export function stallTimeoutSeconds(value: string): number {
+  return timerSeconds('disables the stall timeout')(value);
+}
+
 /**
- * Adds the flags of a client connection: the token flags, `--ca FILE`, `--no-resume` and `--resume-buffer-bytes`.
+ * Adds the flags of a client connection: the token flags, `--ca FILE`, `--no-resume`, `--resume-buffer-bytes`,
+ * `--transport`, `--stall-timeout` and `--max-pending-requests`.
  *
  * @example
  * ```ts
@@ -106,7 +137,7 @@ export function addConnectFlags(command: Command): Command {
     .addOption(
       new Option(
         '--ca <file>',
-        'Trust the CA certificate(s) in this PEM file for wss:// (a private CA); NODE_EXTRA_CA_CERTS works too.',
+        'Trust the CA certificate(s) in this PEM file for wss:// and https:// (a private CA); NODE_EXTRA_CA_CERTS works too.',
       ),
     )
     .addOption(new Option('--no-resume', RESUME_FLAG_HELP.noResume))
@@ -114,12 +145,36 @@ export function addConnectFlags(command: Command): Command {
       new Option('--resume-buffer-bytes <bytes>', RESUME_FLAG_HELP.bufferBytes).argParser(
         parsePositiveInteger,
       ),
+    )
+    .addOption(new Option('--transport <kind>', TRANSPORT_FLAG_HELP).choices(['auto', 'http', 'websocket']))
+    .addOption(
+      new Option('--stall-timeout <seconds>', RESUME_FLAG_HELP.stallTimeout).argParser(stallTimeoutSeconds),
+    )
+    .addOption(
+      new Option('--max-pending-requests <count>', RESUME_FLAG_HELP.maxPendingRequests).argParser(
+        parsePositiveInteger,
+      ),
     );
+}
+
+/** `--transport` as the `transport` option of `@acpkit/remote`. */
+export function transportOption(flag: TransportFlag | undefined): ConnectOptions['transport'] {
+  if (flag === undefined || flag === 'auto') return undefined;
+  return flag === 'http' ? 'streamable-http' : 'websocket';
 }
 
 /** What {@link resolveConnectFlags} produces. */
 export interface ResolvedConnectFlags {
-  readonly connectOptions: Pick<ConnectOptions, 'bearerToken' | 'ca' | 'resume' | 'resumeBufferBytes'>;
+  readonly connectOptions: Pick<
+    ConnectOptions,
+    | 'bearerToken'
+    | 'ca'
+    | 'resume'
+    | 'resumeBufferBytes'
+    | 'transport'
+    | 'stallTimeoutMs'
+    | 'maxPendingRequests'
+  >;
   readonly token: ResolvedToken | undefined;
 }
 
@@ -169,6 +224,11 @@ export function resolveConnectFlags(
       ...(ca ? { ca } : {}),
       ...(flags.resume === false ? { resume: false } : {}),
       ...(flags.resumeBufferBytes !== undefined ? { resumeBufferBytes: flags.resumeBufferBytes } : {}),
+      ...(transportOption(flags.transport) !== undefined
+        ? { transport: transportOption(flags.transport) }
+        : {}),
+      ...(flags.stallTimeout !== undefined ? { stallTimeoutMs: flags.stallTimeout } : {}),
+      ...(flags.maxPendingRequests !== undefined ? { maxPendingRequests: flags.maxPendingRequests } : {}),
     },
     token,
   };
@@ -177,7 +237,8 @@ export function resolveConnectFlags(
 /**
  * Adds the flags `serve` and `expose` share: `--host`, `--port`, `--mount-path`, the token flags,
  * `--allowed-origin`, `--allowed-host`, `--max-message-bytes`, `--max-connections`, `--max-http-connections`,
- * `--drain-timeout`, `--metrics`, `--resume-window`, `--resume-buffer-bytes` and `--dangerously-allow-unauthenticated`.
+ * `--drain-timeout`, `--metrics`, `--resume-window`, `--resume-buffer-bytes`, `--max-detached-sessions`,
+ * `--max-pending-requests`, `--stall-timeout` and `--dangerously-allow-unauthenticated`.
  *
  * @example
  * ```ts
@@ -225,7 +286,7 @@ export function addServeFlags(command: Command): Command {
     .addOption(
       new Option(
         '--max-connections <count>',
-        'Refuse further WebSocket upgrades with 503 over this many.',
+        'Refuse new connections (WebSocket upgrades and Streamable HTTP initialize together) with 503 over this many.',
       ).argParser(parsePositiveInteger),
     )
     .addOption(
@@ -251,14 +312,32 @@ export function addServeFlags(command: Command): Command {
     .addOption(
       new Option(
         '--resume-window <seconds>',
-        'Keep a session whose client dropped without a close frame this long, agent included, for the client to resume it; 0 turns resume off (default 60).',
+        'Keep a session whose client dropped without a close frame (Streamable HTTP: whose event streams all lost their reader) this long, agent included, for the client to resume it; 0 turns resume off (default 60).',
       ).argParser(timerSeconds('turns resume off')),
     )
     .addOption(
       new Option(
         '--resume-buffer-bytes <bytes>',
-        'Most bytes of sent messages a session keeps until its client acknowledges them (default 16 MiB); the agent is not read while it is full.',
+        'Most bytes of sent messages a session keeps until its client acknowledges them (Streamable HTTP: events kept for Last-Event-ID), plus one message (default 16 MiB); past it a resume is refused (overflow).',
       ).argParser(parsePositiveInteger),
+    )
+    .addOption(
+      new Option(
+        '--max-detached-sessions <count>',
+        'Sessions waiting for their client at once, agents included, both transports together (default 64; 0 keeps none); one more ends the oldest.',
+      ).argParser(parseNonNegativeInteger),
+    )
+    .addOption(
+      new Option(
+        '--max-pending-requests <count>',
+        "serve: a client's requests waiting for the agent at once (default 256); one more is answered with an error.",
+      ).argParser(parsePositiveInteger),
+    )
+    .addOption(
+      new Option(
+        '--stall-timeout <seconds>',
+        'Close a connection whose client reads (a WebSocket, or an event stream) or acknowledges nothing for this long while data waits (default 60; 0 disables).',
+      ).argParser(stallTimeoutSeconds),
     )
     .addOption(
       new Option(
@@ -318,6 +397,9 @@ export function resolveServeFlags(
     ...(flags.metrics ? { metrics: true } : {}),
     ...(flags.resumeWindow !== undefined ? { resumeWindowMs: flags.resumeWindow } : {}),
     ...(flags.resumeBufferBytes !== undefined ? { resumeBufferBytes: flags.resumeBufferBytes } : {}),
+    ...(flags.maxDetachedSessions !== undefined ? { maxDetachedSessions: flags.maxDetachedSessions } : {}),
+    ...(flags.maxPendingRequests !== undefined ? { maxPendingRequests: flags.maxPendingRequests } : {}),
+    ...(flags.stallTimeout !== undefined ? { stallTimeoutMs: flags.stallTimeout } : {}),
   };
   return {
     serveOptions,

@@ -1,4 +1,5 @@
-// Runs `serveAcp` with an in-process echo agent: one SDK agent app per connection (the factory form).
+// Runs `serveAcp` with an in-process echo agent: one SDK agent app per connection (the factory form). It announces its
+// WebSocket URL, or with `--http` its Streamable HTTP endpoint (the same server serves both).
 import { serveAcp } from '@acpkit/remote';
 import { createEchoAgentApp } from '../fixtures/echo-agent-app.js';
 import { benchToken } from './bench-token.js';
@@ -10,4 +11,4 @@ const server = await serveAcp(() => createEchoAgentApp(), {
   bearerToken: benchToken,
   logger: quietLogger,
 });
-announceReady(server.url, () => server.close());
+announceReady(process.argv.includes('--http') ? server.endpoint : server.url, () => server.close());

@@ -15,6 +15,7 @@ export type {
   HostOwnership,
   MirrorOptions,
   ServeOptions,
+  TransportChoice,
 } from './options/options.js';
 export type {
   ProcessGroupChild,
@@ -28,6 +29,8 @@ export type { AgentAppSource, ConnectableAgentApp } from './server/serve-acp.js'
 export { serveAcp } from './server/serve-acp.js';
 export { serveCommand } from './server/serve-command.js';
 export { CloseCode, RelayErrorCode, RemoteDefaults, RemoteProtocol } from './shared/constants.js';
+export type { CookieStore } from './shared/cookie-store.js';
+export { MemoryCookieStore } from './shared/cookie-store.js';
 export { AcpRemoteError, AcpRemoteErrorCode } from './shared/errors.js';
 export type { LogOutput, RemoteLogger } from './shared/logger.js';
 export { createStderrLogger, silentLogger } from './shared/logger.js';

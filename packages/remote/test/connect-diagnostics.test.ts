@@ -74,7 +74,12 @@ describe('a refused upgrade says what to do', () => {
     expect(missing.message).toBe(
       `the server at ${server.url} requires a bearer token (HTTP 401); set bearerToken`,
     );
-    expect(missing.cause).toMatchObject({ name: 'UpgradeRefusal', status: 401, credentialsSent: false });
+    expect(missing.cause).toMatchObject({
+      name: 'EndpointRefusal',
+      transport: 'websocket',
+      status: 401,
+      credentialsSent: false,
+    });
     const wrong = await failureOf(connectAcp(server.url, { bearerToken: 'not-it' }));
     expect(wrong.code).toBe(AcpRemoteErrorCode.AuthenticationFailed);
     expect(wrong.message).toBe(

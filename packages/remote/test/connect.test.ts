@@ -74,7 +74,8 @@ describe('connectAcp', () => {
 
   it('rejects invalid URLs and options with INVALID_OPTION', async () => {
     for (const attempt of [
-      () => connectAcp('http://127.0.0.1:1/acp/ws'),
+      () => connectAcp('ftp://127.0.0.1:1/acp/ws'),
+      () => connectAcp('ws://127.0.0.1:1/acp/ws', { transport: 'grpc' as never }),
       () => connectAcp('not a url'),
       () => connectAcp('ws://127.0.0.1:1/acp/ws', { bearerToken: ' ' }),
       () => connectAcp('ws://127.0.0.1:1/acp/ws', { maxMessageBytes: 0 }),

@@ -222,6 +222,15 @@ describe('/metrics', () => {
       return { socket, welcome };
     };
     const first = await openResumable();
+    // Only a session whose agent answered `initialize` is kept for a resume.
+    first.socket.send(
+      JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: 1 } }),
+    );
+    await new Promise<void>((resolve) =>
+      first.socket.on('message', (_data: Buffer, binary: boolean) => {
+        if (!binary) resolve();
+      }),
+    );
     first.socket.terminate();
     await recorder.waitFor(/session kept for resume/);
     const detached = await scrape(server);
@@ -230,7 +239,7 @@ describe('/metrics', () => {
     expect(sampleValue(detached, 'acpremote_resumable_sessions_total')).toBe(1);
     expect(sampleValue(detached, 'acpremote_connections_open')).toBe(1);
 
-    const resumeHeaders = { 'Acpkit-Resume-Token': first.welcome.token, 'Acpkit-Resume-Received': '0' };
+    const resumeHeaders = { 'Acpkit-Resume-Token': first.welcome.token, 'Acpkit-Resume-Received': '1' };
     await openResumable(resumeHeaders);
     const refused = await rawRequest(
       server.port,

@@ -138,7 +138,7 @@ describe('the relay core against a straightforward reference (property)', () => 
             maxMessageBytes: 1024 * 1024,
             log,
             lineNames: { input: 'input', output: 'output' },
-            fromWebSocket: { rules: WEBSOCKET_RULES, sender: 'client' },
+            fromPort: { rules: WEBSOCKET_RULES, sender: 'client' },
             fromLines: {
               rules: lineRules,
               sender: 'lines',

@@ -86,12 +86,12 @@ describe('Relay (the relay core)', () => {
     const count = 48;
     for (let index = 0; index < count; index += 1) client.send(frame(index));
     // Nobody reads the output: the relay must pause the socket instead of queueing 3 MiB.
-    await until(() => relay.webSocket.reading.has(PauseReason.TargetFull));
+    await until(() => relay.port.reading.has(PauseReason.TargetFull));
     expect(relay.lines.output.writableLength).toBeLessThan(HIGH_WATER_BYTES + 128 * 1024);
     readLines();
     await until(() => lines.length === count);
     expect(lines.map((line) => JSON.parse(line).params.i)).toEqual([...Array(count).keys()]);
-    expect(relay.webSocket.reading.isPaused).toBe(false);
+    expect(relay.port.reading.isPaused).toBe(false);
   });
 
   it('stops reading the lines while the socket is over the high-water mark, and with pauseFullPeer the socket too', async () => {
@@ -104,11 +104,11 @@ describe('Relay (the relay core)', () => {
         `{"jsonrpc":"2.0","method":"m","params":{"i":${index},"pad":"${'p'.repeat(64 * 1024)}"}}\n`,
       );
     }
-    await until(() => relay.webSocket.reading.has(PauseReason.OwnQueueFull));
+    await until(() => relay.port.reading.has(PauseReason.OwnQueueFull));
     expect(relay.lines.reading.has(PauseReason.TargetFull)).toBe(true);
     tcp.resume();
     await until(() => frames.length === count);
-    await until(() => !relay.webSocket.reading.isPaused && !relay.lines.reading.isPaused);
+    await until(() => !relay.port.reading.isPaused && !relay.lines.reading.isPaused);
     expect(frames.map((frame) => JSON.parse(frame).params.i)).toEqual([...Array(count).keys()]);
   });
 

@@ -1,40 +1,14 @@
 // The resume wire (`acpkit.resume.v1`, docs/remote-transport.md "Resume") spoken by hand against our servers: what
 // another implementation of the client side sees and must do. Real sockets; drops are `terminate()` (no close frame).
-import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { CloseCode, type RemoteServer, type ServeOptions, serveAcp, serveCommand } from '../src/index.js';
 import { RESUME_SUBPROTOCOL } from '../src/resume/resume-protocol.js';
+import { echoApp } from './support/echo-app.js';
 import { Cleanup, ECHO_AGENT, processExists, rawRequest, recordingLogger } from './support/helpers.js';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
-
-/** An in-process app answering every request with its params, and `_test/notify {count}` with that many notifications first. */
-function echoApp() {
-  return {
-    connect(stream: Stream) {
-      const reader = stream.readable.getReader();
-      const writer = stream.writable.getWriter();
-      const closed = (async () => {
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) return;
-          const message = value as { id?: number; method?: string; params?: { count?: number } };
-          if (message.id === undefined) continue;
-          for (let n = 1; n <= (message.method === '_test/notify' ? (message.params?.count ?? 0) : 0); n += 1)
-            await writer.write({ jsonrpc: '2.0', method: '_test/tick', params: { n } } as AnyMessage);
-          await writer.write({
-            jsonrpc: '2.0',
-            id: message.id,
-            result: message.params ?? null,
-          } as AnyMessage);
-        }
-      })();
-      return { closed, close: () => void reader.cancel().catch(() => {}) };
-    },
-  };
-}
 
 interface Frame {
   readonly binary: boolean;
@@ -137,11 +111,14 @@ function resumeRequest(server: RemoteServer, headers: Record<string, string>) {
   );
 }
 
-/** Opens a resumable session, exchanges `requests` round trips, drops it, and waits until the server detached it. */
+/**
+ * Opens a resumable session, exchanges `requests` round trips (the first an `initialize`: a server keeps only a
+ * session whose agent answered it), drops it, and waits until the server detached it.
+ */
 async function droppedSession(server: RemoteServer, requests = 3) {
   const client = await WireClient.open(server.url);
   const welcome = await client.control();
-  for (let id = 1; id <= requests; id += 1) client.request(id);
+  for (let id = 1; id <= requests; id += 1) client.request(id, id === 1 ? 'initialize' : '_test/echo');
   for (let id = 1; id <= requests; id += 1) expect((await client.data()).id).toBe(id);
   client.socket.terminate();
   await until(() => server.detachedCount === 1);
@@ -160,7 +137,10 @@ async function startCommandServer(options: ServeOptions = {}) {
   return { server, recorder };
 }
 
+/** Initializes the session (id 0), then asks the agent its pid (id 1): two frames each way. */
 async function agentPid(client: WireClient): Promise<number> {
+  client.request(0, 'initialize', { protocolVersion: 1 });
+  await client.data();
   client.request(1, '_vendor/pid', {});
   return ((await client.data()).result as { pid: number }).pid;
 }
@@ -359,9 +339,11 @@ describe('resume wire: refusals', () => {
       headers: { Authorization: 'Bearer secret-1', Origin: origins[0]! },
     });
     const welcome = await first.control();
+    first.request(1, 'initialize');
+    await first.data();
     first.socket.terminate();
     await until(() => server.detachedCount === 1);
-    const headers = resumeHeaders(welcome.token, 0);
+    const headers = resumeHeaders(welcome.token, 1);
     expect((await resumeRequest(server, headers)).status).toBe(401);
     expect((await resumeRequest(server, { ...headers, Authorization: 'Bearer secret-2' })).status).toBe(401);
     const otherOrigin = await resumeRequest(server, {
@@ -410,8 +392,8 @@ describe('resume wire: a command agent behind a detached session', () => {
     // The agent ends while nobody is connected: its close waits for the client, which learns it after the resume.
     process.kill(pid, 'SIGTERM');
     await until(() => !processExists(pid));
-    const resumed = await WireClient.open(server.url, { headers: resumeHeaders(welcome.token, 1) });
-    expect(await resumed.control()).toMatchObject({ resumed: true, received: 1 });
+    const resumed = await WireClient.open(server.url, { headers: resumeHeaders(welcome.token, 2) });
+    expect(await resumed.control()).toMatchObject({ resumed: true, received: 2 });
     expect(await resumed.closed).toEqual({
       code: CloseCode.AgentExited,
       reason: 'agent process killed by signal SIGTERM',
@@ -434,7 +416,7 @@ describe('resume wire: during a drain', () => {
     const { server } = await startServer();
     const client = await WireClient.open(server.url);
     const welcome = await client.control();
-    client.request(1);
+    client.request(1, 'initialize');
     expect((await client.data()).id).toBe(1);
     const drained = server.drain({ graceMs: 60_000 });
     client.socket.terminate();

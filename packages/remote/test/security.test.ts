@@ -73,10 +73,12 @@ describe('HTTP routes', () => {
     cleanup.add(() => raw.close());
   });
 
-  it('accepts the upgrade on the mount path itself (the ACP draft single endpoint)', async () => {
+  it('accepts the upgrade on the mount path itself (the RFD WebSocket: initialize first)', async () => {
     const server = await start();
     const raw = await RawClient.open(`ws://127.0.0.1:${server.port}/acp`);
     cleanup.add(() => raw.close());
+    raw.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: 1 } });
+    expect((await raw.response(0)).result.protocolVersion).toBe(1);
     raw.send({ jsonrpc: '2.0', id: 1, method: '_vendor/ping', params: {} });
     expect((await raw.response(1)).result.echo.method).toBe('_vendor/ping');
   });

@@ -1,13 +1,7 @@
-import {
-  agent,
-  CreateElicitationResponse,
-  client,
-  methods,
-  PROTOCOL_VERSION,
-  RequestError,
-} from '@agentclientprotocol/sdk';
+import { agent, client, methods, PROTOCOL_VERSION, RequestError } from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CloseCode, connectAcp, type RemoteServer, serveAcp } from '../src/index.js';
+import { choiceAgent, choosingClient } from './support/choice-agent.js';
 import { Cleanup, RawClient, recordingLogger } from './support/helpers.js';
 
 const cleanup = new Cleanup();
@@ -16,51 +10,20 @@ afterEach(() => cleanup.run());
 /** An agent whose closure counts prompts: shared state would show up as a count above 1. */
 function countingAgent() {
   let prompts = 0;
-  return agent({ name: 'counting-agent' })
-    .onRequest(methods.agent.initialize, () => ({ protocolVersion: PROTOCOL_VERSION, agentCapabilities: {} }))
-    .onRequest(methods.agent.session.new, () => ({ sessionId: 'session-1' }))
-    .onRequest(methods.agent.session.prompt, async ({ params, client: peer }) => {
+  return choiceAgent({
+    name: 'counting-agent',
+    sessionId: () => 'session-1',
+    reply: (choice) => {
       prompts += 1;
-      const answer = await peer.request(methods.client.elicitation.create, {
-        sessionId: params.sessionId,
-        mode: 'form',
-        message: 'Pick one',
-        requestedSchema: {
-          type: 'object',
-          required: ['choice'],
-          properties: { choice: { type: 'string', title: 'Choice', oneOf: [{ const: 'c0', title: 'Red' }] } },
-        },
-      });
-      const choice = CreateElicitationResponse.isAccept(answer)
-        ? String(answer.content?.choice)
-        : answer.action;
-      await peer.notify(methods.client.session.update, {
-        sessionId: params.sessionId,
-        update: {
-          sessionUpdate: 'agent_message_chunk',
-          content: { type: 'text', text: `prompts=${prompts} choice=${choice}` },
-        },
-      });
-      return { stopReason: 'end_turn' };
-    });
+      return `prompts=${prompts} choice=${choice}`;
+    },
+  });
 }
 
 async function runClient(server: RemoteServer): Promise<string[]> {
   const remote = await connectAcp(server.url);
   cleanup.add(() => remote.close());
-  const texts: string[] = [];
-  const connection = client({ name: 'test-client' })
-    .onRequest(methods.client.elicitation.create, () => ({ action: 'accept', content: { choice: 'c0' } }))
-    .onNotification(methods.client.session.update, ({ params }) => {
-      const update = params.update;
-      if (update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text')
-        texts.push(update.content.text);
-    })
-    .connect(remote.stream);
-  await connection.agent.request(methods.agent.initialize, {
-    protocolVersion: PROTOCOL_VERSION,
-    clientCapabilities: { elicitation: { form: {} } },
-  });
+  const { connection, texts } = await choosingClient(remote.stream);
   await connection.agent.request(methods.agent.session.prompt, { sessionId: 'session-1', prompt: [] });
   return texts;
 }

@@ -73,17 +73,20 @@ export class JsonRpcPeer {
 /** A {@link JsonRpcPeer} over NDJSON streams (a child's stdin and stdout). */
 export function ndjsonPeer(output: Writable, input: Readable): JsonRpcPeer {
   const peer = new JsonRpcPeer((text) => output.write(`${text}\n`));
-  let buffered = '';
-  input.setEncoding('utf8');
-  input.on('data', (chunk: string) => {
-    buffered += chunk;
-    let newline = buffered.indexOf('\n');
-    while (newline !== -1) {
-      const line = buffered.slice(0, newline).trim();
-      buffered = buffered.slice(newline + 1);
+  // Only each new chunk is searched for the line end, so a 16 MiB line costs one pass, not one per chunk.
+  let pending: Buffer[] = [];
+  input.on('data', (data: Buffer | string) => {
+    const chunk = typeof data === 'string' ? Buffer.from(data) : data;
+    let start = 0;
+    for (let newline = chunk.indexOf(0x0a); newline !== -1; newline = chunk.indexOf(0x0a, start)) {
+      const line = Buffer.concat([...pending, chunk.subarray(start, newline)])
+        .toString('utf8')
+        .trim();
+      pending = [];
+      start = newline + 1;
       if (line !== '') peer.deliver(JSON.parse(line) as WireMessage);
-      newline = buffered.indexOf('\n');
     }
+    if (start < chunk.length) pending.push(chunk.subarray(start));
   });
   input.on('close', () => peer.close());
   input.on('end', () => peer.close());

@@ -5,6 +5,10 @@ import { venvBinary } from '../../../scripts/python-venv.mjs';
 export const interopPaths = {
   /** The pydantic-acp stdio agent whose `/choose` command calls `ask_choice`. */
   pythonChoiceAgent: fileURLToPath(new URL('../python/choice_agent.py', import.meta.url)),
+  /** The Python SDK's RFD transport server (`acp.http.asgi`) under uvicorn, serving a deploy-target-like agent. */
+  pythonAsgiServer: fileURLToPath(new URL('../python/asgi_agent_server.py', import.meta.url)),
+  /** A client on the Python SDK's RFD transports (`create_http_stream`, `create_websocket_stream`). */
+  pythonRfdClient: fileURLToPath(new URL('../python/rfd_client.py', import.meta.url)),
   /** A form-answering client on the Python ACP SDK: answers any form an agent asks from its schema. */
   pythonFormsClient: fileURLToPath(new URL('../python/forms_client.py', import.meta.url)),
   /** The release-form example agent: askForm (with choiceField), askChoices and askConfirm. */

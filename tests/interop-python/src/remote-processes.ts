@@ -22,6 +22,58 @@ export async function startPythonExpose(
   return { process: server, ...(await waitForBanner(server)) };
 }
 
+/** The Python SDK's ASGI app (Streamable HTTP + WebSocket on one endpoint) under uvicorn, and its endpoint. */
+export interface RunningPythonAsgiApp {
+  readonly process: SpawnedProcess;
+  /** `http://127.0.0.1:PORT/acp` with the real port. */
+  readonly endpoint: string;
+}
+
+/**
+ * Starts `python/asgi_agent_server.py` (the Python SDK's `create_asgi_app` under uvicorn, on a port the OS chooses,
+ * serving an agent that asks one single choice per prompt) and waits for the line naming its endpoint.
+ */
+export async function startPythonAsgiApp(): Promise<RunningPythonAsgiApp> {
+  const server = spawnProcess(python.interpreter, [interopPaths.pythonAsgiServer]);
+  const match = await server.waitForStderr(/Python ASGI app at (http:\/\/\S+)\n/);
+  return { process: server, endpoint: match[1] as string };
+}
+
+/** What `python/rfd_client.py` printed: the turn, or why it failed. */
+export interface PythonRfdTurn {
+  readonly forms?: Array<{ message: string; requestedSchema: Record<string, unknown> }>;
+  readonly text?: string;
+  readonly stopReason?: string;
+  readonly error?: string;
+}
+
+/**
+ * Runs one prompt turn per target with the Python SDK's own RFD client transports (`python/rfd_client.py`, one
+ * process for all of them, concurrently): connects over each transport to its URL, answers every elicitation by
+ * accepting the option titled `title`, and returns the turns in the order of `targets`.
+ */
+export async function runPythonRfdTurns(
+  targets: ReadonlyArray<{ readonly transport: 'http' | 'ws'; readonly url: string }>,
+  prompt: string,
+  title: string,
+): Promise<PythonRfdTurn[]> {
+  const client = spawnProcess(python.interpreter, [
+    interopPaths.pythonRfdClient,
+    prompt,
+    title,
+    ...targets.flatMap(({ transport, url }) => [transport, url]),
+  ]);
+  client.child.stdin?.end();
+  const { code } = await client.closed;
+  const output = client.stdout().trim();
+  try {
+    return JSON.parse(output) as PythonRfdTurn[];
+  } catch {
+    const error = `rfd_client.py exited ${code} without its JSON line; stdout: ${output}; stderr: ${client.stderr()}`;
+    return targets.map(() => ({ error }));
+  }
+}
+
 /** The Python mirror commands: `acpremote mirror URL …` and `acpkit run --addr URL …`. */
 export type PythonMirror = 'python acpremote mirror' | 'python acpkit run --addr';
 

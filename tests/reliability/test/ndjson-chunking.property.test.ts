@@ -31,7 +31,15 @@ describe('random chunking of NDJSON through mirror → expose → agent and back
     async () => {
       // The agent side re-cuts its output at random byte offsets; the test cuts the mirror's input at generated ones.
       server = await startAcpremote(['expose', '--', process.execPath, fixturePath('rechunking-cat.mjs')]);
-      const mirror = spawnStdioPeer(process.execPath, [ACPREMOTE_CLI, 'mirror', server.url]);
+      // The cat never answers a request (it sends each one back as a request): the mirror's bound on editor requests
+      // waiting for an answer (256 by default) is raised past what the property sends.
+      const mirror = spawnStdioPeer(process.execPath, [
+        ACPREMOTE_CLI,
+        'mirror',
+        server.url,
+        '--max-pending-requests',
+        String(10 * 6 * PROPERTY_RUNS),
+      ]);
       let caseNumber = 0;
       let received = 0;
       await fc.assert(

@@ -120,13 +120,17 @@ describe('resume behind nginx with two acpremote expose instances', () => {
 
     // Answered after the reconnect: the answer reaches the agent, and its reply the editor.
     expect(await turn.answer('Production')).toBe('selected production');
-    expect(await metric(holder, 'acpremote_connections_total{outcome="accepted"}')).toBe(1);
+    expect(
+      await metric(holder, 'acpremote_connections_total{outcome="accepted",transport="websocket"}'),
+    ).toBe(1);
     expect(await metric(holder, 'acpremote_session_drops_total')).toBe(1);
     expect(await metric(holder, 'acpremote_resumes_total{outcome="accepted"}')).toBe(1);
 
     // The other instance never heard of the session: no connection, no resume, not even a refused one.
     expect(other.stderr()).not.toMatch(/connection (opened|refused|resumed)/);
-    expect(await metric(other, 'acpremote_connections_total{outcome="accepted"}')).toBe(0);
+    expect(await metric(other, 'acpremote_connections_total{outcome="accepted",transport="websocket"}')).toBe(
+      0,
+    );
     for (const outcome of ['accepted', 'unknown'])
       expect(await metric(other, `acpremote_resumes_total{outcome="${outcome}"}`)).toBe(0);
 

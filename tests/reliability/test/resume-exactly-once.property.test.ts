@@ -2,7 +2,7 @@
 // TCP proxy: every JSON-RPC message arrives exactly once and in order, both ways. Twice: the built `acpremote mirror`
 // in front of `acpremote expose` (real processes), and `connectAcp` in front of `serveAcp` (the library).
 import { connectAcp, serveAcp, silentLogger } from '@acpkit/remote';
-import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
+import type { AnyMessage } from '@agentclientprotocol/sdk';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CutPlan, startFaultProxy } from './support/fault-proxy.js';
@@ -15,6 +15,7 @@ import {
   startAcpremote,
 } from './support/processes.js';
 import { NIGHTLY } from './support/property-runs.js';
+import { streamApp } from './support/stream-app.js';
 
 /** Cases per property: each process case spawns a mirror, so fewer than the suite's frame properties. */
 const PROCESS_RUNS = Number(process.env.ACPKIT_PROPERTY_RUNS ?? (NIGHTLY ? 300 : 12));
@@ -22,8 +23,9 @@ const LIBRARY_RUNS = Number(process.env.ACPKIT_PROPERTY_RUNS ?? (NIGHTLY ? 2_000
 
 /**
  * Cut plans for successive WebSocket connections. The first connection is cut only past its handshake and the first
- * exchange (the server's `welcome` comes before its first answer; before it, nothing can be resumed); reconnections
- * anywhere, in their handshake too.
+ * exchange, `initialize` (the server's `welcome` comes before its first answer, and a server keeps a session for a
+ * resume only once its agent answered `initialize`: before that, nothing can be resumed); reconnections anywhere, in
+ * their handshake too.
  */
 const plans = fc
   .tuple(cutPlan(1_000), fc.array(fc.option(cutPlan(0), { nil: undefined }), { maxLength: 3 }))
@@ -123,37 +125,20 @@ describe('resume through a fault proxy: acpremote mirror → acpremote expose', 
 
 /** An in-process agent with the hold agent's sequence behaviour, on the SDK `Stream` `serveAcp` gives it. */
 function sequenceApp() {
-  return {
-    connect(stream: Stream) {
-      const received: number[] = [];
-      let ticks = 0;
-      const reader = stream.readable.getReader();
-      const writer = stream.writable.getWriter();
-      const write = (message: object) => writer.write({ jsonrpc: '2.0', ...message } as AnyMessage);
-      const closed = (async () => {
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) return;
-          const message = value as {
-            id: number | string;
-            method: string;
-            params: { seq: number; ticks: number };
-          };
-          if (message.method === '_test/received') {
-            await write({ id: message.id, result: { received } });
-            continue;
-          }
-          received.push(message.params.seq);
-          for (let index = 0; index < message.params.ticks; index += 1) {
-            ticks += 1;
-            await write({ method: '_test/tick', params: { n: ticks } });
-          }
-          await write({ id: message.id, result: message.params });
-        }
-      })();
-      return { closed, close: () => void reader.cancel().catch(() => {}) };
-    },
-  };
+  const received: number[] = [];
+  let ticks = 0;
+  return streamApp((message) => {
+    if (message.method === '_test/received') return [{ id: message.id, result: { received } }];
+    // A server keeps a session for a resume once its agent answered initialize.
+    if (message.method === 'initialize') return [{ id: message.id, result: { protocolVersion: 1 } }];
+    received.push(message.params.seq);
+    const out: object[] = [];
+    for (let index = 0; index < message.params.ticks; index += 1) {
+      ticks += 1;
+      out.push({ method: '_test/tick', params: { n: ticks } });
+    }
+    return [...out, { id: message.id, result: message.params }];
+  });
 }
 
 describe('resume through a fault proxy: connectAcp → serveAcp', () => {
@@ -170,6 +155,13 @@ describe('resume through a fault proxy: connectAcp → serveAcp', () => {
         try {
           const writer = remote.stream.writable.getWriter();
           const reader = remote.stream.readable.getReader();
+          await writer.write({
+            jsonrpc: '2.0',
+            id: 'init',
+            method: 'initialize',
+            params: { protocolVersion: 1 },
+          } as AnyMessage);
+          expect(((await reader.read()).value as { id?: unknown }).id).toBe('init');
           for (let seq = 1; seq <= count; seq += 1) {
             await writer.write({
               jsonrpc: '2.0',

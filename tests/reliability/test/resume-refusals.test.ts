@@ -104,18 +104,18 @@ describe('resume refusals', () => {
   });
 
   it('refuses a resume the server can no longer replay (overflow) and ends the session at once', async () => {
-    const server = await expose(['--resume-buffer-bytes', '65536']);
+    const server = await expose(['--resume-buffer-bytes', '65536', '--max-message-bytes', '131072']);
     const proxy = await proxyTo(server);
     const { editor, stderrMatches } = mirror(`ws://127.0.0.1:${proxy.port}/acp/ws`);
     const { held } = await holdRequest(editor);
-    // The link goes dark towards the mirror: a 200 KiB answer leaves the server but never arrives, and it is more
-    // than the server's replay buffer holds.
+    // The link goes dark towards the mirror: three 100 KiB answers leave the server but never arrive, more than the
+    // server's replay buffer holds (64 KiB, plus one message of at most 128 KiB).
     proxy.withhold('down');
     const seen = proxy.bytesSeen('down');
-    const echo = editor.request('_test/echo', { blob: 'x'.repeat(200 * 1024) });
-    await proxy.bytesReached('down', seen + 200 * 1024);
+    const echoes = [1, 2, 3].map((n) => editor.request('_test/echo', { n, blob: 'x'.repeat(100 * 1024) }));
+    await proxy.bytesReached('down', seen + 300 * 1024);
     proxy.cutAll();
-    await expectTransportLost(echo, /resume failed \(overflow\)/);
+    for (const echo of echoes) await expectTransportLost(echo, /resume failed \(overflow\)/);
     await expectTransportLost(held, /resume failed \(overflow\)/);
     await stderrMatches(/resume failed reason="overflow"/);
     expect(await editor.exited).toBe(1);
@@ -137,12 +137,14 @@ describe('resume refusals', () => {
       '65536',
     ]);
     const { held } = await holdRequest(editor);
+    // The link goes dark towards the server: 18 MiB of requests leave the mirror but never arrive, more than its
+    // replay buffer holds (64 KiB, plus one message of at most the 16 MiB limit).
     proxy.withhold('up');
     const seen = proxy.bytesSeen('up');
-    const echo = editor.request('_test/echo', { blob: 'y'.repeat(200 * 1024) });
-    await proxy.bytesReached('up', seen + 200 * 1024);
+    const sent = [1, 2, 3].map((n) => editor.request('_test/echo', { n, blob: 'y'.repeat(6 * 1024 * 1024) }));
+    await proxy.bytesReached('up', seen + 18 * 1024 * 1024);
     proxy.cutAll();
-    await expectTransportLost(echo, /resume failed \(overflow\)/);
+    for (const echo of sent) await expectTransportLost(echo, /resume failed \(overflow\)/);
     await expectTransportLost(held, /resume failed \(overflow\)/);
     await stderrMatches(/resume failed reason="overflow" .*the client's replay buffer \(65536 bytes\)/);
     expect(await editor.exited).toBe(1);

@@ -1,33 +1,20 @@
 // A client connection's reconnect loop over real sockets, against a real server: what it keeps between drops.
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ECHO_AGENT } from '../../test/support/helpers.js';
+import { Cleanup, collectGarbage, ECHO_AGENT } from '../../test/support/helpers.js';
 import type { ConnectionEvent } from '../options/connection-events.js';
 import { resolveConnectOptions } from '../options/validation.js';
+import type { WebSocketPort } from '../relay/websocket-port.js';
 import { serveCommand } from '../server/serve-command.js';
 import { silentLogger } from '../shared/logger.js';
 import { openClientConnection } from './client-connection.js';
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-/** Runs a full garbage collection (V8's `gc`, exposed at run time), after the current job's WeakRefs are released. */
-async function collectGarbage(): Promise<void> {
-  setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc') as () => void;
-  for (let round = 0; round < 3; round += 1) {
-    await new Promise((resolve) => setImmediate(resolve));
-    gc();
-  }
-}
+const cleanup = new Cleanup();
+afterEach(() => cleanup.run());
 
 describe('openClientConnection', () => {
   it('keeps nothing of the sockets it resumed from: no growth per drop on a long-lived connection', async () => {
     const server = await serveCommand([process.execPath, ECHO_AGENT], { port: 0, logger: silentLogger });
-    cleanups.push(() => server.close());
+    cleanup.add(() => server.close());
     const events: Array<(event: ConnectionEvent) => void> = [];
     const resolved = resolveConnectOptions(server.url, {
       logger: silentLogger,
@@ -36,11 +23,12 @@ describe('openClientConnection', () => {
       },
     });
     const connection = await openClientConnection(resolved, 'peer');
-    const { port } = connection;
-    cleanups.push(() => port.terminate());
-    // The answer to a request comes after the server's welcome: the connection is resumable from then on.
+    const port = connection.port as WebSocketPort;
+    cleanup.add(() => port.terminate());
+    // The answer to initialize comes after the server's welcome, and the server keeps a session for a resume once its
+    // agent answered initialize: the connection is resumable from then on.
     const answered = new Promise<void>((resolve) => port.receive(() => resolve()));
-    port.send('{"jsonrpc":"2.0","id":1,"method":"_test/ping"}');
+    port.send('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}');
     await answered;
     expect(connection.resumable).toBe(true);
     /** Drops the socket under the port without a close frame (a network drop) and waits for the resume. */

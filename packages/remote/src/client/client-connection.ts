@@ -1,12 +1,14 @@
-// A client's connection to a server: the port over the opened socket, and the reconnect loop that resumes it.
+// A client's connection to a server, by transport: the WebSocket port over the opened socket (and the reconnect loop
+// that resumes it), or a Streamable HTTP connection.
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { WebSocket } from 'ws';
 import type { ConnectionEvent, ResumeFailureReason } from '../options/connection-events.js';
 import type { ResolvedConnectOptions } from '../options/validation.js';
 import { FrameLog } from '../relay/frame-log.js';
+import type { PortClose } from '../relay/frame-port.js';
 import { startHeartbeat } from '../relay/heartbeat.js';
-import { type PortClose, WebSocketPort } from '../relay/websocket-port.js';
+import { WebSocketPort } from '../relay/websocket-port.js';
 import { ResumeLink } from '../resume/resume-link.js';
 import {
   isResumeRefusalReason,
@@ -15,41 +17,16 @@ import {
   resumeRequestHeaders,
 } from '../resume/resume-protocol.js';
 import { CloseCode } from '../shared/constants.js';
-import type { ServerMetadata } from '../wire/server-metadata.js';
+import type { ClientConnection } from './client-connection-shape.js';
 import { openClientSocket, openWebSocket } from './client-socket.js';
+import { closeClientPort } from './close-client-port.js';
+import { openHttpClientConnection } from './streamable-http/open-http-connection.js';
 
 /** First reconnect attempt at once, then 250 ms, 500 ms, ... up to 5 s between attempts (each with jitter). */
 const BACKOFF_BASE_MS = 250;
 const BACKOFF_MAX_MS = 5_000;
 /** The least time an attempt gets to open and be welcomed, even at the end of the window. */
 const MIN_ATTEMPT_MS = 1_000;
-
-/** How long a closing client waits for the server's close frame before it drops the socket (`ws` would wait 30 s). */
-const CLOSE_HANDSHAKE_TIMEOUT_MS = 5_000;
-
-/**
- * Closes a client connection's port (1000, with `reason` if given): with resume, while a reconnect is under way, the close
- * follows the replay. A server that never answers the close is cut off after {@link CLOSE_HANDSHAKE_TIMEOUT_MS}.
- */
-export function closeClientPort(port: WebSocketPort, reason?: string): void {
-  port.close(CloseCode.Normal, reason);
-  const timer = setTimeout(
-    () => port.terminate({ code: CloseCode.Normal, reason: reason ?? '' }),
-    CLOSE_HANDSHAKE_TIMEOUT_MS,
-  );
-  timer.unref();
-  void port.closed.then(() => clearTimeout(timer));
-}
-
-/** A client's connection to a server: the port its relay or stream runs on, and what it learnt on connecting. */
-export interface ClientConnection {
-  readonly port: WebSocketPort;
-  readonly metadata: ServerMetadata | undefined;
-  /** Per-frame warnings of the connection. */
-  readonly log: FrameLog;
-  /** Whether the session can be resumed after a drop (the server welcomed this client with a resume token). */
-  readonly resumable: boolean;
-}
 
 /** Heartbeats and error logging for one client socket (the first and every reconnected one). */
 function watchSocket(socket: WebSocket, resolved: ResolvedConnectOptions): void {
@@ -58,15 +35,53 @@ function watchSocket(socket: WebSocket, resolved: ResolvedConnectOptions): void 
   socket.on('error', (error) => logger.warn('WebSocket error', { error: error.message }));
 }
 
+/** Client connections open in this process: each gets a close frame if the process exits under it. */
+const openPorts = new Set<WebSocketPort>();
+let exitHookInstalled = false;
+
 /**
- * Opens a client connection (`connectAcp`, `runMirror`): metadata, the socket, and a port with resume when the
- * server selected it. After an unclean drop the port waits while a reconnect loop runs (attempts with exponential
- * backoff and jitter until the server's resume window and 1.5 ping intervals have passed, one more at the end); the
- * port ends when a resume is refused or impossible. `peer` names the server in log lines.
+ * The last moment of a process with client connections open (`process.exit()` after a second SIGTERM, an uncaught
+ * exception): each gets its close frame (1001) written now, so its server ends the session instead of keeping it for
+ * a resume that will never come. Best effort: a frame queued behind unsent data dies with the process.
+ */
+function closeOpenPortsOnExit(): void {
+  for (const port of openPorts) port.closeAtExit(CloseCode.GoingAway, 'client exiting');
+}
+
+function trackUntilClosed(port: WebSocketPort): void {
+  openPorts.add(port);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on('exit', closeOpenPortsOnExit);
+  }
+  void port.closed.then(() => openPorts.delete(port));
+}
+
+/**
+ * Opens a client connection (`connectAcp`, `runMirror`) with the transport the options resolved: a WebSocket
+ * (metadata, the socket, and a port with resume when the server selected it) or ACP's Streamable HTTP
+ * (`openHttpClientConnection`). `peer` names the server in log lines.
+ *
+ * @throws {@link AcpRemoteError} `AUTHENTICATION_FAILED` or `CONNECTION_FAILED` when it cannot be opened.
+ */
+export function openClientConnection(
+  resolved: ResolvedConnectOptions,
+  peer: string,
+): Promise<ClientConnection> {
+  return resolved.transport === 'streamable-http'
+    ? openHttpClientConnection(resolved, peer)
+    : openWebSocketConnection(resolved, peer);
+}
+
+/**
+ * A WebSocket connection: metadata, the socket, and a port with resume when the server selected it. After an
+ * unclean drop the port waits while a reconnect loop runs (attempts with exponential backoff and jitter until the
+ * server's resume window and 1.5 ping intervals have passed, one more at the end); the port ends when a resume is
+ * refused or impossible.
  *
  * @throws {@link AcpRemoteError} as `openClientSocket` does, for the first connection only.
  */
-export async function openClientConnection(
+async function openWebSocketConnection(
   resolved: ResolvedConnectOptions,
   peer: string,
 ): Promise<ClientConnection> {
@@ -78,7 +93,7 @@ export async function openClientConnection(
   // long-lived connection holds nothing per drop; a reaction on `port.closed` would stay until the end).
   const ended = new AbortController();
   const link = resumeSelected
-    ? ResumeLink.forClient(resolved.resumeBufferBytes, {
+    ? ResumeLink.forClient(resolved.resumeBufferBytes, resolved.maxMessageBytes, {
         detached: (close) => void new Reconnection(port!, link!, resolved, ended.signal).run(close),
         ended: () => ended.abort(),
       })
@@ -88,16 +103,30 @@ export async function openClientConnection(
     log,
     peer,
     pauseWhenFull: false,
+    stallTimeoutMs: resolved.stallTimeoutMs,
     ...(link !== undefined ? { resume: link } : {}),
   });
   const opened = port;
+  trackUntilClosed(opened);
   return {
     port: opened,
     metadata,
     log,
+    resumeSelected: link !== undefined,
     get resumable() {
       // A link the server never welcomed (it echoed the subprotocol without speaking it) was dropped from the port.
       return opened.resume !== undefined && link?.welcomed !== undefined;
+    },
+    close(reason, duringReconnect = 'wait') {
+      if (!opened.isOpen) return;
+      if (duringReconnect === 'abandon' && !opened.isLive) {
+        opened.terminate({ code: CloseCode.Normal, reason: reason ?? '' });
+        return;
+      }
+      // Reads may be paused for output backpressure; the server's close frame must still get through.
+      const current = opened.socket;
+      if (opened.isAttached && current.isPaused) current.resume();
+      closeClientPort(opened, reason);
     },
   };
 }

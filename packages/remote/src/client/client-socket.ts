@@ -7,12 +7,25 @@ import { RemoteDefaults } from '../shared/constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
 import { hardPayloadCap } from '../shared/fixed-limits.js';
 import { isLoopbackHost } from '../shared/http-headers.js';
-import { redactUrls } from '../shared/logger.js';
+import { type RemoteLogger, redactUrls } from '../shared/logger.js';
 import { fetchServerMetadata, type ServerMetadata } from '../wire/server-metadata.js';
+import { connectionFailure, credentialRefusal, EndpointRefusal } from './endpoint-refusal.js';
 
-/** Whether a `ws://` URL points at a non-loopback host (traffic and token travel in clear text). */
+/** Whether a `ws://` or `http://` URL points at a non-loopback host (traffic and token travel in clear text). */
 export function isInsecureRemoteUrl(url: URL): boolean {
-  return url.protocol === 'ws:' && !isLoopbackHost(url.hostname);
+  return (url.protocol === 'ws:' || url.protocol === 'http:') && !isLoopbackHost(url.hostname);
+}
+
+/** Warns (once per connection) that a plain `ws://` / `http://` URL to another host carries everything in clear. */
+export function warnIfInsecure(url: URL, logger: RemoteLogger): void {
+  if (!isInsecureRemoteUrl(url)) return;
+  const secure = url.protocol === 'ws:' ? 'wss://' : 'https://';
+  logger.warn(
+    `${url.protocol}// to a non-loopback host: messages and the token travel unencrypted; prefer ${secure}`,
+    {
+      host: url.hostname,
+    },
+  );
 }
 
 /** An open client socket plus the server metadata fetched before it. */
@@ -23,31 +36,7 @@ export interface OpenedSocket {
   resumeSelected: boolean;
 }
 
-/**
- * The `cause` of an `AcpRemoteError` for a refused upgrade: the HTTP status and whether credentials were sent, so a
- * caller (the CLIs) can say "missing" or "wrong" token in its own words.
- */
-export class UpgradeRefusal extends Error {
-  override readonly name = 'UpgradeRefusal';
-  constructor(
-    /** The HTTP status of the refusal. */
-    readonly status: number,
-    /** Whether the upgrade carried credentials (a bearer token or an `Authorization` header). */
-    readonly credentialsSent: boolean,
-    /** The start of the server's answer, printable ASCII only (e.g. `forbidden origin`). */
-    readonly body: string,
-    /** The URL that was refused, credentials and query values redacted. */
-    readonly url: string,
-  ) {
-    super(`HTTP ${status}${body ? `: ${body}` : ''}`);
-  }
-}
-
 const MAX_REFUSAL_BODY_BYTES = 1024;
-const UNTRUSTED_CERTIFICATE = /SELF_SIGNED|UNABLE_TO_GET_ISSUER|UNABLE_TO_VERIFY_LEAF|CERT_UNTRUSTED/;
-/** Ends a connection error caused by an untrusted certificate (the CLIs replace it with their flag). */
-const PRIVATE_CA_HINT =
-  "if the server's certificate comes from a private CA, trust that CA with the ca option or NODE_EXTRA_CA_CERTS";
 
 /** The subprotocol header of a request or response (`ws` sends and reads it under this name). */
 const PROTOCOL_HEADER = 'sec-websocket-protocol';
@@ -207,22 +196,10 @@ async function refusalError(
 ): Promise<AcpRemoteError> {
   const shownUrl = redactUrls(resolved.url.toString());
   const { status, body } = refusal;
-  const cause = new UpgradeRefusal(status, resolved.sendsCredentials, body, shownUrl);
+  const cause = new EndpointRefusal('websocket', status, resolved.sendsCredentials, body, shownUrl);
   const fail = (code: AcpRemoteErrorCode, message: string) => new AcpRemoteError(code, message, { cause });
-  if (status === 401) {
-    return fail(
-      AcpRemoteErrorCode.AuthenticationFailed,
-      resolved.sendsCredentials
-        ? `the server at ${shownUrl} refused the bearer token (HTTP 401): it is not the server's token`
-        : `the server at ${shownUrl} requires a bearer token (HTTP 401); set bearerToken`,
-    );
-  }
-  if (status === 403) {
-    return fail(
-      AcpRemoteErrorCode.AuthenticationFailed,
-      `the server at ${shownUrl} refused the connection (HTTP 403${body ? `: ${body}` : ''})`,
-    );
-  }
+  const credentials = credentialRefusal(cause);
+  if (credentials !== undefined) return fail(AcpRemoteErrorCode.AuthenticationFailed, credentials);
   if (status === 404) {
     const endpoint = await findWebSocketEndpoint(resolved.url, metadata, resolved, timeLeft);
     const origin = redactUrls(`${resolved.url.protocol}//${resolved.url.host}`);
@@ -246,7 +223,7 @@ async function refusalError(
  * host or origin (403), a wrong path (404: the server's real endpoint, read from its metadata when reachable).
  *
  * @throws {@link AcpRemoteError} `AUTHENTICATION_FAILED` on 401/403, `CONNECTION_FAILED` otherwise; for a refused
- *   upgrade the `cause` is an {@link UpgradeRefusal}.
+ *   upgrade the `cause` is an {@link EndpointRefusal}.
  */
 export async function openClientSocket(resolved: ResolvedConnectOptions): Promise<OpenedSocket> {
   const url = resolved.url.toString();
@@ -271,16 +248,8 @@ export async function openClientSocket(resolved: ResolvedConnectOptions): Promis
       return { socket, metadata, resumeSelected: result.protocol === RESUME_SUBPROTOCOL };
     case 'timeout':
       throw timedOut();
-    case 'failed': {
-      const code = (result.error as NodeJS.ErrnoException).code ?? '';
-      // A certificate no trusted CA signed: the way forward is to trust the server's (private) CA.
-      const hint = UNTRUSTED_CERTIFICATE.test(code) ? `; ${PRIVATE_CA_HINT}` : '';
-      throw new AcpRemoteError(
-        AcpRemoteErrorCode.ConnectionFailed,
-        `cannot connect to ${shownUrl}: ${redactUrls(result.error.message)}${hint}`,
-        { cause: result.error },
-      );
-    }
+    case 'failed':
+      throw connectionFailure(shownUrl, result.error);
     case 'refused':
       throw await refusalError(result, resolved, metadata, timeLeft);
   }

@@ -2,12 +2,11 @@
 import type { Stream } from '@agentclientprotocol/sdk';
 import type { ConnectOptions } from '../options/options.js';
 import { resolveConnectOptions } from '../options/validation.js';
-import { webSocketMessageStream } from '../relay/websocket-stream.js';
-import { CloseCode } from '../shared/constants.js';
+import { messageStream } from '../relay/message-stream.js';
 import { RemoteDeprecationCode, warnDeprecatedOnce } from '../shared/deprecation-warnings.js';
 import type { ServerMetadata } from '../wire/server-metadata.js';
-import { closeClientPort, openClientConnection } from './client-connection.js';
-import { isInsecureRemoteUrl } from './client-socket.js';
+import { openClientConnection } from './client-connection.js';
+import { warnIfInsecure } from './client-socket.js';
 
 const MIRROR_ONLY_OPTIONS = ['useUnstableProtocol', 'hostOwnership', 'emitLatencyMeta'] as const;
 
@@ -77,15 +76,13 @@ export async function connectAcp(url: string, options: ConnectOptions = {}): Pro
   warnAboutMirrorOnlyOptions(options);
   const resolved = resolveConnectOptions(url, options);
   const logger = resolved.logger;
-  if (isInsecureRemoteUrl(resolved.url)) {
-    logger.warn('ws:// to a non-loopback host: messages and the token travel unencrypted; prefer wss://', {
-      host: resolved.url.hostname,
-    });
-  }
+  warnIfInsecure(resolved.url, logger);
   const connection = await openClientConnection(resolved, 'peer');
   const { port, metadata } = connection;
   const closed = port.closed.then(({ code, reason }) => ({ code, reason }));
-  const stream = webSocketMessageStream(port, connection.log);
+  const stream = messageStream(port, connection.log, {
+    maxPendingRequests: resolved.maxPendingRequests,
+  });
   return {
     stream,
     metadata,
@@ -94,11 +91,8 @@ export async function connectAcp(url: string, options: ConnectOptions = {}): Pro
     },
     closed,
     async close() {
-      if (port.isOpen) {
-        // A close asked for while reconnecting would wait for the resume, which nobody wants now.
-        if (port.isLive) closeClientPort(port);
-        else port.terminate({ code: CloseCode.Normal, reason: '' });
-      }
+      // A close asked for while reconnecting would wait for the resume, which nobody wants now.
+      connection.close(undefined, 'abandon');
       await closed;
     },
   };

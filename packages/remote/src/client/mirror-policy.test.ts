@@ -20,6 +20,7 @@ function harness(options: Partial<Omit<MirrorPolicyOptions, 'log'>> = {}, connec
     emitLatencyMeta: false,
     remoteCwd: undefined,
     log: new FrameLog(logger),
+    maxPendingRequests: 256,
     ...options,
   });
   const run = (side: 'editor' | 'remote', text: string) => {
@@ -236,5 +237,24 @@ describe('MirrorPolicy: a frame it cannot rewrite', () => {
     }
     const after = '{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{}}';
     expect(run('editor', after).forwarded).toEqual([after]);
+  });
+});
+
+describe('MirrorPolicy: editor requests waiting for an answer', () => {
+  it('answers one past maxPendingRequests itself, and takes requests again once answers came', () => {
+    const { policy, run, warnings } = harness({ maxPendingRequests: 2 });
+    const request = (id: number) => run('editor', `{"jsonrpc":"2.0","id":${id},"method":"session/prompt"}`);
+    expect(request(1).forwarded).toHaveLength(1);
+    expect(request(2).forwarded).toHaveLength(1);
+    const refused = request(3);
+    expect(refused.forwarded).toEqual([]);
+    expect(JSON.parse(refused.replies[0]!)).toMatchObject({
+      id: 3,
+      error: { code: -32603, data: { reason: 'too_many_pending_requests', maxPendingRequests: 2 } },
+    });
+    expect(warnings[0]?.message).toMatch(/too many editor requests waiting/);
+    expect(policy.inFlight.size).toBe(2);
+    run('remote', '{"jsonrpc":"2.0","id":1,"result":{}}');
+    expect(request(4).forwarded).toHaveLength(1);
   });
 });

@@ -15,23 +15,11 @@ import {
   type WatchSpec,
 } from '../wire/frame-scan.js';
 import { errorResponseText, idKey, type WireError, wireErrors } from '../wire/json-rpc.js';
+import { scannedIdKey } from '../wire/route-keys.js';
 
 /** Methods of the editor's host capabilities: with `remote` ownership they are never the remote agent's. */
 const HOST_METHOD = /^(?:fs|terminal)\//;
 const DENIED_CAPABILITIES = '{"readTextFile":false,"writeTextFile":false}';
-/** Whether `token` is an integer `Number` keeps exactly, written as `JSON.stringify` writes it (its own key). */
-function isPlainInteger(token: string): boolean {
-  const start = token.charCodeAt(0) === 0x2d ? 1 : 0;
-  const digits = token.length - start;
-  if (digits < 1 || digits > 15) return false;
-  if (token.charCodeAt(start) === 0x30) return token.length === 1;
-  for (let index = start; index < token.length; index += 1) {
-    const code = token.charCodeAt(index);
-    if (code < 0x30 || code > 0x39) return false;
-  }
-  return true;
-}
-
 /** What the mirror's policy needs to know, resolved once per mirror. */
 export interface MirrorPolicyOptions {
   readonly hostOwnership: HostOwnership;
@@ -40,6 +28,8 @@ export interface MirrorPolicyOptions {
   /** The server's `remote_cwd`: session requests' `cwd` is rewritten to it. */
   readonly remoteCwd: string | undefined;
   readonly log: FrameLog;
+  /** Editor requests that may wait for the remote's answer at once; one more is answered here with an error. */
+  readonly maxPendingRequests: number;
 }
 
 /** The envelope of one frame (top-level members), read from its scan. */
@@ -167,7 +157,19 @@ export class MirrorPolicy {
           direction.reply(errorResponseText(idToken, lost()));
           return;
         }
-        const key = this.trackingKey(scan, envelope.id, idToken);
+        const key = this.trackingKey(scan, envelope.id);
+        if (this.inFlight.size >= this.options.maxPendingRequests && !this.inFlight.has(key)) {
+          this.options.log.warn(
+            'too many editor requests waiting for an answer; answered one with an error',
+            {
+              maxPendingRequests: this.options.maxPendingRequests,
+            },
+          );
+          direction.reply(
+            errorResponseText(idToken, wireErrors.tooManyPendingRequests(this.options.maxPendingRequests)),
+          );
+          return;
+        }
         this.inFlight.set(key, idToken);
         if (this.options.emitLatencyMeta && method === 'session/prompt')
           this.startPrompt(scan, envelope, key);
@@ -210,7 +212,7 @@ export class MirrorPolicy {
       }
       if (method === undefined) {
         if (usableId && envelope.hasResultOrError) {
-          const key = this.trackingKey(scan, envelope.id, scan.memberToken(envelope.id));
+          const key = this.trackingKey(scan, envelope.id);
           if (this.inFlight.delete(key)) {
             if (this.options.emitLatencyMeta) this.finishPrompt(key);
             this.onAnswered();
@@ -265,15 +267,11 @@ export class MirrorPolicy {
   }
 
   /**
-   * Tracking key of an id: `1`, `1.0` and `1e0` are one id and `"1"` another, as the remote's JSON parser sees them.
-   * `token` is the id as written; a plain integer or a string without escapes already is its key.
+   * Tracking key of an id: `1`, `1.0` and `1e0` are one id and `"1"` another, as the remote's JSON parser sees them
+   * (the key routing uses too: `scannedIdKey`). Only ids a JSON-RPC peer accepts are tracked.
    */
-  private trackingKey(scan: FrameScanner, member: number, token: string): string {
-    const kind = scan.memberValueKind[member];
-    if (kind === ValueKind.String)
-      return scan.memberValueEscaped[member] === 0 ? token : idKey(scan.memberString(member));
-    if (kind === ValueKind.Number) return isPlainInteger(token) ? token : idKey(Number(token));
-    return idKey(null);
+  private trackingKey(scan: FrameScanner, member: number): string {
+    return scannedIdKey(scan, member) ?? idKey(null);
   }
 
   /** The method named by member `member` when it is a string, else undefined. */

@@ -6,8 +6,8 @@ import { CloseCode } from '../shared/constants.js';
 import { redactUrls } from '../shared/logger.js';
 import { inspectOversize } from '../wire/inbound.js';
 import { errorResponseText, wireErrors } from '../wire/json-rpc.js';
-import { closeClientPort, openClientConnection } from './client-connection.js';
-import { isInsecureRemoteUrl } from './client-socket.js';
+import { openClientConnection } from './client-connection.js';
+import { warnIfInsecure } from './client-socket.js';
 import { MirrorPolicy } from './mirror-policy.js';
 
 /** After local EOF, how long answers to requests already sent may still arrive before the mirror closes. */
@@ -90,17 +90,15 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
   const logger = resolved.logger;
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
-  if (isInsecureRemoteUrl(resolved.url)) {
-    logger.warn('ws:// to a non-loopback host: messages and the token travel unencrypted; prefer wss://', {
-      host: resolved.url.hostname,
-    });
-  }
-  const { port, metadata, log } = await openClientConnection(resolved, 'remote');
+  warnIfInsecure(resolved.url, logger);
+  const connection = await openClientConnection(resolved, 'remote');
+  const { port, metadata, log } = connection;
   const remoteCwd = metadata?.remote_cwd ?? undefined;
   logger.info('mirror connected', {
     url: redactUrls(resolved.url.toString()),
     remoteCwd,
-    ...(port.resume !== undefined ? { resumable: true } : {}),
+    ...(resolved.transport === 'streamable-http' ? { transport: 'streamable-http' } : {}),
+    ...(connection.resumeSelected ? { resumable: true } : {}),
   });
 
   const policy = new MirrorPolicy({
@@ -109,6 +107,7 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
     emitLatencyMeta: resolved.emitLatencyMeta,
     remoteCwd,
     log,
+    maxPendingRequests: resolved.maxPendingRequests,
   });
   const { inFlight } = policy;
   let localEnded = false;
@@ -117,11 +116,8 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
 
   const closeUpstream = () => {
     clearTimeout(drainTimer);
-    // Reads may be paused for output backpressure; the server's close frame must still get through.
-    const socket = port.socket;
-    if (port.isAttached && socket.isPaused) socket.resume();
     // While a resume is under way the close follows the replay, so what the editor sent last still arrives.
-    if (port.isOpen) closeClientPort(port, 'client input ended');
+    connection.close('client input ended', 'wait');
   };
   policy.onAnswered = () => {
     if (localEnded && inFlight.size === 0) queueMicrotask(closeUpstream);
@@ -151,12 +147,12 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
     maxMessageBytes: resolved.maxMessageBytes,
     log,
     lineNames: { input: 'stdin', output: 'stdout' },
-    fromWebSocket: { rules: policy.remoteRules, policy: policy.fromRemote(), sender: 'remote' },
+    fromPort: { rules: policy.remoteRules, policy: policy.fromRemote(), sender: 'remote' },
     fromLines: {
       rules: policy.editorRules,
       policy: policy.fromEditor(
         () => port.isOpen,
-        () => wireErrors.transportLost(CloseCode.GoingAway, 'not connected'),
+        () => wireErrors.transportLost(CloseCode.GoingAway, 'not connected', resolved.transport),
       ),
       sender: 'editor',
       oversize(head) {
@@ -191,7 +187,11 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
   clearTimeout(drainTimer);
   if (localEnded) {
     if (!outputFailed && inFlight.size > 0) {
-      const error = wireErrors.transportLost(closeInfo.code, closeInfo.reason || 'local input ended');
+      const error = wireErrors.transportLost(
+        closeInfo.code,
+        closeInfo.reason || 'local input ended',
+        resolved.transport,
+      );
       for (const idToken of inFlight.values()) relay.lines.write(errorResponseText(idToken, error));
     }
     await relay.lines.flushed();
@@ -202,7 +202,7 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
     reason: closeInfo.reason,
     inFlight: inFlight.size,
   });
-  const error = wireErrors.transportLost(closeInfo.code, closeInfo.reason);
+  const error = wireErrors.transportLost(closeInfo.code, closeInfo.reason, resolved.transport);
   for (const idToken of inFlight.values()) relay.lines.write(errorResponseText(idToken, error));
   inFlight.clear();
   await relay.lines.flushed();

@@ -1,5 +1,6 @@
 // The option types of the public API: ConnectOptions, MirrorOptions, ServeOptions, CommandOptions.
 import type { Readable, Writable } from 'node:stream';
+import type { CookieStore } from '../shared/cookie-store.js';
 import type { RemoteLogger } from '../shared/logger.js';
 import type { ConnectionEvent } from './connection-events.js';
 
@@ -46,15 +47,50 @@ export interface ConnectOptions {
    */
   resume?: boolean;
   /**
-   * Most bytes of sent messages kept until the server acknowledges them (default 16 MiB): reading what feeds the
-   * connection pauses when it is full, and a resume needing more than it holds fails.
+   * Most bytes of sent messages kept until the server acknowledges them, plus one message of up to `maxMessageBytes`
+   * that does not fit (default 16 MiB). Past that the oldest are dropped (logged) and a resume needing them fails;
+   * while reconnecting, what feeds the connection waits when it is full.
    */
   resumeBufferBytes?: number;
+  /**
+   * Close the connection when it makes no progress for this long while something waits on the server: data it
+   * does not read, or (resume) messages it does not acknowledge: 1008 with a reason, logged (default 60 000; `0`
+   * disables).
+   */
+  stallTimeoutMs?: number;
+  /**
+   * Requests that wait for an answer at once: `connectAcp`, from the server to the app on the stream; `runMirror`,
+   * from the editor to the remote agent (default 256). One more is answered at once with a JSON-RPC error (-32603,
+   * `data.reason` `"too_many_pending_requests"`) and not delivered.
+   */
+  maxPendingRequests?: number;
   /** Told when the connection drops, is resumed, or cannot be resumed (see {@link ConnectionEvent}). */
   onConnectionEvent?: (event: ConnectionEvent) => void;
   /** Diagnostics (default: one line per event on stderr). */
   logger?: RemoteLogger;
+  /**
+   * Which transport to speak (default `auto`): `auto` follows the URL's scheme (`http(s)://`: ACP's Streamable HTTP;
+   * `ws(s)://`: WebSocket, ours at `<mount>/ws` or the RFD WebSocket at `<mount>`); the others force one and convert
+   * the scheme (`http` ↔ `ws`, `https` ↔ `wss`), keeping the path.
+   */
+  transport?: TransportChoice;
+  /**
+   * Where the connection keeps the cookies its server (or load balancer) sets, sent back on every request of the
+   * connection (default: a fresh `MemoryCookieStore` per connection). Pass one store to several connections to
+   * keep load-balancer affinity across reconnects.
+   */
+  cookieStore?: CookieStore;
 }
+
+/**
+ * The transport a client speaks: `auto` (by the URL's scheme), `streamable-http` or `websocket`.
+ *
+ * @example
+ * ```ts
+ * await connectAcp('http://127.0.0.1:8080/acp', { transport: 'websocket' }); // ws://127.0.0.1:8080/acp
+ * ```
+ */
+export type TransportChoice = 'auto' | 'streamable-http' | 'websocket';
 
 /**
  * Options of {@link runMirror}: the connection options plus the mirror's own policy and its stdio streams.
@@ -121,21 +157,36 @@ export interface ServeOptions {
   /** Ping interval; a missed pong terminates the socket (default 25 000; `0` disables). */
   pingIntervalMs?: number;
   /**
-   * Close a connection whose client has read nothing for this long while data waits to be sent: 1008 with a reason
-   * that says so, and a warning on the logger (default 60 000; `0` disables).
+   * Close a connection that makes no progress for this long while something waits on its client: data it does not
+   * read, or (resume) messages it does not acknowledge. 1008 with a reason that says which, and a warning on the
+   * logger (default 60 000; `0` disables).
    */
   stallTimeoutMs?: number;
   /**
    * How long a session whose client dropped uncleanly (no close frame) is kept, agent included, for the client to
    * resume it (default 60 000; `0` turns resume off: the server then never selects the `acpkit.resume.v1`
-   * subprotocol). Detached sessions count against `maxConnections`.
+   * subprotocol). Only a session whose agent answered `initialize` is kept. Detached sessions count against
+   * `maxConnections`.
    */
   resumeWindowMs?: number;
   /**
-   * Most bytes of sent messages a session keeps until the client acknowledges them (default 16 MiB): reading the
+   * Most detached sessions (client dropped, waiting for a resume, agent included) the server keeps at once (default
+   * 64; `0` keeps none): one more ends the oldest of them, whose resume is then refused as `ended`.
+   */
+  maxDetachedSessions?: number;
+  /**
+   * Most bytes of sent messages a session keeps until the client acknowledges them, plus one message of up to
+   * `maxMessageBytes` that does not fit (default 16 MiB). Past that the oldest are dropped (logged): the session
+   * goes on, but cannot be resumed until the client acknowledges past them. While the client is away, reading the
    * agent pauses when it is full, so a detached session holds at most about this much.
    */
   resumeBufferBytes?: number;
+  /**
+   * `serveAcp`: most requests from one client that wait for the agent's answer at once (default 256); each one past
+   * it is answered at once with a JSON-RPC error (-32603, `data.reason` `"too_many_pending_requests"`) and never
+   * reaches the agent. `serveCommand` keeps nothing per request (its agent process does).
+   */
+  maxPendingRequests?: number;
   /** Reported in metadata as `unstable_protocol` (the server relays frames; policy is the client's). */
   useUnstableProtocol?: boolean;
   /** Reported in metadata as `remote_cwd` (serveCommand defaults it to the command's cwd). */

@@ -83,16 +83,39 @@ describe('one rule per option, one error', () => {
       { resumeBufferBytes: 0 },
       'resumeBufferBytes must be a positive integer number of bytes, got 0',
     ],
+    [
+      'maxDetachedSessions',
+      { maxDetachedSessions: -1 },
+      'maxDetachedSessions must be a non-negative integer (0 keeps no session for a resume), got -1',
+    ],
+    ['maxPendingRequests', { maxPendingRequests: 0 }, 'maxPendingRequests must be a positive integer, got 0'],
   ])('serve option %s', (_name, options, message) => {
     const error = errorOf(() => resolveServeOptions({ logger: silentLogger, ...(options as object) }));
     expect(error.code).toBe(AcpRemoteErrorCode.InvalidOption);
     expect(error.message).toBe(message);
   });
 
-  it('applies the same rule to an option the server and the client share', () => {
-    const serve = errorOf(() => resolveServeOptions({ pingIntervalMs: -1 }));
-    const connect = errorOf(() => resolveConnectOptions(URL_OK, { pingIntervalMs: -1 }));
-    expect(connect.message).toBe(serve.message);
+  it.each([{ pingIntervalMs: -1 }, { stallTimeoutMs: -1 }, { maxPendingRequests: 0.5 }])(
+    'applies the same rule to an option the server and the client share: %o',
+    (options) => {
+      const serve = errorOf(() => resolveServeOptions(options));
+      const connect = errorOf(() => resolveConnectOptions(URL_OK, options));
+      expect(connect.message).toBe(serve.message);
+    },
+  );
+
+  it('defaults the limits the server and the client share', () => {
+    const serve = resolveServeOptions({ logger: silentLogger });
+    const connect = resolveConnectOptions(URL_OK, {});
+    for (const resolved of [serve, connect]) {
+      expect(resolved.stallTimeoutMs).toBe(RemoteDefaults.stallTimeoutMs);
+      expect(resolved.maxPendingRequests).toBe(RemoteDefaults.maxPendingRequests);
+    }
+    expect(serve.maxDetachedSessions).toBe(RemoteDefaults.maxDetachedSessions);
+    expect(resolveServeOptions({ maxDetachedSessions: 0, logger: silentLogger }).maxDetachedSessions).toBe(0);
+  });
+
+  it('accepts 0 where the rule allows it', () => {
     expect(resolveServeOptions({ pingIntervalMs: 0, logger: silentLogger }).pingIntervalMs).toBe(0);
     expect(resolveConnectOptions(URL_OK, { pingIntervalMs: 0 }).pingIntervalMs).toBe(0);
   });
@@ -142,9 +165,9 @@ describe('the bearer token rule', () => {
 
 describe('resolveConnectOptions', () => {
   it('redacts credentials of a rejected URL', () => {
-    const error = errorOf(() => resolveConnectOptions('http://me:secret@host/acp?token=abc', {}));
+    const error = errorOf(() => resolveConnectOptions('ftp://me:secret@host/acp?token=abc', {}));
     expect(error.message).toBe(
-      'url must be a ws:// or wss:// URL, e.g. "ws://127.0.0.1:8080/acp/ws", got "http://***@host/acp?token=***"',
+      'url must be an http://, https://, ws:// or wss:// URL, e.g. "http://127.0.0.1:8080/acp" (Streamable HTTP) or "ws://127.0.0.1:8080/acp/ws", got "ftp://***@host/acp?token=***"',
     );
   });
 

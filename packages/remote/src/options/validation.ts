@@ -5,6 +5,7 @@ import { statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve as resolvePath } from 'node:path';
 import { RemoteDefaults, RemoteProtocol } from '../shared/constants.js';
+import { type CookieStore, MemoryCookieStore } from '../shared/cookie-store.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
 import { isLoopbackHost, normalizeOrigin, parseHostHeader } from '../shared/http-headers.js';
 import { createStderrLogger, type RemoteLogger } from '../shared/logger.js';
@@ -44,6 +45,12 @@ const INTEGER_RULES = {
     allowed: 'a non-negative integer number of milliseconds up to 2147483647 (0 turns resume off)',
   },
   resumeBufferBytes: { min: 1, max: undefined, allowed: 'a positive integer number of bytes' },
+  maxDetachedSessions: {
+    min: 0,
+    max: undefined,
+    allowed: 'a non-negative integer (0 keeps no session for a resume)',
+  },
+  maxPendingRequests: { min: 1, max: undefined, allowed: 'a positive integer' },
   graceMs: {
     min: 0,
     max: 2_147_483_647,
@@ -174,6 +181,8 @@ export interface ResolvedServeOptions {
   /** 0: resume off. */
   resumeWindowMs: number;
   resumeBufferBytes: number;
+  maxDetachedSessions: number;
+  maxPendingRequests: number;
   useUnstableProtocol: boolean;
   remoteCwd: string | undefined;
   logger: RemoteLogger;
@@ -255,6 +264,16 @@ export function resolveServeOptions(options: ServeOptions, defaultRemoteCwd?: st
       options.resumeBufferBytes,
       RemoteDefaults.resumeBufferBytes,
     ),
+    maxDetachedSessions: integerOption(
+      'maxDetachedSessions',
+      options.maxDetachedSessions,
+      RemoteDefaults.maxDetachedSessions,
+    ),
+    maxPendingRequests: integerOption(
+      'maxPendingRequests',
+      options.maxPendingRequests,
+      RemoteDefaults.maxPendingRequests,
+    ),
     useUnstableProtocol: options.useUnstableProtocol === true,
     remoteCwd: options.remoteCwd ?? defaultRemoteCwd,
     logger: options.logger ?? createStderrLogger(),
@@ -265,7 +284,11 @@ export function resolveServeOptions(options: ServeOptions, defaultRemoteCwd?: st
 
 /** Options of a client connection after validation and defaults. */
 export interface ResolvedConnectOptions {
+  /** The URL to connect to, its scheme converted when `transport` forced the other transport. */
   url: URL;
+  /** The transport spoken: from the URL's scheme, or forced by the `transport` option. */
+  transport: 'streamable-http' | 'websocket';
+  cookieStore: CookieStore;
   maxMessageBytes: number;
   pingIntervalMs: number;
   openTimeoutMs: number;
@@ -277,6 +300,8 @@ export interface ResolvedConnectOptions {
   /** Offer the resume subprotocol. */
   resume: boolean;
   resumeBufferBytes: number;
+  stallTimeoutMs: number;
+  maxPendingRequests: number;
   onConnectionEvent: ((event: ConnectionEvent) => void) | undefined;
   logger: RemoteLogger;
 }
@@ -336,14 +361,28 @@ function resolveCa(value: unknown): ResolvedConnectOptions['ca'] {
  * @throws {@link AcpRemoteError} `INVALID_OPTION`.
  */
 export function resolveConnectOptions(url: string, options: ConnectOptions): ResolvedConnectOptions {
-  const urlAllowed = 'a ws:// or wss:// URL, e.g. "ws://127.0.0.1:8080/acp/ws"';
+  const urlAllowed =
+    'an http://, https://, ws:// or wss:// URL, e.g. "http://127.0.0.1:8080/acp" (Streamable HTTP) or "ws://127.0.0.1:8080/acp/ws"';
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch (error) {
     throw invalidOption('url', urlAllowed, url, { cause: error });
   }
-  if (parsed.protocol !== 'ws:' && parsed.protocol !== 'wss:') throw invalidOption('url', urlAllowed, url);
+  if (!['http:', 'https:', 'ws:', 'wss:'].includes(parsed.protocol))
+    throw invalidOption('url', urlAllowed, url);
+  const choice = choiceOption(
+    'transport',
+    options.transport,
+    ['auto', 'streamable-http', 'websocket'],
+    'auto',
+  );
+  const transport =
+    choice === 'auto' ? (parsed.protocol.startsWith('http') ? 'streamable-http' : 'websocket') : choice;
+  const secure = parsed.protocol === 'https:' || parsed.protocol === 'wss:';
+  // The scheme follows the transport: a forced transport keeps host, port and path.
+  const scheme = transport === 'streamable-http' ? (secure ? 'https:' : 'http:') : secure ? 'wss:' : 'ws:';
+  if (parsed.protocol !== scheme) parsed = new URL(`${scheme}${parsed.href.slice(parsed.protocol.length)}`);
   const bearerToken = resolveBearerTokenOption(options.bearerToken);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(resolveHeaders(options.headers))) {
@@ -369,9 +408,37 @@ export function resolveConnectOptions(url: string, options: ConnectOptions): Res
       options.resumeBufferBytes,
       RemoteDefaults.resumeBufferBytes,
     ),
+    stallTimeoutMs: integerOption('stallTimeoutMs', options.stallTimeoutMs, RemoteDefaults.stallTimeoutMs),
+    maxPendingRequests: integerOption(
+      'maxPendingRequests',
+      options.maxPendingRequests,
+      RemoteDefaults.maxPendingRequests,
+    ),
     onConnectionEvent: functionOption('onConnectionEvent', options.onConnectionEvent),
     logger: options.logger ?? createStderrLogger(),
+    transport,
+    cookieStore: resolveCookieStore(options.cookieStore),
   };
+}
+
+function resolveCookieStore(value: unknown): CookieStore {
+  if (value === undefined) return new MemoryCookieStore();
+  const store = value as Partial<CookieStore> | null;
+  if (
+    store === null ||
+    typeof store !== 'object' ||
+    typeof store.store !== 'function' ||
+    typeof store.header !== 'function'
+  )
+    throw invalidOption(
+      'cookieStore',
+      'an object with store(setCookie) and header() methods, e.g. a MemoryCookieStore',
+      value,
+      {
+        shown: `a ${value === null ? 'null' : typeof value}`,
+      },
+    );
+  return store as CookieStore;
 }
 
 /**

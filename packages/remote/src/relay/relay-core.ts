@@ -1,12 +1,14 @@
-// The relay core: joins a WebSocketPort and a LinePort, checks every frame and applies a direction's policy.
+// The relay core: joins a FramePort (WebSocket or Streamable HTTP) and a LinePort, checks every frame and applies a
+// direction's policy.
 import type { Readable, Writable } from 'node:stream';
-import type { FrameScanner } from '../wire/frame-scan.js';
+import { extendWatch, type FrameScanner } from '../wire/frame-scan.js';
 import { FrameChecks, type FrameRules, type Refusal, refusalReply } from '../wire/inbound.js';
+import { type RouteNodes, readRouteKeys, routeNodesOf } from '../wire/route-keys.js';
 import { PauseReason } from './flow-control.js';
 import type { FrameLog } from './frame-log.js';
+import type { FramePort, PortClose } from './frame-port.js';
 import { LinePort } from './line-port.js';
 import type { FrameRefusalReason } from './relay-metrics.js';
-import type { PortClose, WebSocketPort } from './websocket-port.js';
 
 /** What a policy sees of the direction a frame travels in. */
 export interface RelayDirection {
@@ -41,17 +43,19 @@ export interface DirectionOptions {
 /** Options of {@link Relay}. */
 export interface RelayOptions {
   /**
-   * The WebSocket side, made by whoever owns the connection (the server, or the client's connection): it carries the
-   * socket-level rules (`pauseWhenFull`) and, when negotiated, resume, which the relay never sees.
+   * The network side, made by whoever owns the connection (the server, or the client's connection): a WebSocket
+   * (with its socket-level rules and, when negotiated, resume, which the relay never sees) or a Streamable HTTP
+   * connection.
    */
-  readonly port: WebSocketPort;
+  readonly port: FramePort;
   /** Where lines come from and go to: a child's stdout and stdin, or the mirror's stdin and stdout. */
   readonly input: Readable;
   readonly output: Writable;
   readonly maxMessageBytes: number;
   /** Per-frame warnings (rate-limited, carrying the connection's fields). */
   readonly log: FrameLog;
-  readonly fromWebSocket: DirectionOptions;
+  /** Frames the port received (from the client, or from the remote server). */
+  readonly fromPort: DirectionOptions;
   /** Frames read from the line input; `oversize` gets the first bytes of a line over the limit. */
   readonly fromLines: DirectionOptions & { readonly oversize: (head: Buffer) => void };
   /** How flow-control debug lines name the line side, e.g. `{ input: 'agent stdout', output: 'agent stdin' }`. */
@@ -70,7 +74,7 @@ const REFUSAL_METRIC: Readonly<Record<Refusal['reason'], FrameRefusalReason>> = 
 };
 
 /**
- * The relay core: joins a WebSocket and a line stream both ways. Each frame is checked once per direction (size,
+ * The relay core: joins a port (a WebSocket or a Streamable HTTP connection) and a line stream both ways. Each frame is checked once per direction (size,
  * UTF-8, one JSON object, no raw line break towards a line) and only as deeply as the direction's policy watches,
  * then handed to the policy or forwarded as the bytes received. Writes are corked per event-loop turn; every
  * outbound queue has the same water marks (`HIGH_WATER_BYTES`, flow-control.ts): a full queue pauses whatever feeds it, and
@@ -78,35 +82,42 @@ const REFUSAL_METRIC: Readonly<Record<Refusal['reason'], FrameRefusalReason>> = 
  * goes through the same queues (and a peer that floods such frames without reading is closed). {@link closed}
  * settles when the port has ended (with resume, a dropped socket is not an end: the port swaps the socket under the
  * relay); the line input is then no longer read. What the users add (a child process, in-flight tracking) they do
- * around it. Metrics and resume attach at the port's frame entry and exit points (`WebSocketPort.receive`/`send`),
+ * around it. Metrics, resume and routing attach at the port's frame entry and exit points (`FramePort.receive`/`send`),
  * where an absent policy costs nothing per frame.
  *
  * @example
  * ```ts
  * const relay = new Relay({ port, input: child.stdout, output: child.stdin, maxMessageBytes, log,
- *   fromWebSocket: { rules: { utf8: 'trusted', singleLine: true }, sender: 'client' },
- *   fromLines: { rules: { utf8: 'refuse', singleLine: false }, sender: 'agent', oversize: () => relay.webSocket.close(1009) } });
+ *   fromPort: { rules: { utf8: 'trusted', singleLine: true }, sender: 'client' },
+ *   fromLines: { rules: { utf8: 'refuse', singleLine: false }, sender: 'agent', oversize: () => relay.port.close(1009) } });
  * relay.start();
  * ```
  */
 export class Relay {
-  readonly webSocket: WebSocketPort;
+  readonly port: FramePort;
   readonly lines: LinePort;
   /** Settles with the close code and reason once the port has ended. */
   readonly closed: Promise<PortClose>;
-  private readonly webSocketChecks: FrameChecks;
+  private readonly portChecks: FrameChecks;
   private readonly lineChecks: FrameChecks;
-  private readonly fromWebSocket: RelayDirection;
+  private readonly fromPort: RelayDirection;
+  /** What the port routes by, found in the line direction's watch; undefined when the port routes nothing. */
+  private readonly routeNodes: RouteNodes | undefined;
   private readonly fromLines: RelayDirection;
   private stopReceiving: () => void = () => {};
   private finished = false;
+  private portPolicy: FramePolicy | undefined;
+  private linePolicy: FramePolicy | undefined;
 
   constructor(private readonly options: RelayOptions) {
-    this.webSocket = options.port;
-    // Relayed lines wait while the socket's queue is full.
-    this.webSocket.onFull(() => {
+    const port = options.port;
+    this.port = port;
+    this.portPolicy = options.fromPort.policy;
+    this.linePolicy = options.fromLines.policy;
+    // Relayed lines wait while the port's queue is full.
+    port.onFull(() => {
       this.lines.reading.pause(PauseReason.TargetFull);
-      this.webSocket.whenDrained(() => this.lines.reading.resume(PauseReason.TargetFull));
+      port.whenDrained(() => this.lines.reading.resume(PauseReason.TargetFull));
     });
     this.lines = new LinePort(
       options.input,
@@ -115,23 +126,33 @@ export class Relay {
       {
         onLine: (line) => this.onLine(line),
         onOversize: (head) => {
-          this.webSocket.metrics.frameRefused(options.fromLines.sender, 'oversize');
+          port.metrics.frameRefused(options.fromLines.sender, 'oversize');
           options.fromLines.oversize(head);
         },
       },
       () => options.linesEnded?.(),
     );
     this.logFlowControl();
-    this.webSocketChecks = new FrameChecks(options.fromWebSocket.rules);
-    this.lineChecks = new FrameChecks(options.fromLines.rules);
-    this.fromWebSocket = {
-      scan: this.webSocketChecks.scanner,
+    this.portChecks = new FrameChecks(options.fromPort.rules);
+    // Lines become the port's frames: they satisfy the port's rules too (SSE: one line each), and the one scan of
+    // each line records what the port routes by, in the policy's own watch tree (its nodes stay valid).
+    const lineRules = options.fromLines.rules;
+    const routeWatch =
+      port.routeWatch === undefined ? undefined : extendWatch(lineRules.watch, port.routeWatch);
+    this.routeNodes = routeWatch === undefined ? undefined : routeNodesOf(routeWatch);
+    this.lineChecks = new FrameChecks({
+      ...lineRules,
+      singleLine: lineRules.singleLine || port.outboundRules?.singleLine === true,
+      ...(routeWatch === undefined ? {} : { watch: routeWatch }),
+    });
+    this.fromPort = {
+      scan: this.portChecks.scanner,
       forward: (payload) => this.toLines(payload),
-      reply: (text) => this.webSocket.reply(text),
+      reply: (text) => port.reply(text),
     };
     this.fromLines = {
       scan: this.lineChecks.scanner,
-      forward: (payload) => this.toWebSocket(payload),
+      forward: (payload) => this.toPort(payload),
       reply: (text) => this.toLines(text),
     };
     this.closed = options.port.closed.then((close) => {
@@ -143,25 +164,39 @@ export class Relay {
   /** Starts relaying in both directions. */
   start(): void {
     const { input, output } = this.options;
-    this.stopReceiving = this.webSocket.receive((frame) => this.onFrame(frame));
+    this.stopReceiving = this.port.receive((frame) => this.onFrame(frame));
     input.on('error', this.onInputError);
     output.on('error', this.onOutputError);
     this.lines.start();
   }
 
-  /** Relays bytes to the line side (one NDJSON line), pausing the socket while the line output is full. */
+  /** Relays bytes to the line side (one NDJSON line), pausing the port's input while the line output is full. */
   toLines(payload: Buffer | string): void {
-    const { lines } = this;
+    const { lines, port } = this;
     lines.write(payload);
-    if (lines.isFull && !this.webSocket.reading.has(PauseReason.TargetFull)) {
-      this.webSocket.reading.pause(PauseReason.TargetFull);
-      lines.whenDrained(() => this.webSocket.reading.resume(PauseReason.TargetFull));
+    if (lines.isFull && !port.reading.has(PauseReason.TargetFull)) {
+      port.reading.pause(PauseReason.TargetFull);
+      lines.whenDrained(() => port.reading.resume(PauseReason.TargetFull));
     }
   }
 
-  /** Relays bytes to the socket (one text frame); the line input waits while the socket's queue is full. */
-  toWebSocket(payload: Buffer | string): void {
-    this.webSocket.send(payload);
+  /**
+   * Relays the line just checked (or the policy's rewrite of it) to the port: one frame, with its route keys when the
+   * port routes (read from this line's scan: rewrites never touch the members routing reads). The line input waits
+   * while the port's queue is full.
+   */
+  toPort(payload: Buffer | string): void {
+    const nodes = this.routeNodes;
+    this.port.send(payload, nodes === undefined ? undefined : readRouteKeys(this.lineChecks.scanner, nodes));
+  }
+
+  /**
+   * Drops both directions' policies: from now on every frame that passes the checks is forwarded as received, at no
+   * extra cost. For policies that only watch the start of a connection (serveCommand's `initialize`).
+   */
+  forwardUnchanged(): void {
+    this.portPolicy = undefined;
+    this.linePolicy = undefined;
   }
 
   /** Stops reading the line input for good (the other side is gone). */
@@ -171,13 +206,13 @@ export class Relay {
 
   private onFrame(frame: Buffer): void {
     if (this.finished) return;
-    const { fromWebSocket } = this.options;
-    const checks = this.webSocketChecks;
+    const { fromPort } = this.options;
+    const checks = this.portChecks;
     const payload = checks.check(frame);
-    if (payload === undefined)
-      this.refused(fromWebSocket, checks.refusal!, (text) => this.webSocket.reply(text));
-    else if (fromWebSocket.policy === undefined) this.toLines(payload);
-    else this.applyPolicy(fromWebSocket.policy, payload, this.fromWebSocket);
+    const policy = this.portPolicy;
+    if (payload === undefined) this.refused(fromPort, checks.refusal!, (text) => this.port.reply(text));
+    else if (policy === undefined) this.toLines(payload);
+    else this.applyPolicy(policy, payload, this.fromPort);
     checks.release();
   }
 
@@ -186,9 +221,10 @@ export class Relay {
     const { fromLines } = this.options;
     const checks = this.lineChecks;
     const payload = checks.check(line);
+    const policy = this.linePolicy;
     if (payload === undefined) this.refused(fromLines, checks.refusal!, (text) => this.toLines(text));
-    else if (fromLines.policy === undefined) this.toWebSocket(payload);
-    else this.applyPolicy(fromLines.policy, payload, this.fromLines);
+    else if (policy === undefined) this.toPort(payload);
+    else this.applyPolicy(policy, payload, this.fromLines);
     checks.release();
   }
 
@@ -205,7 +241,7 @@ export class Relay {
   }
 
   private refused(direction: DirectionOptions, refusal: Refusal, answer: (text: string) => void): void {
-    this.webSocket.metrics.frameRefused(direction.sender, REFUSAL_METRIC[refusal.reason]);
+    this.port.metrics.frameRefused(direction.sender, REFUSAL_METRIC[refusal.reason]);
     if (direction.refused) {
       direction.refused(refusal);
       return;
@@ -219,13 +255,14 @@ export class Relay {
     const { log, lineNames } = this.options;
     const debug = log.logger.debug?.bind(log.logger);
     if (debug === undefined) return;
-    const port = this.webSocket;
-    this.webSocket.reading.onChange = (paused, reason) => {
-      if (!paused) debug('resumed reading the WebSocket', log.fields);
+    const port = this.port;
+    const name = port.transport === 'websocket' ? 'the WebSocket' : 'the Streamable HTTP connection';
+    port.reading.onChange = (paused, reason) => {
+      if (!paused) debug(`resumed reading ${name}`, log.fields);
       else {
         const why =
           reason === PauseReason.TargetFull ? `${lineNames.output} is full` : 'its send buffer is full';
-        debug(`paused reading the WebSocket: ${why}`, {
+        debug(`paused reading ${name}: ${why}`, {
           ...log.fields,
           bufferedAmount: port.bufferedAmount,
         });
@@ -234,10 +271,13 @@ export class Relay {
     this.lines.reading.onChange = (paused) => {
       if (!paused) debug(`resumed reading ${lineNames.input}`, log.fields);
       else {
-        debug(`paused reading ${lineNames.input}: the WebSocket send buffer is full`, {
-          ...log.fields,
-          bufferedAmount: port.bufferedAmount,
-        });
+        debug(
+          `paused reading ${lineNames.input}: ${name === 'the WebSocket' ? 'the WebSocket send buffer' : `${name}'s queue`} is full`,
+          {
+            ...log.fields,
+            bufferedAmount: port.bufferedAmount,
+          },
+        );
       }
     };
   }

@@ -55,6 +55,14 @@ export const DISCARDED_MESSAGES: MessageCounter = new DiscardingMessageCounter()
 /** Why a frame was refused, as a metric label. */
 export type FrameRefusalReason = 'binary' | 'oversize' | 'invalid_utf8' | 'not_json_rpc' | 'protocol_error';
 
+/**
+ * A bound a peer ran into, as a metric label: `replay_buffer` (unacknowledged frames past the replay buffer's bound
+ * were dropped), `reply_debt` (a peer closed for sending messages that need answers and reading none),
+ * `pending_requests` (a request answered with an error because too many wait for answers), `detached_sessions` (a
+ * parked session ended to make room for another).
+ */
+export type LimitName = 'replay_buffer' | 'reply_debt' | 'pending_requests' | 'detached_sessions';
+
 /** What the relay core counts: messages in each direction of the WebSocket and the frames it refused. */
 export interface RelayMetrics {
   /** Text frames read from the WebSocket peer. */
@@ -63,6 +71,10 @@ export interface RelayMetrics {
   readonly sent: MessageCounter;
   /** A frame refused: `sender` is the direction's log label (`client`, `agent`). */
   frameRefused(sender: string, reason: FrameRefusalReason): void;
+  /** A peer ran into one of the relay's bounds. */
+  limitReached(limit: LimitName): void;
+  /** A connection closed because it made no progress for `stallTimeoutMs`. */
+  sendStallClosed(): void;
 }
 
 /** The relay metrics of a port without metrics (the mirror, `connectAcp`): counts nothing. */
@@ -70,4 +82,6 @@ export const NO_RELAY_METRICS: RelayMetrics = Object.freeze({
   received: DISCARDED_MESSAGES,
   sent: DISCARDED_MESSAGES,
   frameRefused() {},
+  limitReached() {},
+  sendStallClosed() {},
 });

@@ -5,7 +5,9 @@ import { CloseCode } from '../shared/constants.js';
 import { closeReason, inspectOversize, rawDataToBuffer } from '../wire/inbound.js';
 import { HIGH_WATER_BYTES, PauseReason, ReadGate } from './flow-control.js';
 import type { FrameLog } from './frame-log.js';
+import type { FramePort, PortClose } from './frame-port.js';
 import { type MessageCounter, NO_RELAY_METRICS, type RelayMetrics } from './relay-metrics.js';
+import { reportStall, StallGuard, type StallKind, type StallProbe } from './stall-guard.js';
 import { tickCorker, underlyingSocket } from './write-batching.js';
 
 const TEXT_FRAME = { binary: false } as const;
@@ -20,28 +22,34 @@ const DRAIN_POLL_MS = 10;
  * that reads nothing gets few answers before its queue stalls); it bounds what a hostile peer can make us hold.
  */
 const REPLY_DEBT_LIMIT_BYTES = 4 * HIGH_WATER_BYTES;
-/** How long a socket closed for not reading gets to flush its close frame before it is destroyed. */
+/** How long a socket closed for not reading (or not acknowledging) gets to flush its close frame before it is destroyed. */
 const CLOSE_GRACE_MS = 1_000;
-
-/** How a port's connection ended: the close code and reason of its (last) socket, or why the session ended. */
-export interface PortClose {
-  readonly code: number;
-  readonly reason: string;
-}
 
 /**
  * What the port calls of a resume layer (`ResumeLink`, resume-link.ts), at its frame entry and exit points and when
  * its socket closes: the one seam between the relay core and resume.
  */
 export interface PortResume {
-  /** The data frames sent and not yet acknowledged; reading what feeds the port pauses while it is full. */
-  readonly replay: { readonly isFull: boolean; record(payload: Buffer | string): void };
+  /**
+   * The data frames sent and not yet acknowledged (a bounded history): what feeds the port waits while it is full
+   * only when no socket carries the frames (detached, resuming); live, only the socket's queue holds sources back.
+   */
+  readonly replay: {
+    readonly isFull: boolean;
+    /** Bytes held. */
+    readonly bytes: number;
+    /** Frames the peer acknowledged so far. */
+    readonly acknowledged: number;
+    record(payload: Buffer | string): void;
+  };
   /** Data frames go on the wire now (otherwise they only wait in the replay buffer). */
   readonly live: boolean;
   /** Whether an unclean drop detaches the socket (the session can be resumed) rather than ends the port. */
   readonly canDetach: boolean;
   /** The port was made on its first socket. */
   start(port: WebSocketPort): void;
+  /** The session is worth keeping from now on (see {@link WebSocketPort.markEstablished}). */
+  establish(): void;
   /** A data frame of `bytes` arrived; false when it must not be handled (a protocol violation). */
   dataReceived(bytes: number): boolean;
   /** A binary (control) frame arrived. */
@@ -72,6 +80,35 @@ export interface WebSocketPortOptions {
   readonly resume?: PortResume;
   /** What a server counts (messages, bytes, refused frames); default: nothing. */
   readonly metrics?: RelayMetrics;
+  /**
+   * Close the connection (1008, with the reason, logged) when it makes no progress for this long while something
+   * waits on the peer: data it does not read, or (resume) frames it does not acknowledge (see {@link StallGuard}).
+   * 0 or absent: never.
+   */
+  readonly stallTimeoutMs?: number;
+  /**
+   * `initialize`: the RFD WebSocket's rule (ACP's standard transport, served on `<mount>`): the first data frame
+   * must be an `initialize` request with an id, else the connection closes with 1002 and the SDK's reason. Checked
+   * on that frame only.
+   */
+  readonly firstMessage?: 'initialize';
+}
+
+/** Why a connection's first data frame breaks the RFD WebSocket's rule, in the TypeScript SDK's words; else undefined. */
+export function firstMessageRefusal(frame: Buffer): string | undefined {
+  let message: unknown;
+  try {
+    message = JSON.parse(frame.toString('utf8'));
+  } catch {
+    return 'First message must be initialize';
+  }
+  if (message === null || typeof message !== 'object' || Array.isArray(message))
+    return 'First message must be initialize';
+  const { method, id } = message as { method?: unknown; id?: unknown };
+  if (method !== 'initialize') return 'First message must be initialize';
+  return typeof id === 'string' || typeof id === 'number'
+    ? undefined
+    : 'Initialize request must include an ID';
 }
 
 /**
@@ -94,7 +131,8 @@ function closeFrameSent(socket: WebSocket): boolean {
  * the same port, so whatever relays through it sees one continuous stream. Without it, nothing on the hot path
  * changes: a frame costs one extra field check.
  */
-export class WebSocketPort {
+export class WebSocketPort implements FramePort, StallProbe {
+  readonly transport = 'websocket';
   readonly reading: ReadGate;
   /** Settles once, when the connection has ended (with resume: when the session has, not at a drop). */
   readonly closed: Promise<PortClose>;
@@ -110,6 +148,8 @@ export class WebSocketPort {
   private drainHook: { stream: Writable; listener: () => void } | undefined;
   private drainPoll: NodeJS.Timeout | undefined;
   private replyDebt = 0;
+  /** The RFD WebSocket's first-message rule still applies (no data frame handled yet). */
+  private awaitingInitialize: boolean;
   private draining = false;
   /** The port closed the current socket itself (its close is deliberate whatever code the socket reports). */
   private closeRequested = false;
@@ -121,12 +161,14 @@ export class WebSocketPort {
   // Per-message counting: a few integer adds when the server has metrics on, a no-op object otherwise (no branch).
   private readonly received: MessageCounter;
   private readonly sent: MessageCounter;
+  private readonly stallGuard: StallGuard;
 
   constructor(
     socket: WebSocket,
     private readonly options: WebSocketPortOptions,
   ) {
     this.resume = options.resume;
+    this.awaitingInitialize = options.firstMessage === 'initialize';
     this.metrics = options.metrics ?? NO_RELAY_METRICS;
     this.received = this.metrics.received;
     this.sent = this.metrics.sent;
@@ -143,6 +185,9 @@ export class WebSocketPort {
     this.current = socket;
     this.tcp = underlyingSocket(socket);
     this.cork = tickCorker(this.tcp);
+    this.stallGuard = new StallGuard(this, options.stallTimeoutMs ?? 0, (kind, stalledForMs) =>
+      this.stalled(kind, stalledForMs),
+    );
     this.bind(socket);
     this.resume?.start(this);
   }
@@ -187,12 +232,34 @@ export class WebSocketPort {
     return this.state === 'attached' ? this.current.bufferedAmount : 0;
   }
 
+  /** Bytes sent and not yet acknowledged by the peer (resume); 0 on the plain wire. */
+  get unacknowledgedBytes(): number {
+    return this.resume?.replay.bytes ?? 0;
+  }
+
+  /** Bytes kept for a resume (the replay buffer); 0 on the plain wire. */
+  get replayBytes(): number {
+    return this.resume?.replay.bytes ?? 0;
+  }
+
+  /** Frames the peer acknowledged so far (resume); 0 on the plain wire. */
+  get acknowledgedFrames(): number {
+    return this.resume?.replay.acknowledged ?? 0;
+  }
+
+  /** Whether this side reads the attached socket now (not paused for backpressure). */
+  get isReading(): boolean {
+    return !this.reading.isPaused;
+  }
+
   /**
    * Whether whatever feeds the port should wait: the socket's queue is over the high-water mark (the peer reads
-   * slower than we send), or the replay buffer holds as much as it should before the peer acknowledges.
+   * slower than we send), or, while no socket carries frames (resume: detached or resuming), the replay buffer holds
+   * as much as it should before the next connection. A live connection never waits for acknowledgements: they
+   * arrive on the socket this side may itself have stopped reading, and waiting for them could stall both ways.
    */
   get isFull(): boolean {
-    return this.queueFull || (this.resume?.replay.isFull ?? false);
+    return this.queueFull || (!this.isLive && (this.resume?.replay.isFull ?? false));
   }
 
   /** Whether the attached socket's send queue is over the high-water mark (the peer reads slower than we send). */
@@ -239,7 +306,7 @@ export class WebSocketPort {
     }
     this.cork();
     this.current.send(payload, TEXT_FRAME);
-    if (this.queueFull || resume?.replay.isFull) this.full();
+    if (this.queueFull) this.full();
   }
 
   /** Sends an answer the relay writes itself (a JSON-RPC error for a refused frame, ...). */
@@ -248,6 +315,7 @@ export class WebSocketPort {
     if (this.queueFull) {
       this.replyDebt += text.length;
       if (this.replyDebt > REPLY_DEBT_LIMIT_BYTES) {
+        this.metrics.limitReached('reply_debt');
         this.options.log.logger.warn(
           'closing connection: the peer sends messages that need answers and reads none',
           {
@@ -281,6 +349,19 @@ export class WebSocketPort {
       this.pendingClose ??= { code, reason: reason ?? '' };
       return;
     }
+    this.closeSocket(code, reason);
+  }
+
+  /**
+   * Writes the close frame now, for a process that is exiting (no event-loop turn follows): the write batched for this
+   * turn is released first, so the frame reaches the kernel before the process ends, unless unsent data waits before
+   * it. Nothing happens without a live socket (a session waiting for a resume has nobody to tell).
+   */
+  closeAtExit(code: number, reason: string): void {
+    const socket = this.current;
+    if (!this.isLive || socket.readyState !== socket.OPEN) return;
+    const tcp = this.tcp as (Writable & { writableCorked?: number }) | undefined;
+    while (tcp !== undefined && (tcp.writableCorked ?? 0) > 0) tcp.uncork();
     this.closeSocket(code, reason);
   }
 
@@ -357,9 +438,24 @@ export class WebSocketPort {
     this.checkDrained();
   }
 
-  /** The replay buffer has room again (an acknowledgement arrived). */
-  roomFreed(): void {
-    this.checkDrained();
+  /**
+   * The replay buffer dropped frames the peer has not acknowledged (it holds `bufferBytes` plus one message at most):
+   * the session stays live, but cannot be resumed until the peer acknowledges past them. Told once per stretch.
+   */
+  replayOverflowed(bufferBytes: number, boundBytes: number): void {
+    this.metrics.limitReached('replay_buffer');
+    this.options.log.logger.warn(
+      `replay buffer over its bound: the session cannot be resumed until the ${this.options.peer} acknowledges what it received`,
+      { ...this.options.log.fields, bufferBytes, boundBytes },
+    );
+  }
+
+  /**
+   * The session carries a conversation worth keeping (its agent answered `initialize`): from now on an unclean drop
+   * detaches it for a resume. Before, a drop ends it: a server keeps no agent that never spoke for a client that left.
+   */
+  markEstablished(): void {
+    this.resume?.establish();
   }
 
   /** Closes the attached socket for a violation of the resume protocol (1002). */
@@ -375,6 +471,7 @@ export class WebSocketPort {
   /** Ends the port (also used by the resume owners: window expired, reconnect failed). */
   end(close: PortClose): void {
     if (this.state === 'ended') return;
+    this.stallGuard.stop();
     if (this.state === 'attached') this.unbind(this.current);
     this.state = 'ended';
     this.drainWaiters.length = 0;
@@ -390,7 +487,16 @@ export class WebSocketPort {
     }
   }
 
+  /** No progress for `stallTimeoutMs`: logged, counted, closed with 1008 and the reason. */
+  private stalled(kind: StallKind, stalledForMs: number): void {
+    this.close(CloseCode.PolicyViolation, reportStall(this, this.options.log, kind, stalledForMs));
+    // A close frame queued behind data the peer does not read never arrives: don't wait ws's 30 s for its answer.
+    const socket = this.current;
+    setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
+  }
+
   private bind(socket: WebSocket): void {
+    this.stallGuard.start();
     if (socket.readyState === socket.CLOSED) {
       queueMicrotask(() => this.socketClosed(socket, CloseCode.Normal, ''));
       return;
@@ -438,6 +544,16 @@ export class WebSocketPort {
     const frame = rawDataToBuffer(data);
     if (resume !== undefined && !resume.dataReceived(frame.length)) return;
     this.received.count(frame);
+    if (this.awaitingInitialize) {
+      const refusal = firstMessageRefusal(frame);
+      if (refusal !== undefined) {
+        this.metrics.frameRefused(this.options.peer, 'protocol_error');
+        this.options.log.warn('closing connection', { code: CloseCode.ProtocolError, reason: refusal });
+        this.close(CloseCode.ProtocolError, refusal);
+        return;
+      }
+      this.awaitingInitialize = false;
+    }
     const { maxMessageBytes } = this.options;
     if (frame.length <= maxMessageBytes) {
       this.handler?.(frame);
@@ -455,7 +571,7 @@ export class WebSocketPort {
   };
 
   private full(): void {
-    // A peer that does not read gets no more work (never for a full replay buffer: its acknowledgements must get in).
+    // A peer that does not read gets no more work.
     if (this.options.pauseWhenFull && this.queueFull) this.reading.pause(PauseReason.OwnQueueFull);
     if (this.draining) return;
     this.draining = true;
@@ -467,10 +583,13 @@ export class WebSocketPort {
     });
   }
 
-  /** Runs the drain waiters once nothing holds them: the replay has room and the socket's queue was written out. */
+  /**
+   * Runs the drain waiters once nothing holds them: the socket's queue was written out, and (while no socket carries
+   * frames) the replay buffer has room.
+   */
   private checkDrained(immediate = false): void {
     if (this.drainWaiters.length === 0 || this.state === 'ended') return;
-    if (this.resume?.replay.isFull) return; // roomFreed() checks again
+    if (!this.isLive && this.resume?.replay.isFull) return; // writeReplay() checks again on the next connection
     if (this.state === 'attached') {
       const tcp = this.tcp;
       if (tcp === undefined) {

@@ -51,6 +51,31 @@ describe('ReplayBuffer', () => {
     expect(replay.overflowed).toBe(false);
   });
 
+  it('is raised to fit one message: a frame larger than the limit is held whole, and the limit is kept after it', () => {
+    const replay = new ReplayBuffer(100, 40);
+    let overflows = 0;
+    replay.onOverflow = () => {
+      overflows += 1;
+    };
+    for (let n = 1; n <= 9; n += 1) replay.record(frame(n));
+    replay.record(frame(10, 40));
+    // 90 + 40 bytes: over the limit, within the limit plus one message.
+    expect(replay.bytes).toBe(130);
+    expect(replay.canReplayAfter(0)).toBe(true);
+    expect(overflows).toBe(0);
+    // One more frame passes the bound: the oldest go, the drop is told once for the whole stretch.
+    replay.record(frame(11));
+    replay.record(frame(12));
+    expect(replay.bytes).toBeLessThanOrEqual(140);
+    expect(replay.overflowed).toBe(true);
+    expect(overflows).toBe(1);
+    // Acknowledged past the gap, whole again; the next drop is a new stretch.
+    replay.acknowledge(12);
+    expect(replay.overflowed).toBe(false);
+    for (let n = 13; n <= 28; n += 1) replay.record(frame(n));
+    expect(overflows).toBe(2);
+  });
+
   it('holds nothing of a frame larger than its bound', () => {
     const replay = new ReplayBuffer(16);
     replay.record(frame(1, 40));

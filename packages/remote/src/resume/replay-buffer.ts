@@ -10,13 +10,15 @@ const COMPACT_AFTER = 1024;
 /**
  * The data frames one side sent on a resumable session that the other side has not acknowledged, in order, so they
  * can be sent again on the next connection. Frames are numbered implicitly: the n-th frame sent on the session is
- * number n. Bounded: past `limitBytes` the oldest frames are dropped to stay within it, and a peer that has not
- * received them can no longer be resumed ({@link canReplayAfter} says so). Callers pause what feeds it at
- * {@link isFull}, well before anything is dropped.
+ * number n. A bounded history, never a reason to stop sending: it holds up to `limitBytes`, raised to fit one more
+ * message of up to `messageBytes` (so one large message never costs a session its resume), and past that bound the
+ * oldest frames are dropped: a peer that has not received them can no longer be resumed ({@link canReplayAfter}
+ * says so) until it acknowledges past them. {@link isFull} is for the time no socket carries the frames (a detached
+ * or resuming session): then nothing drains the buffer but the next connection, and what feeds it must wait.
  *
  * @example
  * ```ts
- * const replay = new ReplayBuffer(16 * 1024 * 1024);
+ * const replay = new ReplayBuffer(16 * 1024 * 1024, 16 * 1024 * 1024);
  * replay.record(Buffer.from('{"jsonrpc":"2.0","method":"x"}'));
  * replay.acknowledge(1); // the peer has received frame 1: it is dropped
  * ```
@@ -26,22 +28,33 @@ export class ReplayBuffer {
   sent = 0;
   /** Bytes held. */
   bytes = 0;
+  /** Frames acknowledged by the peer so far. */
+  acknowledged = 0;
+  /** The most bytes this buffer ever holds: `limitBytes` plus one message. */
+  readonly boundBytes: number;
+  /** Told once each time frames the peer has not acknowledged are dropped after a stretch without drops. */
+  onOverflow: (() => void) | undefined;
   private frames: Array<Buffer | string> = [];
   private sizes: number[] = [];
   private head = 0;
   /** Number of `frames[head]` (the oldest frame held); `sent + 1` when none is held. */
   private firstHeld = 1;
-  /** Frames acknowledged by the peer so far. */
-  private acknowledged = 0;
   private readonly pauseAtBytes: number;
 
-  constructor(readonly limitBytes: number) {
+  constructor(
+    readonly limitBytes: number,
+    messageBytes = 0,
+  ) {
+    this.boundBytes = limitBytes + messageBytes;
     // Headroom for what is already read when a source pauses (one chunk, the line being split): 1 MiB, or a quarter
     // of a small buffer.
     this.pauseAtBytes = limitBytes - Math.min(1024 * 1024, Math.floor(limitBytes / 4));
   }
 
-  /** Whether the sources feeding this buffer should pause (it holds as much as it should before acknowledgements). */
+  /**
+   * Whether the sources feeding this buffer should wait while no socket carries its frames (detached, resuming): it
+   * holds as much as it should before the next connection replays it.
+   */
   get isFull(): boolean {
     return this.bytes >= this.pauseAtBytes;
   }
@@ -63,7 +76,7 @@ export class ReplayBuffer {
     this.frames.push(payload);
     this.sizes.push(size);
     this.bytes += size;
-    if (this.bytes > this.limitBytes) this.dropOldest();
+    if (this.bytes > this.boundBytes) this.dropOldest();
   }
 
   /**
@@ -100,8 +113,10 @@ export class ReplayBuffer {
   }
 
   private dropOldest(): void {
-    while (this.bytes > this.limitBytes && this.head < this.frames.length) this.dropFirst();
+    const wasWhole = !this.overflowed;
+    while (this.bytes > this.boundBytes && this.head < this.frames.length) this.dropFirst();
     this.compact();
+    if (wasWhole && this.overflowed) this.onOverflow?.();
   }
 
   private dropFirst(): void {

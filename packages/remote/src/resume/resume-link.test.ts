@@ -41,7 +41,10 @@ async function welcomedClientPort() {
   await once(socket, 'open');
   const [peer] = await accepted;
   cleanups.push(() => peer.terminate());
-  const link = ResumeLink.forClient(64 * 1024 * 1024, { detached: () => {}, ended: () => {} });
+  const link = ResumeLink.forClient(64 * 1024 * 1024, 64 * 1024 * 1024, {
+    detached: () => {},
+    ended: () => {},
+  });
   const port = new WebSocketPort(socket, {
     maxMessageBytes: 64 * 1024 * 1024,
     log: new FrameLog(silentLogger),

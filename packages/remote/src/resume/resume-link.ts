@@ -1,5 +1,6 @@
 // ResumeLink: one side of a resumable session (counts, acks, welcome, replay) under a WebSocketPort.
-import type { PortClose, PortResume, WebSocketPort } from '../relay/websocket-port.js';
+import type { PortClose } from '../relay/frame-port.js';
+import type { PortResume, WebSocketPort } from '../relay/websocket-port.js';
 import { ReplayBuffer } from './replay-buffer.js';
 import {
   ACK_DELAY_MS,
@@ -65,28 +66,36 @@ export class ResumeLink implements PortResume {
   private unacknowledgedBytes = 0;
   private ackTimer: NodeJS.Timeout | undefined;
   private welcome: WelcomeInfo | undefined;
+  /** Server: the agent answered `initialize` (a client's side is worth resuming from the start). */
+  private established: boolean;
   private attempt: ((outcome: ResumeAttemptOutcome) => void) | undefined;
 
   private constructor(
     readonly role: 'server' | 'client',
     bufferBytes: number,
+    /** The message limit: the replay buffer is raised to fit one message of this size. */
+    messageBytes: number,
     private readonly owner: ResumeLinkOwner,
     /** Server: the welcome it sends on every connection of the session (it never changes there). */
     welcome: WelcomeInfo | undefined,
   ) {
-    this.replay = new ReplayBuffer(bufferBytes);
+    this.replay = new ReplayBuffer(bufferBytes, messageBytes);
     this.phase = role === 'server' ? 'live' : 'negotiating';
     this.welcome = welcome;
+    this.established = role === 'client';
   }
 
-  /** The server's side of a new session: it sends `welcome` (with `token`) as the first frame. */
-  static forServer(welcome: WelcomeInfo, owner: ResumeLinkOwner): ResumeLink {
-    return new ResumeLink('server', welcome.bufferBytes, owner, welcome);
+  /**
+   * The server's side of a new session: it sends `welcome` (with `token`) as the first frame. `messageBytes`: the
+   * message limit, one message of which the replay buffer holds beyond `welcome.bufferBytes`.
+   */
+  static forServer(welcome: WelcomeInfo, messageBytes: number, owner: ResumeLinkOwner): ResumeLink {
+    return new ResumeLink('server', welcome.bufferBytes, messageBytes, owner, welcome);
   }
 
   /** The client's side of a new connection whose server selected the subprotocol: it waits for `welcome`. */
-  static forClient(bufferBytes: number, owner: ResumeLinkOwner): ResumeLink {
-    return new ResumeLink('client', bufferBytes, owner, undefined);
+  static forClient(bufferBytes: number, messageBytes: number, owner: ResumeLinkOwner): ResumeLink {
+    return new ResumeLink('client', bufferBytes, messageBytes, owner, undefined);
   }
 
   /** Data frames go on the wire now (otherwise they only wait in the replay buffer). */
@@ -99,14 +108,23 @@ export class ResumeLink implements PortResume {
     return this.welcome;
   }
 
-  /** Whether a drop detaches (the session can be resumed) rather than ends the port. */
+  /**
+   * Whether a drop detaches (the session can be resumed) rather than ends the port: welcomed, not ended, and (on the
+   * server) established.
+   */
   get canDetach(): boolean {
-    return this.welcome !== undefined && this.phase !== 'ended';
+    return this.welcome !== undefined && this.phase !== 'ended' && this.established;
+  }
+
+  /** The session is worth keeping for a resume from now on (server: its agent answered `initialize`). */
+  establish(): void {
+    this.established = true;
   }
 
   /** Called by the port it belongs to, once, when the port is made on its first socket. */
   start(port: WebSocketPort): void {
     this.port = port;
+    this.replay.onOverflow = () => port.replayOverflowed(this.replay.limitBytes, this.replay.boundBytes);
     if (this.role === 'server') this.sendWelcome(false);
   }
 
@@ -197,12 +215,8 @@ export class ResumeLink implements PortResume {
         this.port!.protocolViolation('an ack came before the welcome');
         return;
       }
-      const wasFull = this.replay.isFull;
-      if (!this.replay.acknowledge(frame.received)) {
+      if (!this.replay.acknowledge(frame.received))
         this.port!.protocolViolation('an ack counts more frames than were sent');
-        return;
-      }
-      if (wasFull && !this.replay.isFull) this.port!.roomFreed();
       return;
     }
     this.onWelcome(frame);

@@ -2,10 +2,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { WebSocket } from 'ws';
-import type { PortClose } from '../relay/websocket-port.js';
+import type { PortClose } from '../relay/frame-port.js';
 import { CloseCode } from '../shared/constants.js';
 import { normalizeOrigin, presentedBearerToken } from '../shared/http-headers.js';
 import type { RemoteLogger } from '../shared/logger.js';
+import type { DetachedSession, DetachedSessions } from './detached-sessions.js';
 import { ResumeLink } from './resume-link.js';
 import { newResumeToken, type ResumeRefusalReason, resumeTokenKey } from './resume-protocol.js';
 
@@ -35,6 +36,8 @@ export interface ResumeSettings {
   readonly windowMs: number;
   /** Replay buffer bound per session. */
   readonly bufferBytes: number;
+  /** The message limit: each replay buffer is raised to fit one message of this size. */
+  readonly messageBytes: number;
 }
 
 /** The verdict on a resume request. */
@@ -47,6 +50,8 @@ export class ResumableSession {
   readonly link: ResumeLink;
   detachedAt: number | undefined;
   timer: NodeJS.Timeout | undefined;
+  /** What the server's bound on detached sessions holds while this one waits (see {@link DetachedSessions}). */
+  waiting: DetachedSession | undefined;
 
   constructor(
     readonly key: string,
@@ -72,7 +77,9 @@ export function connectionIdentity(headers: IncomingHttpHeaders): Buffer {
 /**
  * The server's resumable sessions: where a resume request finds its session, where a dropped session waits out its
  * window (and is ended when it passes; a drain's grace or a shutdown ends it earlier through its connection's
- * `shutdown`). Resume tokens live in memory only: a restarted server knows none (`unknown`).
+ * `shutdown`). The sessions waiting count against the server's {@link DetachedSessions} (shared with its Streamable
+ * HTTP connections): one more than it allows ends the oldest waiting (a session ended so has its resume refused as
+ * `ended`). Resume tokens live in memory only: a restarted server knows none (`unknown`).
  */
 export class ResumeRegistry {
   readonly counters: ResumeCounters = {
@@ -84,17 +91,13 @@ export class ResumeRegistry {
   };
   private readonly sessions = new Map<string, ResumableSession>();
   private readonly endings = new Map<string, ResumeRefusalReason>();
-  private detachedSessions = 0;
 
   constructor(
     readonly settings: ResumeSettings,
+    /** The server's bound on sessions waiting for their client, whatever their transport. */
+    private readonly detachedSessions: DetachedSessions,
     private readonly logger: RemoteLogger,
   ) {}
-
-  /** Sessions waiting for their client now. */
-  get detachedCount(): number {
-    return this.detachedSessions;
-  }
 
   /** A new session on a connection that selected the subprotocol: the link to give its port. */
   open(identity: Buffer, connectionId: number): ResumeLink {
@@ -103,6 +106,7 @@ export class ResumeRegistry {
     const session = new ResumableSession(key, identity, connectionId, (self) =>
       ResumeLink.forServer(
         { token, windowMs: this.settings.windowMs, bufferBytes: this.settings.bufferBytes },
+        this.settings.messageBytes,
         {
           detached: (close) => this.detached(self, close),
           ended: (close) => this.ended(self, close),
@@ -179,7 +183,6 @@ export class ResumeRegistry {
 
   private detached(session: ResumableSession, close: PortClose): void {
     session.detachedAt = performance.now();
-    this.detachedSessions += 1;
     this.counters.detached += 1;
     const { windowMs } = this.settings;
     this.logger.info('connection interrupted; session kept for resume', {
@@ -188,6 +191,15 @@ export class ResumeRegistry {
       windowMs,
       unacknowledgedFrames: session.link.replay.heldFrames,
     });
+    session.waiting = {
+      connection: session.connectionId,
+      evict: (reason) => {
+        session.waiting = undefined;
+        this.remember(session.key, 'ended');
+        session.link.port?.terminate({ code: close.code, reason });
+      },
+    };
+    if (!this.detachedSessions.add(session.waiting)) return;
     session.timer = setTimeout(() => {
       this.counters.expired += 1;
       this.logger.info('resume window expired; session ended', {
@@ -201,7 +213,8 @@ export class ResumeRegistry {
   }
 
   private reattached(session: ResumableSession): void {
-    if (session.detachedAt !== undefined) this.detachedSessions -= 1;
+    if (session.waiting !== undefined) this.detachedSessions.delete(session.waiting);
+    session.waiting = undefined;
     session.detachedAt = undefined;
     clearTimeout(session.timer);
     session.timer = undefined;

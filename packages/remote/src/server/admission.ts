@@ -32,16 +32,35 @@ import {
  */
 export function tokensMatch(presented: string, expected: string): boolean {
   const presentedDigest = createHash('sha256').update(presented, 'utf8').digest();
-  const expectedDigest = createHash('sha256').update(expected, 'utf8').digest();
-  return timingSafeEqual(presentedDigest, expectedDigest);
+  return timingSafeEqual(presentedDigest, expectedDigest(expected));
+}
+
+/**
+ * The digests of expected tokens: a server has one token and checks it on every request (each Streamable HTTP
+ * message is a request), so its digest is computed once. Bounded: a server holds one, tests a few.
+ */
+const expectedDigests = new Map<string, Buffer>();
+
+function expectedDigest(expected: string): Buffer {
+  let digest = expectedDigests.get(expected);
+  if (digest === undefined) {
+    digest = createHash('sha256').update(expected, 'utf8').digest();
+    if (expectedDigests.size >= 16) expectedDigests.clear();
+    expectedDigests.set(expected, digest);
+  }
+  return digest;
 }
 
 /**
  * Why the server refused a request or connection: a stable string per refusal point, for logs (and counters).
  * `malformed` 400, `host`/`origin` 403, `path` 404, `method` 405, `auth` 401, `limit` 503 (or a closed socket),
  * `draining` 503 with `Retry-After` (the server drains before it stops), `shutdown` 503, `timeout` 408, `resume` 410
- * (or 400; the resume reason is in the `Acpkit-Resume-Refused` header). The same strings label
- * `acpremote_connections_total` and `acpremote_http_requests_refused_total`.
+ * (or 400; the resume reason is in the `Acpkit-Resume-Refused` header). The Streamable HTTP endpoint adds
+ * `media_type` 415, `accept` 406, `size` 413, `connection` 404 (an unknown or ended `Acp-Connection-Id`),
+ * `session` 400/409 (a session header that does not fit, events no longer held), `batch` 501 and `invalid` 400 (a
+ * body that is not one JSON-RPC message, a missing header, `initialize` where it does not belong), `initialize`
+ * 502/504 (the agent failed or did not answer `initialize`). The same strings label `acpremote_connections_total`
+ * and `acpremote_http_requests_refused_total`.
  */
 export type RefusalReason =
   | 'resume'
@@ -54,7 +73,15 @@ export type RefusalReason =
   | 'limit'
   | 'draining'
   | 'shutdown'
-  | 'timeout';
+  | 'timeout'
+  | 'media_type'
+  | 'accept'
+  | 'size'
+  | 'connection'
+  | 'session'
+  | 'batch'
+  | 'invalid'
+  | 'initialize';
 
 /** A refused request: the HTTP answer and its reason. */
 export interface Refusal {
@@ -62,6 +89,8 @@ export interface Refusal {
   readonly status: number;
   readonly reason: RefusalReason;
   readonly body: string;
+  /** `text/plain; charset=utf-8` unless said otherwise (a JSON-RPC error body is `application/json`). */
+  readonly contentType?: string;
   readonly headers?: Record<string, string>;
 }
 
@@ -156,7 +185,8 @@ export function requestPath(request: IncomingMessage): string | undefined {
   return end === -1 ? raw : raw.slice(0, end);
 }
 
-function refuse(
+/** A refusal with a one-line `text/plain` body (`body` ends with its newline). */
+export function refuse(
   status: number,
   reason: RefusalReason,
   body: string,
@@ -227,6 +257,20 @@ export function decideUpgrade(
   if (!bearer.ok) return bearer;
   const resume = decideResume(request, rules.resumes);
   if (resume !== undefined) return resume;
+  return decideNewConnection(rules, phase, connections);
+}
+
+/**
+ * The refusal points of a new connection once its request passed the token check (a WebSocket upgrade, or a
+ * Streamable HTTP `initialize`): the server's phase, then the connection cap. `connections` counts open connections
+ * and those being opened.
+ */
+export function decideNewConnection(
+  rules: AdmissionRules,
+  phase: AdmissionPhase,
+  connections: number,
+): RequestDecision {
+  if (phase === 'shutting-down') return refuse(503, 'shutdown', 'server is shutting down\n');
   // After the token: only a client that may connect learns that this instance drains.
   if (phase === 'draining') {
     return refuse(503, 'draining', 'server is draining; connect again to reach another instance\n', {
@@ -237,27 +281,37 @@ export function decideUpgrade(
   return { ok: true };
 }
 
-/** Every refusal point of a plain HTTP request (health, readiness, metadata, metrics), in order. */
+/** The methods of the mount path: the metadata document and ACP's Streamable HTTP endpoint share it. */
+function endpointMethods(policy: SecurityPolicy): string {
+  return policy.allowedOrigins.size > 0 ? 'GET, HEAD, POST, DELETE, OPTIONS' : 'GET, HEAD, POST, DELETE';
+}
+
+/**
+ * Every refusal point of a plain HTTP request, in order: health, readiness and metrics take `GET`/`HEAD`; the mount
+ * path (the metadata document and the Streamable HTTP endpoint) also `POST` and `DELETE`, and `OPTIONS` when CORS is
+ * on (`allowedOrigins`). The token is checked on everything but health, readiness and the CORS preflight (a
+ * browser sends no credentials on it); what the endpoint itself refuses is decided in streamable-http/endpoint.ts.
+ */
 export function decideRequest(request: IncomingMessage, rules: AdmissionRules): RequestDecision {
   const common = checkHostAndHeaders(request, rules.policy);
   if (!common.ok) return common;
   const path = requestPath(request);
+  const method = request.method ?? '';
+  if (path === rules.paths.metadata) {
+    const allowed = endpointMethods(rules.policy);
+    if (!allowed.split(', ').includes(method))
+      return refuse(405, 'method', 'method not allowed\n', { Allow: allowed });
+    return method === 'OPTIONS' ? { ok: true } : checkBearer(request.headers, rules.policy);
+  }
   const isMetrics = rules.metricsServed && path === RemoteProtocol.metricsPath;
-  if (
-    path !== rules.paths.health &&
-    path !== rules.paths.readiness &&
-    path !== rules.paths.metadata &&
-    !isMetrics
-  ) {
+  if (path !== rules.paths.health && path !== rules.paths.readiness && !isMetrics) {
     return refuse(404, 'path', 'not found\n');
   }
-  if (request.method !== 'GET' && request.method !== 'HEAD') {
+  if (method !== 'GET' && method !== 'HEAD') {
     return refuse(405, 'method', 'method not allowed\n', { Allow: 'GET, HEAD' });
   }
-  // Metadata names the remote cwd and metrics describe the traffic: both need the token when one is configured.
-  return path === rules.paths.metadata || isMetrics
-    ? checkBearer(request.headers, rules.policy)
-    : { ok: true };
+  // Metrics describe the traffic: they need the token when one is configured.
+  return isMetrics ? checkBearer(request.headers, rules.policy) : { ok: true };
 }
 
 /** The checks every route and upgrade passes first: once-only security headers, then Host and Origin. */

@@ -1,7 +1,13 @@
 // spawnProcessGroup: a child in its own process group, and its teardown (stdin EOF, SIGTERM, SIGKILL, leftovers).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { validateCommandArgv, validateTerminateTimeout } from '../options/validation.js';
-import { isRunning, newTreeMarker, PROCESS_TREE_VARIABLE, processesCarrying } from './process-tree.js';
+import {
+  isRunning,
+  newTreeMarker,
+  PROCESS_TREE_VARIABLE,
+  processesCarrying,
+  processesCarryingSync,
+} from './process-tree.js';
 
 /** What one of a child's standard streams is connected to. */
 export type ProcessGroupStdio = 'pipe' | 'ignore' | 'inherit';
@@ -87,12 +93,22 @@ export interface ProcessGroupChild {
 const GONE_POLL_MS = 25;
 const usesProcessGroups = process.platform !== 'win32';
 
-/** Children not yet exited: the last-resort SIGKILL when this process exits without tearing them down. */
-const liveChildren = new Set<ProcessGroupChild>();
+/**
+ * Children whose teardown is not over (running, or being torn down), with their tree markers: the last resort when
+ * this process exits without finishing their teardown (`process.exit()` after a second SIGTERM, an uncaught
+ * exception).
+ */
+const unfinishedTrees = new Map<ProcessGroupChild, string>();
 let exitHookInstalled = false;
 
-function killLiveChildrenOnExit(): void {
-  for (const child of liveChildren) child.signal('SIGKILL');
+/**
+ * SIGKILLs the group of every unfinished child, and (on Linux) every descendant that left its group but carries its
+ * tree marker: the same reach as a teardown's sweep, done synchronously because nothing runs after `'exit'`.
+ */
+function killUnfinishedTreesOnExit(): void {
+  // The group of a child that has exited is reached through the marker its members carry, never by its pid again.
+  for (const child of unfinishedTrees.keys()) if (!child.hasExited) child.signal('SIGKILL');
+  for (const pid of processesCarryingSync(new Set(unfinishedTrees.values()))) signalPid(pid, 'SIGKILL');
 }
 
 function signalPid(pid: number, signal: NodeJS.Signals | 0): boolean {
@@ -125,9 +141,10 @@ async function settlesWithin(promise: Promise<unknown>, milliseconds: number): P
 /**
  * Spawns `argv` (no shell) as the leader of a new process group, and gives it a teardown that reaches everything
  * it started: the one process-group mechanism behind `serveCommand`, the `acpkit client`'s agent, and this
- * repository's scripts and tests. The child is also SIGKILLed, with its group, if this process exits while it
- * runs (an `'exit'` handler; it cannot run when this process is SIGKILLed: run under a supervisor that kills the
- * whole service, such as systemd's default `KillMode=control-group` or a container, for that case).
+ * repository's scripts and tests. If this process exits while the child runs or is being torn down, the child's
+ * group and (on Linux) its escaped descendants carrying its marker are SIGKILLed on the way out (an `'exit'`
+ * handler; it cannot run when this process is SIGKILLed: run under a supervisor that kills the whole service, such
+ * as systemd's default `KillMode=control-group` or a container, for that case).
  *
  * @param argv - Command and arguments, e.g. `['node', 'agent.js']`.
  * @param options - Working directory, environment, stdio, process group and teardown timing.
@@ -163,6 +180,7 @@ export function spawnProcessGroup(
     windowsHide: true,
   });
   let hasExited = false;
+  let terminating: Promise<ProcessGroupExit> | undefined;
   const exited = new Promise<ProcessGroupExit>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
     // A persistent listener: ChildProcess can emit 'error' more than once, and an unhandled one would crash.
@@ -172,7 +190,8 @@ export function spawnProcessGroup(
     });
   }).then((exit) => {
     hasExited = true;
-    liveChildren.delete(handle);
+    // A child that ended by itself is no longer this process's to sweep at exit, unless a teardown is under way.
+    if (terminating === undefined) unfinishedTrees.delete(handle);
     return exit;
   });
   // Writing to, or reading from, a child that is gone must not crash this process; `exited` reports the end.
@@ -213,10 +232,11 @@ export function spawnProcessGroup(
     }
   };
 
-  let terminating: Promise<ProcessGroupExit> | undefined;
   const terminate = () => {
     terminating ??= (async () => {
       if (child.pid === undefined) return exited;
+      // Until the sweep below is done, an exit of this process sweeps in its place.
+      unfinishedTrees.set(handle, tree.marker);
       if (!hasExited) {
         // Ask first: a stdio agent ends on stdin EOF, a Node.js child with IPC when its channel closes.
         const asked = child.stdin !== null || child.connected;
@@ -239,6 +259,7 @@ export function spawnProcessGroup(
           await leftoversGone(terminateTimeoutMs);
         }
       }
+      unfinishedTrees.delete(handle);
       return exited;
     })();
     return terminating;
@@ -256,10 +277,10 @@ export function spawnProcessGroup(
     terminate,
   };
   if (child.pid !== undefined) {
-    liveChildren.add(handle);
+    unfinishedTrees.set(handle, tree.marker);
     if (!exitHookInstalled) {
       exitHookInstalled = true;
-      process.on('exit', killLiveChildrenOnExit);
+      process.on('exit', killUnfinishedTreesOnExit);
     }
   }
   return handle;

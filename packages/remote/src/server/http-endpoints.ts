@@ -27,7 +27,7 @@ function respondText(
 /** Answers a refused plain HTTP request. */
 export function respondRefusal(response: ServerResponse, refusal: Refusal): void {
   response.writeHead(refusal.status, {
-    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Type': refusal.contentType ?? 'text/plain; charset=utf-8',
     'Content-Length': Buffer.byteLength(refusal.body),
     ...refusal.headers,
   });

@@ -3,7 +3,20 @@ import { register as globalRegistry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { parseMetrics, sampleValue } from '../../test/support/prometheus.js';
 import { DISCARDED_MESSAGES } from '../relay/relay-metrics.js';
-import { createMetricsEndpoint, NO_METRICS } from './metrics.js';
+import { createMetricsEndpoint, NO_METRICS, type ServerState } from './metrics.js';
+
+/** What an idle server tells its metrics, with `overrides`. */
+function serverState(overrides: Partial<ServerState> = {}): ServerState {
+  return {
+    openConnections: () => 0,
+    draining: () => false,
+    detachedSessions: () => 0,
+    resumeCounters: undefined,
+    bufferedBytes: () => ({ send_queue: 0, replay: 0 }),
+    pendingRequests: () => 0,
+    ...overrides,
+  };
+}
 
 describe('NO_METRICS', () => {
   it('accepts every event and keeps nothing (the null object of a server without metrics)', () => {
@@ -21,13 +34,18 @@ describe('NO_METRICS', () => {
 describe('createMetricsEndpoint', () => {
   it('renders every event in valid Prometheus text, hot counters read at scrape time', async () => {
     let open = 2;
-    const endpoint = await createMetricsEndpoint({
-      openConnections: () => open,
-      draining: () => true,
-      detachedSessions: () => 0,
-      resumeCounters: undefined,
-    });
+    const endpoint = await createMetricsEndpoint(
+      serverState({
+        openConnections: () => open,
+        draining: () => true,
+        bufferedBytes: () => ({ send_queue: 1_024, replay: 65_536 }),
+        pendingRequests: () => 3,
+      }),
+    );
     const { metrics } = endpoint;
+    metrics.limitReached('pending_requests');
+    metrics.limitReached('pending_requests');
+    metrics.limitReached('detached_sessions');
     metrics.connectionAccepted();
     metrics.connectionAccepted();
     metrics.connectionRefused('draining');
@@ -74,17 +92,22 @@ describe('createMetricsEndpoint', () => {
     expect(sampleValue(families, 'acpremote_child_process_start_failures_total')).toBe(1);
     expect(sampleValue(families, 'acpremote_send_stall_closes_total')).toBe(1);
     expect(sampleValue(families, 'acpremote_heartbeat_timeouts_total')).toBe(1);
+    expect(sampleValue(families, 'acpremote_buffered_bytes', { buffer: 'send_queue' })).toBe(1_024);
+    expect(sampleValue(families, 'acpremote_buffered_bytes', { buffer: 'replay' })).toBe(65_536);
+    expect(sampleValue(families, 'acpremote_pending_requests')).toBe(3);
+    const limit = (name: string) => sampleValue(families, 'acpremote_limits_reached_total', { limit: name });
+    expect([
+      limit('pending_requests'),
+      limit('detached_sessions'),
+      limit('replay_buffer'),
+      limit('reply_debt'),
+    ]).toEqual([2, 1, 0, 0]);
     expect(families.get('acpremote_message_size_bytes')?.type).toBe('histogram');
     for (const name of families.keys()) expect(name).toMatch(/^acpremote_/);
   });
 
   it('serves every outcome, reason and the clean exit at 0 before anything happened', async () => {
-    const endpoint = await createMetricsEndpoint({
-      openConnections: () => 0,
-      draining: () => false,
-      detachedSessions: () => 0,
-      resumeCounters: undefined,
-    });
+    const endpoint = await createMetricsEndpoint(serverState());
     const families = parseMetrics(await endpoint.render());
     for (const outcome of ['accepted', 'malformed', 'shutdown', 'resume']) {
       expect(sampleValue(families, 'acpremote_connections_total', { outcome }), outcome).toBe(0);
@@ -93,18 +116,8 @@ describe('createMetricsEndpoint', () => {
   });
 
   it('gives each server its own registry and never touches prom-client’s global one', async () => {
-    const first = await createMetricsEndpoint({
-      openConnections: () => 1,
-      draining: () => false,
-      detachedSessions: () => 0,
-      resumeCounters: undefined,
-    });
-    const second = await createMetricsEndpoint({
-      openConnections: () => 7,
-      draining: () => false,
-      detachedSessions: () => 0,
-      resumeCounters: undefined,
-    });
+    const first = await createMetricsEndpoint(serverState({ openConnections: () => 1 }));
+    const second = await createMetricsEndpoint(serverState({ openConnections: () => 7 }));
     first.metrics.received.count('abc');
     expect(
       sampleValue(parseMetrics(await first.render()), 'acpremote_messages_total', { direction: 'received' }),

@@ -7,10 +7,12 @@
 // prom-client is loaded only when a server turns metrics on, and every server gets its own Registry (never the
 // library's global one), so two servers in one process never share or collide.
 import type { Counter, Gauge, Metric, Registry } from 'prom-client';
+import type { TransportLabel } from '../relay/frame-port.js';
 import {
   CountingMessageCounter,
   DISCARDED_MESSAGES,
   type FrameRefusalReason,
+  type LimitName,
   MESSAGE_SIZE_BUCKETS,
   type RelayMetrics,
 } from '../relay/relay-metrics.js';
@@ -23,18 +25,18 @@ import type { RefusalReason } from './admission.js';
  * unconditionally. Resume events are counted by the server's resume registry and read at scrape time.
  */
 export interface ServerMetrics extends RelayMetrics {
-  /** A WebSocket upgrade accepted. */
-  connectionAccepted(): void;
-  /** A WebSocket upgrade refused (the reason the server's refusal decision gave). */
-  connectionRefused(reason: RefusalReason): void;
+  /** What the ports of one transport count (this object itself counts the WebSocket's). */
+  forTransport(transport: TransportLabel): RelayMetrics;
+  /** A new connection accepted: a WebSocket upgrade, or a Streamable HTTP `initialize`. */
+  connectionAccepted(transport?: TransportLabel): void;
+  /** A new connection refused (the reason the server's admission gave). */
+  connectionRefused(reason: RefusalReason, transport?: TransportLabel): void;
   /** A plain HTTP request refused, or an HTTP connection closed at the connection cap (`limit`). */
   requestRefused(reason: RefusalReason): void;
   /** An agent process started (`serveCommand`: one per connection). */
   childStarted(): void;
   /** An agent process ended (its exit code, or the signal that killed it), or never started (`error` set). */
   childExited(exit: { code: number | null; signal: string | null; error?: Error }): void;
-  /** A connection closed because its client read nothing for `stallTimeoutMs`. */
-  sendStallClosed(): void;
   /** A connection terminated because its client answered no ping for 1.5 intervals. */
   heartbeatTimedOut(): void;
 }
@@ -44,6 +46,8 @@ export const NO_METRICS: ServerMetrics = Object.freeze({
   received: DISCARDED_MESSAGES,
   sent: DISCARDED_MESSAGES,
   frameRefused() {},
+  limitReached() {},
+  forTransport: () => NO_METRICS,
   connectionAccepted() {},
   connectionRefused() {},
   requestRefused() {},
@@ -55,15 +59,27 @@ export const NO_METRICS: ServerMetrics = Object.freeze({
 
 /** What the server tells the metrics at scrape time. */
 export interface ServerState {
-  /** Open WebSocket connections (sessions whose teardown has not finished). */
-  readonly openConnections: () => number;
+  /** Open connections of a transport (sessions whose teardown has not finished). */
+  readonly openConnections: (transport: TransportLabel) => number;
   /** Whether the server is draining or closing. */
   readonly draining: () => boolean;
   /** Sessions whose client dropped and that wait for a resume (included in `openConnections`). */
   readonly detachedSessions: () => number;
   /** The resume registry's counters; undefined when the server offers no resume (the resume series stay 0). */
   readonly resumeCounters: Readonly<ResumeCounters> | undefined;
+  /** Bytes the server holds for its clients now, summed over connections, by buffer. */
+  readonly bufferedBytes: () => Readonly<Record<BufferName, number>>;
+  /** Requests from clients that wait for the agent's answer now, summed over connections (`serveAcp`). */
+  readonly pendingRequests: () => number;
 }
+
+/**
+ * The buffers a server holds for its clients, as a metric label: `send_queue` (WebSocket send buffers, bounded by
+ * the high-water mark), `replay` (resume replay buffers, bounded by `resumeBufferBytes` plus one message).
+ */
+export type BufferName = 'send_queue' | 'replay';
+const BUFFERS: readonly BufferName[] = ['send_queue', 'replay'];
+const LIMITS: readonly LimitName[] = ['replay_buffer', 'reply_debt', 'pending_requests', 'detached_sessions'];
 
 /** A server's metrics with their registry: `render()` is the `/metrics` body. */
 export interface MetricsEndpoint {
@@ -99,6 +115,8 @@ const FRAME_REASONS: Readonly<Record<string, readonly FrameRefusalReason[]>> = {
   client: ['binary', 'oversize', 'invalid_utf8', 'not_json_rpc', 'protocol_error'],
   agent: ['oversize', 'invalid_utf8', 'not_json_rpc'],
 };
+/** Outcomes a Streamable HTTP `initialize` can have (its other refusals are plain request refusals). */
+const HTTP_CONNECTION_OUTCOMES = ['accepted', 'limit', 'draining', 'shutdown'] as const;
 const HTTP_REFUSALS: readonly RefusalReason[] = [
   'auth',
   'host',
@@ -108,8 +126,19 @@ const HTTP_REFUSALS: readonly RefusalReason[] = [
   'malformed',
   'timeout',
   'limit',
+  'media_type',
+  'accept',
+  'size',
+  'connection',
+  'session',
+  'batch',
+  'invalid',
+  'initialize',
 ];
 const DIRECTIONS = ['received', 'sent'] as const;
+const TRANSPORTS: readonly TransportLabel[] = ['websocket', 'streamable_http'];
+/** The message counters of each transport and direction. */
+type Traffic = Record<TransportLabel, Record<(typeof DIRECTIONS)[number], CountingMessageCounter>>;
 
 /**
  * Creates the metrics of one server in a private prom-client registry (prom-client is loaded here, on first use).
@@ -129,14 +158,18 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
     help: string,
     labelNames: readonly Label[] = [],
   ) => new promClient.Counter<Label>({ name, help, labelNames, registers });
-  const traffic = { received: new CountingMessageCounter(), sent: new CountingMessageCounter() };
+  const traffic: Traffic = {
+    websocket: { received: new CountingMessageCounter(), sent: new CountingMessageCounter() },
+    streamable_http: { received: new CountingMessageCounter(), sent: new CountingMessageCounter() },
+  };
 
   new promClient.Gauge({
     name: 'acpremote_connections_open',
-    help: 'Open WebSocket connections.',
+    help: 'Open connections by transport (websocket, streamable_http).',
+    labelNames: ['transport'],
     registers,
-    collect(this: Gauge) {
-      this.set(state.openConnections());
+    collect(this: Gauge<'transport'>) {
+      for (const transport of TRANSPORTS) this.set({ transport }, state.openConnections(transport));
     },
   });
   new promClient.Gauge({
@@ -156,10 +189,33 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
     },
   });
   readResumeCounters(promClient.Counter, registers, state.resumeCounters);
+  new promClient.Gauge({
+    name: 'acpremote_buffered_bytes',
+    help: 'Bytes held for clients now, by buffer: send_queue (WebSocket send buffers), replay (resume replay buffers).',
+    labelNames: ['buffer'],
+    registers,
+    collect(this: Gauge) {
+      const bytes = state.bufferedBytes();
+      for (const buffer of BUFFERS) this.set({ buffer }, bytes[buffer]);
+    },
+  });
+  new promClient.Gauge({
+    name: 'acpremote_pending_requests',
+    help: "Requests from clients waiting for the agent's answer (serveAcp), summed over connections.",
+    registers,
+    collect(this: Gauge) {
+      this.set(state.pendingRequests());
+    },
+  });
+  const limitsReached = counter(
+    'acpremote_limits_reached_total',
+    'Times a peer ran into a bound, by limit: replay_buffer, reply_debt, pending_requests, detached_sessions.',
+    ['limit'],
+  );
   const connections = counter(
     'acpremote_connections_total',
-    'WebSocket upgrade requests by outcome: accepted, or the reason they were refused.',
-    ['outcome'],
+    'New connections (WebSocket upgrades, Streamable HTTP initialize) by transport and outcome: accepted, or the reason they were refused.',
+    ['outcome', 'transport'],
   );
   const refusedRequests = counter(
     'acpremote_http_requests_refused_total',
@@ -170,18 +226,22 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
     promClient.Counter,
     registers,
     'acpremote_messages_total',
-    'WebSocket text messages by direction.',
+    'Messages by direction and transport.',
     (counter) => {
-      for (const direction of DIRECTIONS) counter.inc({ direction }, traffic[direction].messages);
+      for (const transport of TRANSPORTS)
+        for (const direction of DIRECTIONS)
+          counter.inc({ direction, transport }, traffic[transport][direction].messages);
     },
   );
   readAtScrape(
     promClient.Counter,
     registers,
     'acpremote_message_bytes_total',
-    'Bytes of WebSocket text messages by direction.',
+    'Bytes of messages by direction and transport.',
     (counter) => {
-      for (const direction of DIRECTIONS) counter.inc({ direction }, traffic[direction].bytes);
+      for (const transport of TRANSPORTS)
+        for (const direction of DIRECTIONS)
+          counter.inc({ direction, transport }, traffic[transport][direction].bytes);
     },
   );
   registry.registerMetric(messageSizeHistogram(traffic) as unknown as Metric);
@@ -205,18 +265,21 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
   );
   const stallCloses = counter(
     'acpremote_send_stall_closes_total',
-    'Connections closed because the client read nothing for the send-stall timeout.',
+    'Connections closed because they made no progress for the stall timeout (the client read or acknowledged nothing).',
   );
   const heartbeatTimeouts = counter(
     'acpremote_heartbeat_timeouts_total',
     'Connections terminated because the client answered no ping.',
   );
 
-  for (const outcome of CONNECTION_OUTCOMES) connections.inc({ outcome }, 0);
+  for (const outcome of CONNECTION_OUTCOMES) connections.inc({ outcome, transport: 'websocket' }, 0);
+  for (const outcome of HTTP_CONNECTION_OUTCOMES)
+    connections.inc({ outcome, transport: 'streamable_http' }, 0);
   for (const reason of HTTP_REFUSALS) refusedRequests.inc({ reason }, 0);
   for (const [sender, reasons] of Object.entries(FRAME_REASONS)) {
     for (const reason of reasons) framesRefused.inc({ sender, reason }, 0);
   }
+  for (const limit of LIMITS) limitsReached.inc({ limit }, 0);
   childrenStarted.inc(0);
   // Exit codes and signals are open-ended: the clean exit is the series present from the start.
   childExits.inc({ code: '0', signal: '' }, 0);
@@ -224,19 +287,25 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
   stallCloses.inc(0);
   heartbeatTimeouts.inc(0);
 
+  // What every port counts the same way whatever its transport; only the message counters are per transport.
+  const shared = {
+    frameRefused: (sender: string, reason: FrameRefusalReason) => framesRefused.inc({ sender, reason }),
+    limitReached: (limit: LimitName) => limitsReached.inc({ limit }),
+    sendStallClosed: () => stallCloses.inc(),
+  };
+  const streamableHttp: RelayMetrics = { ...traffic.streamable_http, ...shared };
   const metrics: ServerMetrics = {
-    received: traffic.received,
-    sent: traffic.sent,
-    frameRefused: (sender, reason) => framesRefused.inc({ sender, reason }),
-    connectionAccepted: () => connections.inc({ outcome: 'accepted' }),
-    connectionRefused: (reason) => connections.inc({ outcome: reason }),
+    ...traffic.websocket,
+    ...shared,
+    forTransport: (transport) => (transport === 'websocket' ? metrics : streamableHttp),
+    connectionAccepted: (transport = 'websocket') => connections.inc({ outcome: 'accepted', transport }),
+    connectionRefused: (reason, transport = 'websocket') => connections.inc({ outcome: reason, transport }),
     requestRefused: (reason) => refusedRequests.inc({ reason }),
     childStarted: () => childrenStarted.inc(),
     childExited: ({ code, signal, error }) => {
       if (error) childStartFailures.inc();
       else childExits.inc({ code: code === null ? '' : String(code), signal: signal ?? '' });
     },
-    sendStallClosed: () => stallCloses.inc(),
     heartbeatTimedOut: () => heartbeatTimeouts.inc(),
   };
   return { metrics, contentType: registry.contentType, render: () => registry.metrics() };
@@ -298,14 +367,14 @@ function readAtScrape(
   registers: Registry[],
   name: string,
   help: string,
-  read: (counter: Counter<'direction'>) => void,
+  read: (counter: Counter<'direction' | 'transport'>) => void,
 ): void {
   new CounterClass({
     name,
     help,
-    labelNames: ['direction'],
+    labelNames: ['direction', 'transport'],
     registers,
-    collect(this: Counter<'direction'>) {
+    collect(this: Counter<'direction' | 'transport'>) {
       this.reset();
       read(this);
     },
@@ -317,27 +386,37 @@ function readAtScrape(
  * prom-client's Histogram can only be fed one `observe()` per message (label hashing and validation each time),
  * which the relay's hot path cannot afford; the registry formats this object like any histogram.
  */
-function messageSizeHistogram(traffic: Record<(typeof DIRECTIONS)[number], CountingMessageCounter>) {
+function messageSizeHistogram(traffic: Traffic) {
   const name = 'acpremote_message_size_bytes';
   const get = async () => ({
     name,
-    help: 'Sizes of WebSocket text messages by direction (bytes).',
+    help: 'Sizes of messages by direction and transport (bytes).',
     type: 'histogram',
     aggregator: 'sum',
-    values: DIRECTIONS.flatMap((direction) => {
-      const counter = traffic[direction];
-      let cumulative = 0;
-      const buckets = MESSAGE_SIZE_BUCKETS.map((bound, slot) => {
-        cumulative += counter.sizes[slot]!;
-        return { metricName: `${name}_bucket`, labels: { direction, le: bound }, value: cumulative };
-      });
-      return [
-        ...buckets,
-        { metricName: `${name}_bucket`, labels: { direction, le: '+Inf' }, value: counter.messages },
-        { metricName: `${name}_sum`, labels: { direction }, value: counter.bytes },
-        { metricName: `${name}_count`, labels: { direction }, value: counter.messages },
-      ];
-    }),
+    values: TRANSPORTS.flatMap((transport) =>
+      DIRECTIONS.flatMap((direction) => {
+        const counter = traffic[transport][direction];
+        let cumulative = 0;
+        const buckets = MESSAGE_SIZE_BUCKETS.map((bound, slot) => {
+          cumulative += counter.sizes[slot]!;
+          return {
+            metricName: `${name}_bucket`,
+            labels: { direction, transport, le: bound },
+            value: cumulative,
+          };
+        });
+        return [
+          ...buckets,
+          {
+            metricName: `${name}_bucket`,
+            labels: { direction, transport, le: '+Inf' },
+            value: counter.messages,
+          },
+          { metricName: `${name}_sum`, labels: { direction, transport }, value: counter.bytes },
+          { metricName: `${name}_count`, labels: { direction, transport }, value: counter.messages },
+        ];
+      }),
+    ),
   });
   return { name, help: '', type: 'histogram', aggregator: 'sum', get, reset() {} };
 }

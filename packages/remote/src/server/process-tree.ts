@@ -5,7 +5,7 @@
 // started with, which it cannot rewrite afterwards). Linux only; elsewhere nothing is found. A descendant started
 // with a cleaned environment (`env -i`) escapes this: docs/remote-transport.md says how to contain that.
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 
 /** The environment variable that carries the tree markers (colon-separated: nested trees keep their parents'). */
@@ -59,6 +59,33 @@ export async function processesCarrying(marker: string): Promise<number[]> {
       }
     }),
   );
+  return found;
+}
+
+/**
+ * The live processes (other than this one) whose environment carries any of `markers`: {@link processesCarrying},
+ * synchronous and in one pass over /proc for several markers, for the last moment of a process (its `'exit'`
+ * handlers cannot wait for a promise).
+ */
+export function processesCarryingSync(markers: ReadonlySet<string>): number[] {
+  if (!canFindEscapedDescendants || markers.size === 0) return [];
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const found: number[] = [];
+  for (const name of names) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) continue;
+    try {
+      if (markersIn(readFileSync(`/proc/${name}/environ`)).some((marker) => markers.has(marker)))
+        found.push(pid);
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
   return found;
 }
 

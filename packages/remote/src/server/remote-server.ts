@@ -14,34 +14,50 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import type { ServerPaths } from '../options/mount-path.js';
 import { type ResolvedServeOptions, resolveGraceMs } from '../options/validation.js';
 import { FrameLog } from '../relay/frame-log.js';
+import type { FramePort, TransportLabel } from '../relay/frame-port.js';
 import { startHeartbeat } from '../relay/heartbeat.js';
 import type { FrameRefusalReason } from '../relay/relay-metrics.js';
-import { startSendStallGuard } from '../relay/send-stall-guard.js';
 import { WebSocketPort } from '../relay/websocket-port.js';
+import { DetachedSessions } from '../resume/detached-sessions.js';
 import { RESUME_REFUSED_HEADER, RESUME_SUBPROTOCOL } from '../resume/resume-protocol.js';
 import { connectionIdentity, ResumeRegistry } from '../resume/resume-registry.js';
 import { CloseCode } from '../shared/constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
 import {
+  FIRST_STREAM_TIMEOUT_MS,
   HTTP_HEADERS_TIMEOUT_MS,
   HTTP_KEEP_ALIVE_TIMEOUT_MS,
   HTTP_REQUEST_TIMEOUT_MS,
   HTTP_TIMEOUT_CHECK_INTERVAL_MS,
   hardPayloadCap,
+  INITIALIZE_TIMEOUT_MS,
 } from '../shared/fixed-limits.js';
 import { type RemoteLogger, rateLimitLogger } from '../shared/logger.js';
+import { compileWatch, FrameScanner } from '../wire/frame-scan.js';
+import { ROUTE_WATCH, type RouteKeys, readRouteKeys, routeNodesOf } from '../wire/route-keys.js';
 import { buildServerMetadata, type ServerMetadata } from '../wire/server-metadata.js';
+import { CONNECTION_ID_HEADER } from '../wire/streamable-http.js';
 import {
   type AdmissionPhase,
   type AdmissionRules,
+  decideNewConnection,
   decideRequest,
   decideUpgrade,
   type Refusal,
+  requestPath,
   type UpgradeDecision,
 } from './admission.js';
 import { HttpConnectionCap } from './http-connection-cap.js';
 import { clientErrorAnswer, HttpEndpoints, rejectUpgrade, respondRefusal } from './http-endpoints.js';
-import { createMetricsEndpoint, type MetricsEndpoint, NO_METRICS, type ServerMetrics } from './metrics.js';
+import {
+  type BufferName,
+  createMetricsEndpoint,
+  type MetricsEndpoint,
+  NO_METRICS,
+  type ServerMetrics,
+} from './metrics.js';
+import { StreamableHttpEndpoint } from './streamable-http/endpoint.js';
+import { HttpServerPort } from './streamable-http/http-server-port.js';
 
 /**
  * A running WebSocket server returned by {@link serveAcp} and {@link serveCommand}.
@@ -54,8 +70,13 @@ import { createMetricsEndpoint, type MetricsEndpoint, NO_METRICS, type ServerMet
  * ```
  */
 export interface RemoteServer {
-  /** `ws://HOST:PORT<mount>/ws` with the real port. */
+  /** `ws://HOST:PORT<mount>/ws` with the real port: the acpremote wire (resume, Python `acpremote` clients). */
   readonly url: string;
+  /**
+   * `http://HOST:PORT<mount>` (`https://` with `tls`) with the real port: ACP's standard transport, Streamable HTTP
+   * here and the RFD WebSocket at the same path as `ws(s)://` (what the ACP SDKs' clients connect to).
+   */
+  readonly endpoint: string;
   readonly host: string;
   readonly port: number;
   readonly paths: ServerPaths;
@@ -66,7 +87,10 @@ export interface RemoteServer {
    * (they hold their agent, and count against `maxConnections`).
    */
   readonly connectionCount: number;
-  /** Sessions whose client dropped and that wait for a resume (included in {@link connectionCount}). */
+  /**
+   * Sessions whose client dropped and that wait for it (included in {@link connectionCount}): WebSocket sessions kept
+   * for a resume, and Streamable HTTP connections none of whose streams has a reader. At most `maxDetachedSessions`.
+   */
   readonly detachedCount: number;
   /**
    * True once {@link drain} or {@link close} began: new WebSocket upgrades are refused with 503 and `/readyz`
@@ -139,6 +163,8 @@ export interface DrainResult {
  */
 export interface ConnectionSession {
   readonly done: Promise<void>;
+  /** Requests from the client that wait for the agent's answer now (for the metrics; absent: none are kept). */
+  readonly pendingRequests?: number;
   /**
    * Ends the connection because the server is shutting down or the drain grace ran out: 1001 with `reason` when a
    * socket is attached, at once when a resumable session waits for its client.
@@ -149,6 +175,8 @@ export interface ConnectionSession {
 /** Per-connection values handed to a connection handler. */
 export interface ConnectionContext {
   readonly maxMessageBytes: number;
+  /** Requests from the client that may wait for the agent's answer at once (where the handler keeps them). */
+  readonly maxPendingRequests: number;
   readonly logger: RemoteLogger;
   readonly connectionId: number;
   /** The server's metrics ({@link NO_METRICS} when off; the connection's port counts its frames on it already). */
@@ -169,10 +197,11 @@ const WS_ERROR_REASONS: Readonly<Record<string, FrameRefusalReason>> = {
 };
 
 /**
- * Serves one connection on its port. The port is the server's: it carries resume when the client negotiated it, so
- * a handler sees one continuous connection whatever happens to the sockets under it.
+ * Serves one connection on its port, whatever its transport (a WebSocket, on `<mount>/ws` or `<mount>`, or a
+ * Streamable HTTP connection). The port is the server's: it carries resume when the client negotiated it, so a
+ * handler sees one continuous connection whatever happens to the sockets or streams under it.
  */
-export type ConnectionHandler = (port: WebSocketPort, context: ConnectionContext) => ConnectionSession;
+export type ConnectionHandler = (port: FramePort, context: ConnectionContext) => ConnectionSession;
 
 /** Refusals are logged at info, at most 10 lines per reason every 10 s (then one line with the count). */
 const REFUSAL_LOG_LIMIT = {
@@ -223,6 +252,7 @@ export class RemoteServerHost implements RemoteServer {
   readonly metadata: ServerMetadata;
   /** Set once listening (see {@link RemoteServerHost.start}). */
   url = '';
+  endpoint = '';
   port = 0;
 
   #state: ServerState = 'running';
@@ -230,18 +260,31 @@ export class RemoteServerHost implements RemoteServer {
   readonly #handleConnection: ConnectionHandler;
   readonly #logger: RemoteLogger;
   readonly #refusalLog: RemoteLogger;
-  /** Every connection until its teardown ends, detached resumable sessions included. */
-  readonly #sessions = new Set<ConnectionSession>();
+  /**
+   * Every connection until its teardown ends, detached resumable sessions included, with its port (its transport,
+   * and what the buffer metrics add up at scrape time).
+   */
+  readonly #sessions = new Map<ConnectionSession, FramePort>();
   /** Upgrades admitted whose WebSocket handshake has not completed. */
   #pendingUpgrades = 0;
   #nextConnectionId = 1;
   /** Resume (`acpkit.resume.v1`) is offered unless the window is 0; tokens live in this registry only. */
   readonly #resumes: ResumeRegistry | undefined;
+  /** Sessions waiting for their client, whatever their transport (`maxDetachedSessions`). */
+  readonly #detached: DetachedSessions;
   #metricsEndpoint: MetricsEndpoint | undefined;
   #metrics: ServerMetrics = NO_METRICS;
   /** Admission's rules, the routes and the HTTP server: made in `start()`, before anyone sees the server. */
   #admissionRules!: AdmissionRules;
   #endpoints!: HttpEndpoints;
+  /** ACP's Streamable HTTP on the mount path, and the connections it holds. */
+  #streamableHttp!: StreamableHttpEndpoint;
+  /** The `Acp-Connection-Id` of each RFD WebSocket upgrade in progress (on the mount path), for its 101. */
+  readonly #webSocketConnectionIds = new WeakMap<IncomingMessage, string>();
+  /** Reads the route keys of a frame a Streamable HTTP port sends without them (the relay's own answers). */
+  readonly #routeWatch = compileWatch(ROUTE_WATCH);
+  readonly #routeNodes = routeNodesOf(this.#routeWatch);
+  readonly #routeScanner = new FrameScanner(this.#routeWatch);
   #httpServer!: HttpServer | HttpsServer;
   readonly #httpConnections: HttpConnectionCap;
   readonly #webSocketServer: WebSocketServer;
@@ -283,10 +326,19 @@ export class RemoteServerHost implements RemoteServer {
       remoteCwd: resolved.remoteCwd,
       useUnstableProtocol: resolved.useUnstableProtocol,
     });
+    // One bound for every transport's parked sessions (the metrics exist once the server started).
+    this.#detached = new DetachedSessions(resolved.maxDetachedSessions, resolved.logger, () =>
+      this.#metrics.limitReached('detached_sessions'),
+    );
     this.#resumes =
       resolved.resumeWindowMs > 0
         ? new ResumeRegistry(
-            { windowMs: resolved.resumeWindowMs, bufferBytes: resolved.resumeBufferBytes },
+            {
+              windowMs: resolved.resumeWindowMs,
+              bufferBytes: resolved.resumeBufferBytes,
+              messageBytes: resolved.maxMessageBytes,
+            },
+            this.#detached,
             resolved.logger,
           )
         : undefined;
@@ -315,6 +367,11 @@ export class RemoteServerHost implements RemoteServer {
         return false;
       },
     });
+    // The RFD WebSocket's 101 carries its connection id, as the ACP SDKs' servers send it.
+    this.#webSocketServer.on('headers', (headers: string[], request: IncomingMessage) => {
+      const connectionId = this.#webSocketConnectionIds.get(request);
+      if (connectionId !== undefined) headers.push(`${CONNECTION_ID_HEADER}: ${connectionId}`);
+    });
     // drain and close work detached from the object too (`const { close } = server`), as they always did.
     this.drain = this.drain.bind(this);
     this.close = this.close.bind(this);
@@ -325,7 +382,7 @@ export class RemoteServerHost implements RemoteServer {
   }
 
   get detachedCount(): number {
-    return this.#resumes?.detachedCount ?? 0;
+    return this.#detached.size;
   }
 
   get draining(): boolean {
@@ -338,10 +395,20 @@ export class RemoteServerHost implements RemoteServer {
     const resolved = this.#resolved;
     if (resolved.metrics) {
       this.#metricsEndpoint = await createMetricsEndpoint({
-        openConnections: () => this.#sessions.size,
+        openConnections: (transport) => {
+          let open = 0;
+          for (const port of this.#sessions.values()) if (port.transport === transport) open += 1;
+          return open;
+        },
         draining: () => this.draining,
         detachedSessions: () => this.detachedCount,
         resumeCounters: this.#resumes?.counters,
+        bufferedBytes: () => this.#bufferedBytes(),
+        pendingRequests: () => {
+          let pending = 0;
+          for (const session of this.#sessions.keys()) pending += session.pendingRequests ?? 0;
+          return pending;
+        },
       });
       this.#metrics = this.#metricsEndpoint.metrics;
     }
@@ -352,6 +419,16 @@ export class RemoteServerHost implements RemoteServer {
       metricsServed: this.#metricsEndpoint !== undefined,
       resumes: this.#resumes,
     };
+    this.#streamableHttp = new StreamableHttpEndpoint({
+      maxMessageBytes: resolved.maxMessageBytes,
+      allowedOrigins: resolved.policy.allowedOrigins,
+      resumeWindowMs: resolved.resumeWindowMs,
+      initializeTimeoutMs: INITIALIZE_TIMEOUT_MS,
+      openConnection: (request, connectionId) => this.#openHttpConnection(request, connectionId),
+      refused: (request, refusal) => this.#recordRefusal('http', refusal, request),
+      // Its socket now belongs to the stream (bounded per connection), not to the plain-HTTP cap.
+      streamStarted: (request) => this.#httpConnections.upgraded(request.socket),
+    });
     this.#endpoints = new HttpEndpoints({
       paths: resolved.paths,
       metadataBody: `${JSON.stringify(this.metadata)}\n`,
@@ -403,8 +480,9 @@ export class RemoteServerHost implements RemoteServer {
     httpServer.on('error', (error) => this.#logger.error('server error', { error: String(error) }));
 
     this.port = (httpServer.address() as AddressInfo).port;
-    const scheme = resolved.tls ? 'wss' : 'ws';
-    this.url = `${scheme}://${formatUrlHost(resolved.host)}:${this.port}${resolved.paths.websocket}`;
+    const authority = `${formatUrlHost(resolved.host)}:${this.port}`;
+    this.url = `${resolved.tls ? 'wss' : 'ws'}://${authority}${resolved.paths.websocket}`;
+    this.endpoint = `${resolved.tls ? 'https' : 'http'}://${authority}${resolved.paths.metadata}`;
   }
 
   // --- Admission ---
@@ -415,8 +493,13 @@ export class RemoteServerHost implements RemoteServer {
   }
 
   /** Logs (rate-limited) and counts a refusal admission made. */
-  #recordRefusal(kind: 'upgrade' | 'http', refusal: Refusal, request: IncomingMessage): void {
-    if (kind === 'upgrade') this.#metrics.connectionRefused(refusal.reason);
+  #recordRefusal(
+    kind: 'upgrade' | 'http',
+    refusal: Refusal,
+    request: IncomingMessage,
+    transport: TransportLabel = 'websocket',
+  ): void {
+    if (kind === 'upgrade') this.#metrics.connectionRefused(refusal.reason, transport);
     else this.#metrics.requestRefused(refusal.reason);
     this.#refusalLog.info(kind === 'upgrade' ? 'connection refused' : 'request refused', {
       reason: refusal.reason,
@@ -451,6 +534,11 @@ export class RemoteServerHost implements RemoteServer {
       respondRefusal(response, decision);
       return;
     }
+    if (
+      requestPath(request) === this.paths.metadata &&
+      this.#streamableHttp.handle(request, response) === 'handled'
+    )
+      return;
     this.#endpoints.serve(request, response);
   }
 
@@ -488,6 +576,9 @@ export class RemoteServerHost implements RemoteServer {
       return;
     }
     this.#pendingUpgrades += 1;
+    // An upgrade on the mount path is the RFD WebSocket (ACP's standard transport): its 101 names its connection.
+    if (requestPath(request) === this.paths.metadata && decision.resume === undefined)
+      this.#webSocketConnectionIds.set(request, globalThis.crypto.randomUUID());
     let upgraded = false;
     // handleUpgrade answers an invalid handshake itself (400) without calling back; release the slot then.
     socket.once('close', () => {
@@ -530,11 +621,11 @@ export class RemoteServerHost implements RemoteServer {
   // --- Socket setup and connections ---
 
   /**
-   * What every accepted socket gets, new or resumed: the size-limit close reason, an error listener, heartbeats and
-   * the send-stall guard (each stops when that socket closes). Returns the heartbeat's stop.
+   * What every accepted socket gets, new or resumed: the size-limit close reason, an error listener and heartbeats
+   * (each stops when that socket closes; the connection's port watches for stalls). Returns the heartbeat's stop.
    */
   #prepareSocket(webSocket: WebSocket, connectionId: number): () => void {
-    const { maxMessageBytes, pingIntervalMs, stallTimeoutMs } = this.#resolved;
+    const { maxMessageBytes, pingIntervalMs } = this.#resolved;
     const logger = this.#logger;
     const metrics = this.#metrics;
     // ws closes a message over its payload cap itself, with code 1009 and no reason; give that close the same
@@ -556,14 +647,6 @@ export class RemoteServerHost implements RemoteServer {
     const stopHeartbeat = startHeartbeat(webSocket, pingIntervalMs, () => {
       metrics.heartbeatTimedOut();
       logger.warn('connection terminated: missed pong', { connection: connectionId });
-    });
-    startSendStallGuard(webSocket, stallTimeoutMs, (stalledForMs) => {
-      metrics.sendStallClosed();
-      logger.warn('connection closed: send stalled, the client stopped reading', {
-        connection: connectionId,
-        stalledForMs: Math.round(stalledForMs),
-        bufferedAmount: webSocket.bufferedAmount,
-      });
     });
     return stopHeartbeat;
   }
@@ -589,13 +672,15 @@ export class RemoteServerHost implements RemoteServer {
       peer: 'client',
       pauseWhenFull: true,
       metrics,
+      stallTimeoutMs: this.#resolved.stallTimeoutMs,
+      ...(this.#webSocketConnectionIds.has(request) ? { firstMessage: 'initialize' as const } : {}),
       ...(resumes !== undefined && webSocket.protocol === RESUME_SUBPROTOCOL
         ? { resume: resumes.open(connectionIdentity(request.headers), connectionId) }
         : {}),
     });
     let session: ConnectionSession;
     try {
-      session = this.#handleConnection(port, { maxMessageBytes, logger, connectionId, metrics, log });
+      session = this.#handleConnection(port, this.#connectionContext(connectionId, log));
     } catch (error) {
       stopHeartbeat();
       logger.error('connection handler failed', { connection: connectionId, error: String(error) });
@@ -604,17 +689,107 @@ export class RemoteServerHost implements RemoteServer {
       this.#connectionEnded();
       return;
     }
-    this.#sessions.add(session);
+    this.#track(session, port, { connection: connectionId }, stopHeartbeat);
+  }
+
+  /** What a connection handler gets with its port, whatever the transport. */
+  #connectionContext(connectionId: number, log: FrameLog): ConnectionContext {
+    const { maxMessageBytes, maxPendingRequests } = this.#resolved;
+    return {
+      maxMessageBytes,
+      maxPendingRequests,
+      logger: this.#logger,
+      connectionId,
+      metrics: this.#metrics,
+      log,
+    };
+  }
+
+  /** Keeps `session` in the server's set until its teardown ends (a drain waits for it, a close ends it). */
+  #track(
+    session: ConnectionSession,
+    port: FramePort,
+    fields: Record<string, unknown>,
+    stop: () => void = () => {},
+  ): void {
+    const logger = this.#logger;
+    this.#sessions.set(session, port);
     void session.done
       .catch((error: unknown) => {
-        logger.error('connection teardown failed', { connection: connectionId, error: String(error) });
+        logger.error('connection teardown failed', { ...fields, error: String(error) });
       })
       .finally(() => {
-        stopHeartbeat();
+        stop();
         this.#sessions.delete(session);
-        logger.info('connection closed', { connection: connectionId });
+        logger.info('connection closed', fields);
         this.#connectionEnded();
       });
+  }
+
+  /**
+   * A Streamable HTTP `initialize` POST asks for a new connection: admission (shutdown, drain, the connection cap),
+   * then its port, handed to the connection handler like a WebSocket's; or the refusal (logged and counted here).
+   */
+  #openHttpConnection(request: IncomingMessage, acpConnectionId: string): HttpServerPort | Refusal {
+    const decision = decideNewConnection(
+      this.#admissionRules,
+      this.#admissionPhase,
+      this.#sessions.size + this.#pendingUpgrades,
+    );
+    if (!decision.ok) {
+      this.#recordRefusal('upgrade', decision, request, 'streamable_http');
+      return decision;
+    }
+    const { maxMessageBytes, resumeBufferBytes, resumeWindowMs, pingIntervalMs, stallTimeoutMs } =
+      this.#resolved;
+    const logger = this.#logger;
+    const metrics = this.#metrics;
+    metrics.connectionAccepted('streamable_http');
+    const connectionId = this.#nextConnectionId++;
+    const fields = { connection: connectionId, transport: 'streamable_http' };
+    logger.info('connection opened', { ...fields, remoteAddress: request.socket.remoteAddress });
+    const log = new FrameLog(logger, { connection: connectionId });
+    const port = new HttpServerPort({
+      connectionId: acpConnectionId,
+      log,
+      metrics: metrics.forTransport('streamable_http'),
+      // As a replay buffer: resumeBufferBytes plus one message, so one large event never costs a reader its resume.
+      retention: { maxBytes: resumeBufferBytes + maxMessageBytes, windowMs: resumeWindowMs },
+      keepAliveMs: pingIntervalMs,
+      stallTimeoutMs,
+      firstStreamTimeoutMs: FIRST_STREAM_TIMEOUT_MS,
+      // A client gone without DELETE: its connection waits out the resume window (the stall timeout without one).
+      detachedTimeoutMs: resumeWindowMs > 0 ? resumeWindowMs : stallTimeoutMs > 0 ? stallTimeoutMs : 60_000,
+      detachedSessions: this.#detached,
+      routeKeysOf: (payload) => this.#routeKeysOf(payload),
+    });
+    try {
+      const session = this.#handleConnection(port, this.#connectionContext(connectionId, log));
+      this.#track(session, port, fields);
+    } catch (error) {
+      logger.error('connection handler failed', { ...fields, error: String(error) });
+      port.terminate({ code: CloseCode.InternalError, reason: 'connection setup failed' });
+    }
+    return port;
+  }
+
+  /** Route keys of a frame handed to a Streamable HTTP port without them (rare: the relay's own answers). */
+  #routeKeysOf(payload: Buffer | string): RouteKeys {
+    const scanner = this.#routeScanner;
+    if (!scanner.scan(typeof payload === 'string' ? Buffer.from(payload) : payload))
+      return { kind: 'response' };
+    return readRouteKeys(scanner, this.#routeNodes);
+  }
+
+  /** Bytes held for clients now, by buffer, over every transport (read at scrape time, never per message). */
+  #bufferedBytes(): Record<BufferName, number> {
+    let sendQueue = 0;
+    let replay = 0;
+    for (const port of this.#sessions.values()) {
+      sendQueue += port.bufferedAmount;
+      replay += port.replayBytes;
+    }
+    return { send_queue: sendQueue, replay };
   }
 
   #isIdle(): boolean {
@@ -695,7 +870,7 @@ export class RemoteServerHost implements RemoteServer {
 
   #shutDownSessions(reason: string): Promise<PromiseSettledResult<void>[]> {
     return Promise.allSettled(
-      [...this.#sessions].map((session) => {
+      [...this.#sessions.keys()].map((session) => {
         session.shutdown(reason);
         return session.done;
       }),

@@ -3,8 +3,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Stream } from '@agentclientprotocol/sdk';
 import type { ServeOptions } from '../options/options.js';
 import { resolveServeOptions } from '../options/validation.js';
-import type { WebSocketPort } from '../relay/websocket-port.js';
-import { webSocketMessageStream } from '../relay/websocket-stream.js';
+import type { FramePort } from '../relay/frame-port.js';
+import { messageStream } from '../relay/message-stream.js';
 import { CloseCode } from '../shared/constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
 import {
@@ -43,7 +43,7 @@ const CLOSE_ANSWER_WAIT_MS = 1_000;
 const unrefDelay = (milliseconds: number) => delay(milliseconds, undefined, { ref: false });
 
 function serveAgentConnection(
-  port: WebSocketPort,
+  port: FramePort,
   source: AgentAppSource,
   context: ConnectionContext,
 ): ConnectionSession {
@@ -52,7 +52,13 @@ function serveAgentConnection(
   let shuttingDown = false;
   // Wrap the port before awaiting the factory: frames that arrive meanwhile queue in the stream (and pause the
   // socket at its high-water mark) instead of being emitted with no listener and lost.
-  const stream = webSocketMessageStream(port, context.log);
+  const stream = messageStream(port, context.log, {
+    maxPendingRequests: context.maxPendingRequests,
+    // A session is kept for a resume only once the agent answered `initialize`.
+    answered: (method) => {
+      if (method === 'initialize') port.markEstablished();
+    },
+  });
   const started = (async () => {
     const app = typeof source === 'function' ? await source() : source;
     if (!app || typeof app.connect !== 'function') {
@@ -78,6 +84,9 @@ function serveAgentConnection(
   })();
   return {
     done,
+    get pendingRequests() {
+      return stream.pendingRequests;
+    },
     shutdown(reason) {
       shuttingDown = true;
       port.goAway(reason, unrefDelay(CLOSE_ANSWER_WAIT_MS));

@@ -1,10 +1,12 @@
 // serveCommand: serves a stdio ACP command over WebSocket, one child process per connection.
 import type { CommandOptions, ServeOptions } from '../options/options.js';
 import { type ResolvedCommand, resolveCommandOptions, resolveServeOptions } from '../options/validation.js';
+import type { FramePort } from '../relay/frame-port.js';
 import { Relay } from '../relay/relay-core.js';
-import type { WebSocketPort } from '../relay/websocket-port.js';
 import { CloseCode } from '../shared/constants.js';
 import type { FrameRules } from '../wire/inbound.js';
+import { errorResponseText, wireErrors } from '../wire/json-rpc.js';
+import { AgentHandshake } from './agent-handshake.js';
 import { type ProcessGroupChild, spawnProcessGroup } from './child-process.js';
 import {
   type ConnectionContext,
@@ -14,6 +16,18 @@ import {
 } from './remote-server.js';
 
 const PREVIEW_CHARS = 200;
+/**
+ * How long an agent that wrote text that is not JSON-RPC still gets to answer `initialize` before the client is told
+ * it is not speaking ACP: the local test client's grace (`@acpkit/testing`, `NOT_AN_ACP_AGENT`).
+ */
+const NOT_ACP_GRACE_MS = 2_000;
+
+/** The first characters of a line, for a log line or an error: never the whole line decoded. */
+function previewOf(bytes: Buffer): string {
+  // At most four bytes per character: enough bytes for the preview.
+  const text = bytes.toString('utf8', 0, PREVIEW_CHARS * 4 + 4);
+  return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}...` : text;
+}
 
 function exitReason(result: { code: number | null; signal: NodeJS.Signals | null; error?: Error }): string {
   if (result.error)
@@ -24,7 +38,7 @@ function exitReason(result: { code: number | null; signal: NodeJS.Signals | null
 
 /** A connection whose agent never started: closed with 4001 and the reason, nothing relayed. */
 function refuseUnstartedChild(
-  port: WebSocketPort,
+  port: FramePort,
   child: ProcessGroupChild,
   { logger, connectionId, metrics }: ConnectionContext,
 ): ConnectionSession {
@@ -52,7 +66,7 @@ const AGENT_RULES: FrameRules = { utf8: 'refuse', stripByteOrderMark: true, sing
 
 /** Relays one WebSocket connection to one fresh child process. */
 function relayToChild(
-  port: WebSocketPort,
+  port: FramePort,
   command: ResolvedCommand,
   context: ConnectionContext,
 ): ConnectionSession {
@@ -67,6 +81,24 @@ function relayToChild(
   // No pid: the spawn failed (ENOENT, EACCES, or EMFILE, where Node creates no stdio at all) and `exited` reports why.
   if (child.process.pid === undefined || !stdin || !stdout) return refuseUnstartedChild(port, child, context);
   metrics.childStarted();
+  // Until the agent answers `initialize`: a drop ends the session, and text instead of JSON-RPC is answered.
+  const handshake = new AgentHandshake(NOT_ACP_GRACE_MS, {
+    established() {
+      port.markEstablished();
+      relay.forwardUnchanged();
+    },
+    notSpeakingAcp(initializeIds, preview) {
+      relay.forwardUnchanged();
+      logger.warn('the agent is not speaking ACP: answered initialize with an error; closing', {
+        connection: connectionId,
+        preview,
+        graceMs: NOT_ACP_GRACE_MS,
+      });
+      const error = wireErrors.agentNotSpeakingAcp(preview, NOT_ACP_GRACE_MS);
+      for (const idToken of initializeIds) port.reply(errorResponseText(idToken, error));
+      port.close(CloseCode.InternalError, 'the agent is not speaking ACP (see the server log)');
+    },
+  });
   const relay: Relay = new Relay({
     port,
     input: stdout,
@@ -74,32 +106,41 @@ function relayToChild(
     maxMessageBytes,
     log,
     lineNames: { input: 'agent stdout', output: 'agent stdin' },
-    fromWebSocket: { rules: CLIENT_RULES, sender: 'client' },
+    fromPort: {
+      rules: CLIENT_RULES,
+      sender: 'client',
+      policy(payload, direction) {
+        handshake.clientFrame(payload);
+        direction.forward(payload);
+      },
+    },
     fromLines: {
       rules: AGENT_RULES,
       sender: 'agent',
+      policy(payload, direction) {
+        handshake.agentLine(payload);
+        direction.forward(payload);
+      },
       refused({ reason, bytes }) {
         // Agents sometimes print logs to stdout; those would corrupt the client's JSON-RPC stream.
         if (reason === 'utf8') {
           log.warn('agent stdout line is not valid UTF-8; not forwarded', { bytes: bytes.length });
+          handshake.agentText('(bytes that are not UTF-8)');
           return;
         }
-        // At most four bytes per character: enough bytes for the preview, never the whole line decoded.
-        const text = bytes.toString('utf8', 0, PREVIEW_CHARS * 4 + 4);
+        const preview = previewOf(bytes);
         log.warn('agent stdout line is not a JSON-RPC object; not forwarded', {
           bytes: bytes.length,
-          preview: text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}...` : text,
+          preview,
         });
+        handshake.agentText(preview);
       },
       oversize() {
         logger.warn('agent message over maxMessageBytes; closing', {
           connection: connectionId,
           maxMessageBytes,
         });
-        relay.webSocket.close(
-          CloseCode.MessageTooBig,
-          `agent message exceeds the ${maxMessageBytes}-byte limit`,
-        );
+        relay.port.close(CloseCode.MessageTooBig, `agent message exceeds the ${maxMessageBytes}-byte limit`);
       },
     },
   });
@@ -119,10 +160,13 @@ function relayToChild(
         new Promise<void>((resolve) => setTimeout(resolve, command.terminateTimeoutMs).unref()),
       ]);
     }
-    relay.webSocket.close(result.error ? CloseCode.AgentSpawnFailed : CloseCode.AgentExited, reason);
+    relay.port.close(result.error ? CloseCode.AgentSpawnFailed : CloseCode.AgentExited, reason);
   });
 
-  const reaped = relay.closed.then(() => child.terminate());
+  const reaped = relay.closed.then(() => {
+    handshake.end();
+    return child.terminate();
+  });
   const done = (async () => {
     await reaped;
     stdout.destroy();

@@ -29,8 +29,9 @@ export const RemoteDefaults = Object.freeze({
   /** WebSocket ping interval (25 s, below the 60 s idle timeout of common proxies). A missed pong terminates. */
   pingIntervalMs: 25_000,
   /**
-   * Send-stall timeout (60 s, as the ACP SDK's own server uses): a peer whose socket accepted nothing for this long
-   * is closed with 1008 and a logged reason, so a client that stops reading cannot hold a relay forever.
+   * Stall timeout (60 s, as the ACP SDK's own server uses): a connection that makes no progress for this long while
+   * something waits on its peer (data it does not read, messages it does not acknowledge) is closed with 1008 and a
+   * logged reason, so a peer that stops reading or acknowledging cannot hold a relay forever.
    */
   stallTimeoutMs: 60_000,
   /** Deadline for opening a client connection: the metadata fetch and the WebSocket open together. */
@@ -45,6 +46,16 @@ export const RemoteDefaults = Object.freeze({
    * acknowledges them.
    */
   resumeBufferBytes: 16 * 1024 * 1024,
+  /**
+   * Detached sessions a server keeps at once (client dropped, waiting for a resume, agent included): one more ends
+   * the oldest, so parked sessions cannot pile up while clients hold no socket.
+   */
+  maxDetachedSessions: 64,
+  /**
+   * Requests from one peer that wait for an answer at once (`serveAcp` and `connectAcp`: requests on the SDK stream;
+   * the mirror: the editor's requests to the remote): one more is answered with a JSON-RPC error at once.
+   */
+  maxPendingRequests: 256,
   /** Grace period for each teardown step of a `serveCommand` child (after stdin EOF, after SIGTERM). */
   terminateTimeoutMs: 5_000,
   /**
@@ -132,6 +143,16 @@ export const RelayErrorCode = {
   TransportLost: -32603,
   /** The answer to an oversized request (Invalid Request; `data` names the limit). */
   MessageTooLarge: -32600,
+  /**
+   * The answer to a request past `maxPendingRequests` requests waiting for an answer (Internal error, like
+   * `TransportLost`: `data.reason` is `"too_many_pending_requests"`); it never reached the agent.
+   */
+  TooManyPendingRequests: -32603,
+  /**
+   * `serveCommand`'s answer to `initialize` when its agent writes text that is not JSON-RPC and does not answer within
+   * a few seconds (Internal error: `data.reason` is `"agent_not_speaking_acp"`); the connection then closes.
+   */
+  AgentNotSpeakingAcp: -32603,
 } as const;
 
 /** Union of the numeric values of {@link RelayErrorCode}. */

@@ -11,9 +11,25 @@ export function hardPayloadCap(maxMessageBytes: number): number {
 
 /** Time a client gets to send a complete request head (Node's default is 60 s, checked every 30 s). */
 export const HTTP_HEADERS_TIMEOUT_MS = 10_000;
-/** Time a client gets to send a complete request (the routes take no body). */
+/**
+ * Time a client gets to send a complete request, a Streamable HTTP POST's body included (16 MiB in 30 s is a modest
+ * 0.6 MB/s).
+ */
 export const HTTP_REQUEST_TIMEOUT_MS = 30_000;
 /** How long an idle keep-alive connection stays open after a response. */
 export const HTTP_KEEP_ALIVE_TIMEOUT_MS = 5_000;
 /** How often Node checks the two timeouts above (its default, 30 s, would let a socket live 40 s). */
 export const HTTP_TIMEOUT_CHECK_INTERVAL_MS = 1_000;
+
+/**
+ * How long a Streamable HTTP `initialize` POST waits for the agent's answer before it gets 504 and the connection ends
+ * (the Python SDK's server waits as long): the answer is the POST's body, so a silent agent must not hold it forever.
+ */
+export const INITIALIZE_TIMEOUT_MS = 30_000;
+
+/**
+ * How long a Streamable HTTP connection whose `initialize` was answered waits for its client's first event stream
+ * before it ends (every ACP client opens it at once): a client that vanished after `initialize` holds its agent no
+ * longer than this, and such a connection is never kept as a detached session.
+ */
+export const FIRST_STREAM_TIMEOUT_MS = 10_000;

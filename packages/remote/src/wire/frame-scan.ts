@@ -130,6 +130,39 @@ export function compileWatch(spec: WatchSpec): WatchNode {
 }
 
 /**
+ * Adds the keys of `spec` that `root` does not watch yet to `root` itself (its existing nodes, which a policy compares
+ * members against, stay the same objects), or compiles `spec` when there is no `root`. Done once, before a scanner is
+ * built on the watch (a scanner reads the watch's height when it is made).
+ *
+ * @example
+ * ```ts
+ * const watch = extendWatch(policyWatch, { id: true, params: { sessionId: true } });
+ * ```
+ */
+export function extendWatch(root: WatchNode | undefined, spec: WatchSpec): WatchNode {
+  if (root === undefined) return compileWatch(spec);
+  let nextId = 0;
+  const visit = (node: WatchNode) => {
+    nextId = Math.max(nextId, node.id + 1);
+    for (const child of node.children) visit(child);
+  };
+  visit(root);
+  const add = (node: WatchNode, children: WatchSpec) => {
+    for (const [key, grandchildren] of Object.entries(children)) {
+      let child = node.childNamed(key);
+      if (child === undefined) {
+        child = new WatchNode(nextId++, key, Buffer.from(key, 'utf8'));
+        node.children.push(child);
+      }
+      if (grandchildren !== true) add(child, grandchildren);
+      node.height = Math.max(node.height, child.height + 1);
+    }
+  };
+  add(root, spec);
+  return root;
+}
+
+/**
  * Scans frames; one instance per relay direction, reused for every frame (its results describe the last frame
  * scanned and are overwritten by the next scan).
  *

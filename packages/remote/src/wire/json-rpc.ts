@@ -60,13 +60,70 @@ export const wireErrors = {
     message: `Message exceeds the ${maxMessageBytes}-byte limit`,
     data: { maxMessageBytes, ...(messageBytes === undefined ? {} : { messageBytes }) },
   }),
-  /** The answer the mirror gives its in-flight requests when the connection to the remote is gone. */
-  transportLost: (closeCode: number, reason: string): WireError => ({
+  /**
+   * The answer to a request past the bound on requests waiting for an answer (`maxPendingRequests`): the request
+   * never reached its handler; the sender may send it again once answers came.
+   */
+  tooManyPendingRequests: (maxPendingRequests: number): WireError => ({
+    code: RelayErrorCode.TooManyPendingRequests,
+    message: `Too many requests waiting for an answer on this connection (maxPendingRequests ${maxPendingRequests}); send it again once earlier requests are answered`,
+    data: { reason: 'too_many_pending_requests', maxPendingRequests },
+  }),
+  /**
+   * `serveCommand`'s answer to `initialize` when its agent wrote text that is not JSON-RPC (`preview`: its start) and
+   * did not answer within `graceMs`.
+   */
+  agentNotSpeakingAcp: (preview: string, graceMs: number): WireError => ({
+    code: RelayErrorCode.AgentNotSpeakingAcp,
+    message:
+      `The remote agent is not speaking ACP: it wrote text that is not JSON-RPC to stdout (${JSON.stringify(preview)}) ` +
+      `and did not answer initialize within ${graceMs / 1000} s. A stdio ACP agent must write only JSON-RPC to ` +
+      "stdout and its logs to stderr; the server's log has more.",
+    data: { reason: 'agent_not_speaking_acp', preview },
+  }),
+  /**
+   * The answer the mirror gives its in-flight requests when the connection to the remote is gone (`transport`: which
+   * one; close codes are the WebSocket's for both).
+   */
+  transportLost: (
+    closeCode: number,
+    reason: string,
+    transport: 'websocket' | 'streamable-http' = 'websocket',
+  ): WireError => ({
     code: RelayErrorCode.TransportLost,
-    message: `ACP remote transport lost: the WebSocket connection closed (code ${closeCode}${reason ? `: ${reason}` : ''})`,
-    data: { transport: 'websocket', closeCode, reason },
+    message: `ACP remote transport lost: ${transport === 'websocket' ? 'the WebSocket connection closed' : 'the Streamable HTTP connection ended'} (code ${closeCode}${reason ? `: ${reason}` : ''})`,
+    data: { transport, closeCode, reason },
   }),
 };
+
+/** What a parsed JSON-RPC object is, by the SDK's own rules (`isRequestMessage`, `isNotificationMessage`, ...). */
+export type MessageKind = 'request' | 'notification' | 'response' | 'invalid';
+
+function isWireId(value: unknown): value is WireId {
+  return value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+/**
+ * Classifies one parsed object as the SDK's connection does before handling it: a request (`jsonrpc` "2.0", a
+ * string `method` and a valid `id`), a notification (no `id`), something response-shaped (no `method`, and an `id`,
+ * `result` or `error`), or invalid (the SDK answers it with -32600 and id null).
+ *
+ * @example
+ * ```ts
+ * classifyMessage({ jsonrpc: '2.0', id: 1, method: 'initialize' }); // 'request'
+ * ```
+ */
+export function classifyMessage(message: Record<string, unknown>): MessageKind {
+  const envelope = message.jsonrpc === '2.0';
+  if (envelope && typeof message.method === 'string') {
+    if (!('id' in message)) return 'notification';
+    if (isWireId(message.id)) return 'request';
+    return 'invalid';
+  }
+  if (!('method' in message) && ('id' in message || 'result' in message || 'error' in message))
+    return 'response';
+  return 'invalid';
+}
 
 /** Result of checking that a frame or line is one JSON object. */
 export type ParsedFrame =

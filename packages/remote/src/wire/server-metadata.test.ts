@@ -64,12 +64,14 @@ describe('metadataUrlFor', () => {
     ['wss://example.com/acp/ws?x=1', 'https://example.com/acp'],
     ['ws://127.0.0.1:8080/acp', 'http://127.0.0.1:8080/acp'],
     ['ws://127.0.0.1:8080/ws', 'http://127.0.0.1:8080/'],
+    ['http://127.0.0.1:8080/acp', 'http://127.0.0.1:8080/acp'],
+    ['https://example.com/acp?x=1', 'https://example.com/acp'],
   ])('maps %s to %s', (input, expected) => {
     expect(metadataUrlFor(input)).toBe(expected);
   });
 
   it('returns undefined for other schemes and garbage', () => {
-    expect(metadataUrlFor('http://example.com/acp/ws')).toBeUndefined();
+    expect(metadataUrlFor('ftp://example.com/acp/ws')).toBeUndefined();
     expect(metadataUrlFor('not a url')).toBeUndefined();
   });
 });

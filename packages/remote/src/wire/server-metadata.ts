@@ -100,20 +100,27 @@ export function buildServerMetadata(input: ServerMetadataInput): ServerMetadata 
 }
 
 /**
- * Derives the metadata URL from a WebSocket URL: `ws(s)://h/p/ws` → `http(s)://h/p`; a URL on the single `<mount>`
- * endpoint maps to itself over HTTP. Undefined for other schemes.
+ * Derives the metadata URL from a client's URL: `ws(s)://h/p/ws` → `http(s)://h/p`; a URL on the single `<mount>`
+ * endpoint (`ws(s)://h/p`, or the Streamable HTTP endpoint `http(s)://h/p`) maps to itself over HTTP. Undefined for
+ * other schemes.
  *
  * @example
  * ```ts
  * metadataUrlFor('ws://127.0.0.1:8080/acp/ws'); // 'http://127.0.0.1:8080/acp'
  * ```
  */
-export function metadataUrlFor(webSocketUrl: string): string | undefined {
+export function metadataUrlFor(clientUrl: string): string | undefined {
   let url: URL;
   try {
-    url = new URL(webSocketUrl);
+    url = new URL(clientUrl);
   } catch {
     return undefined;
+  }
+  if (url.protocol === 'http:' || url.protocol === 'https:') {
+    // An ACP Streamable HTTP endpoint is the mount path, where the metadata document is served.
+    url.search = '';
+    url.hash = '';
+    return url.toString();
   }
   if (url.protocol !== 'ws:' && url.protocol !== 'wss:') return undefined;
   url.protocol = url.protocol === 'wss:' ? 'https:' : 'http:';

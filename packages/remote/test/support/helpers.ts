@@ -1,11 +1,40 @@
 import { readFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { WebSocket } from 'ws';
-import type { RemoteLogger } from '../../src/index.js';
+import { type RemoteLogger, type RemoteServer, serveCommand, silentLogger } from '../../src/index.js';
 
 export const ECHO_AGENT = fileURLToPath(new URL('../fixtures/echo-agent.mjs', import.meta.url));
 export const STUBBORN_CHILD = fileURLToPath(new URL('../fixtures/stubborn-child.mjs', import.meta.url));
+
+/** `serveCommand` of the echo agent on an OS-chosen port, silent unless `options` names a logger; closed by `cleanup`. */
+export async function startEchoServer(
+  cleanup: Cleanup,
+  options: Parameters<typeof serveCommand>[1] = {},
+): Promise<RemoteServer> {
+  const server = await serveCommand([process.execPath, ECHO_AGENT], {
+    port: 0,
+    logger: silentLogger,
+    ...options,
+  });
+  cleanup.add(() => server.close());
+  return server;
+}
+
+/**
+ * Runs a full garbage collection (V8's `gc`, exposed at run time), after the current job's WeakRefs are released: for
+ * tests that check with a `WeakRef` that nothing keeps an object.
+ */
+export async function collectGarbage(): Promise<void> {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  for (let round = 0; round < 3; round += 1) {
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+  }
+}
 
 /** Runs registered cleanups (sockets, servers, processes) after each test, in reverse order. */
 export class Cleanup {
@@ -36,27 +65,31 @@ export function recordingLogger(): {
   logger: RemoteLogger;
   entries: LogEntry[];
   waitFor(pattern: RegExp): Promise<LogEntry>;
+  /** Resolves with the matching entries once `count` of them were logged. */
+  waitForCount(pattern: RegExp, count: number): Promise<LogEntry[]>;
 } {
   const entries: LogEntry[] = [];
-  const waiters: Array<{ pattern: RegExp; resolve(entry: LogEntry): void }> = [];
+  const waiters = new Set<() => void>();
   const push = (level: LogEntry['level']) => (message: string, fields?: Record<string, unknown>) => {
-    const entry = { level, message, fields };
-    entries.push(entry);
-    for (const waiter of [...waiters]) {
-      if (waiter.pattern.test(message)) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve(entry);
-      }
-    }
+    entries.push({ level, message, fields });
+    for (const waiter of [...waiters]) waiter();
   };
+  const waitForCount = (pattern: RegExp, count: number) =>
+    new Promise<LogEntry[]>((resolve) => {
+      const check = () => {
+        const found = entries.filter((entry) => pattern.test(entry.message));
+        if (found.length < count) return;
+        waiters.delete(check);
+        resolve(found);
+      };
+      waiters.add(check);
+      check();
+    });
   return {
     logger: { info: push('info'), warn: push('warn'), error: push('error'), debug: push('debug') },
     entries,
-    waitFor(pattern) {
-      const found = entries.find((entry) => pattern.test(entry.message));
-      if (found) return Promise.resolve(found);
-      return new Promise((resolve) => waiters.push({ pattern, resolve }));
-    },
+    waitFor: async (pattern) => (await waitForCount(pattern, 1))[0]!,
+    waitForCount,
   };
 }
 
@@ -130,12 +163,27 @@ export interface RawResponse {
   upgraded: boolean;
 }
 
+/** Reads a plain (not upgraded) HTTP response to its end. */
+export function readRawResponse(response: IncomingMessage): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    let body = '';
+    response.setEncoding('utf8');
+    response.on('data', (chunk: string) => {
+      body += chunk;
+    });
+    response.on('error', reject);
+    response.on('end', () =>
+      resolve({ status: response.statusCode ?? 0, headers: response.headers, body, upgraded: false }),
+    );
+  });
+}
+
 /** Sends an HTTP request with full control over headers (Host included); optionally as a WebSocket upgrade. */
 export function rawRequest(
   port: number,
   path: string,
   headers: Record<string, string>,
-  options: { upgrade?: boolean; method?: string } = {},
+  options: { upgrade?: boolean; method?: string; body?: string | Buffer } = {},
 ): Promise<RawResponse> {
   const upgradeHeaders = options.upgrade
     ? {
@@ -159,17 +207,8 @@ export function rawRequest(
       socket.destroy();
       resolve({ status: response.statusCode ?? 0, headers: response.headers, body: '', upgraded: true });
     });
-    request.on('response', (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => {
-        body += chunk;
-      });
-      response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body, upgraded: false }),
-      );
-    });
-    request.end();
+    request.on('response', (response) => resolve(readRawResponse(response)));
+    request.end(options.body);
   });
 }
 

@@ -86,7 +86,7 @@ export async function startTestRelay(
     maxMessageBytes,
     log,
     lineNames: { input: 'input', output: 'output' },
-    fromWebSocket: { rules: WEBSOCKET_RULES, sender: 'client' },
+    fromPort: { rules: WEBSOCKET_RULES, sender: 'client' },
     fromLines: { rules: EDITOR_RULES, sender: 'lines', oversize: () => {} },
     ...relayOverrides,
   });

@@ -1,0 +1,568 @@
+// `pnpm bench:soak`: the soak benchmark. Mixed traffic for `--minutes` (default 10) through the built CLIs with their
+// default flags: an editor peer → `acpremote mirror` → a cut proxy → `acpremote expose -- node soak-agent.mjs`, and
+// the same in front of `acpremote serve soak-agent.mjs:createSoakAgent`. Small echoes in bursts, 1 MiB and 16 MiB
+// echoes, forms (each prompt asks one, the peer answers it, the turn's result carries the answer back), and every
+// connection cut at intervals (the mirrors resume). Nothing may be lost, duplicated or stall, and no process may grow
+// after the warm-up: its live memory (V8 heap and Buffers after a full GC, nothing in flight) by less than 32 MiB
+// from the warm-up's end to the run's end, and its RSS floor in the last minute by less than 32 MiB over the most RSS
+// it held during the warm-up (the allocator keeps freed buffers; see the judgement in main()).
+// A benchmark, not a test: it reports, writes results/soak.json, and exits 1 when a bound is missed.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { type ProcessGroupChild, spawnProcessGroup } from '@acpkit/remote';
+import { childrenOf } from './process-stats.js';
+import { describeMachine, formatReadme } from './report.js';
+import { type CutProxy, startCutProxy } from './soak/cut-proxy.js';
+import { type SoakFaults, type SoakMessage, SoakPeer } from './soak/soak-peer.js';
+
+const { values: flags } = parseArgs({
+  args: process.argv.slice(2).filter((arg) => arg !== '--'),
+  options: {
+    minutes: { type: 'string', default: '10' },
+    'warmup-minutes': { type: 'string' },
+    'cut-every-s': { type: 'string', default: '20' },
+    output: { type: 'string' },
+    'update-readme': { type: 'boolean', default: false },
+  },
+});
+
+const minutes = Number(flags.minutes);
+// The warm-up sets the RSS reference: the most a process holds while rarer combinations of large messages in flight
+// first happen (a 16 MiB echo during a cut and its replay). 4 of 10 minutes.
+const warmupMinutes = Number(flags['warmup-minutes'] ?? (minutes * 2) / 5);
+const cutEveryMs = Number(flags['cut-every-s']) * 1000;
+const output = flags.output ?? fileURLToPath(new URL('../results/soak.json', import.meta.url));
+const ACPREMOTE = fileURLToPath(new URL('../../apps/acpremote/dist/cli.js', import.meta.url));
+const AGENT = fileURLToPath(new URL('./fixtures/soak-agent.mjs', import.meta.url));
+/** Loaded into every measured process: reports its live memory after a full GC when asked (soak/memory-probe.mjs). */
+const PROBE = fileURLToPath(new URL('./soak/memory-probe.mjs', import.meta.url));
+const PROBE_DIR = mkdtempSync(join(tmpdir(), 'acpkit-soak-'));
+const README = fileURLToPath(new URL('../README.md', import.meta.url));
+/** The bound on each process's RSS growth after the warm-up. */
+const GROWTH_BOUND_BYTES = 32 * 1024 * 1024;
+/** An answer later than this counts as stalled (a 16 MiB echo through a cut and a resume takes seconds). */
+const STALL_MS = 120_000;
+const SAMPLE_EVERY_MS = 2_000;
+/** The process of the soak itself: its RSS is reported, not judged (it keeps every answer's counters, not a relay's). */
+const DRIVER = 'driver (not bounded)';
+/** How long the traffic gets to settle before and after the round trip that precedes a live-memory measurement. */
+const SETTLE_MS = 1_000;
+/** How long a process gets to write its memory report. */
+const PROBE_TIMEOUT_MS = 15_000;
+/** RSS samples are skipped this long after a measurement's forced GC. */
+const RSS_PAUSE_AFTER_GC_MS = 10_000;
+const SMALL = 'x'.repeat(300);
+const ONE_MIB = 'm'.repeat(1024 * 1024);
+/** Just under the 16 MiB default limit, envelope included, both ways. */
+const HUGE = 'h'.repeat(16 * 1024 * 1024 - 8 * 1024);
+/** At most one 16 MiB echo per path this often. */
+const HUGE_EVERY_MS = 15_000;
+
+const log = (line: string) => process.stderr.write(`[soak] ${line}\n`);
+
+/** A CLI process of the soak, its stderr scanned for warnings and errors (counted by message, not kept whole). */
+interface Service {
+  readonly name: string;
+  readonly child: ProcessGroupChild;
+  readonly warnings: Map<string, number>;
+  readonly stderrLines: () => number;
+  waitFor(pattern: RegExp): Promise<RegExpMatchArray>;
+}
+
+function startService(name: string, args: readonly string[]): Service {
+  const child = spawnProcessGroup([process.execPath, '--import', PROBE, ACPREMOTE, ...args], {
+    env: { ...process.env, ACPKIT_SOAK_PROBE_DIR: PROBE_DIR },
+    stdio: ['pipe', 'pipe', 'pipe'],
+    terminateTimeoutMs: 5_000,
+  });
+  const warnings = new Map<string, number>();
+  let lines = 0;
+  let head = '';
+  const waiters = new Set<() => void>();
+  let pending = '';
+  child.process.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    pending += chunk;
+    for (let newline = pending.indexOf('\n'); newline !== -1; newline = pending.indexOf('\n')) {
+      const line = pending.slice(0, newline);
+      pending = pending.slice(newline + 1);
+      lines += 1;
+      if (head.length < 4096) head += `${line}\n`;
+      // `acpremote warn: message key=value …`: counted by message.
+      const match = /^acpremote (warn|error): (.*?)(?: [a-zA-Z]+=|$)/.exec(line);
+      if (match)
+        warnings.set(`${match[1]}: ${match[2]}`, (warnings.get(`${match[1]}: ${match[2]}`) ?? 0) + 1);
+    }
+    for (const waiter of [...waiters]) waiter();
+  });
+  return {
+    name,
+    child,
+    warnings,
+    stderrLines: () => lines,
+    waitFor: (pattern) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          const match = head.match(pattern);
+          if (match) {
+            waiters.delete(check);
+            resolve(match);
+          }
+        };
+        waiters.add(check);
+        check();
+        void child.exited.then(() => reject(new Error(`${name} exited before ${pattern}:\n${head}`)));
+      }),
+  };
+}
+
+function rssBytes(pid: number): number | undefined {
+  try {
+    const kib = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kib === undefined ? undefined : Number(kib) * 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a process holds after a full GC with nothing in flight (memory-probe.mjs's report), in bytes. */
+interface LiveMemory {
+  heapUsed: number;
+  external: number;
+  rss: number;
+}
+
+/** The live memory the judgement compares: V8's heap plus the memory its objects own outside it (Buffers). */
+const liveBytes = (memory: LiveMemory) => memory.heapUsed + memory.external;
+
+/**
+ * Asks each process (SIGUSR2) for report number `round` of its memory probe and waits for it. A process without the
+ * probe (one that died) gives no report and is left out.
+ */
+async function readProbes(
+  processes: ReadonlyArray<{ name: string; pid: number }>,
+  round: number,
+): Promise<Record<string, LiveMemory>> {
+  const reports: Record<string, LiveMemory> = {};
+  for (const { pid } of processes) {
+    try {
+      process.kill(pid, 'SIGUSR2');
+    } catch {
+      // gone: no report
+    }
+  }
+  const deadline = Date.now() + PROBE_TIMEOUT_MS;
+  for (const { name, pid } of processes) {
+    const file = join(PROBE_DIR, `${pid}.json`);
+    for (;;) {
+      const report = existsSync(file)
+        ? (JSON.parse(readFileSync(file, 'utf8')) as LiveMemory & { report: number })
+        : undefined;
+      if (report !== undefined && report.report >= round) {
+        reports[name] = { heapUsed: report.heapUsed, external: report.external, rss: report.rss };
+        break;
+      }
+      if (Date.now() > deadline) {
+        log(`no memory report from ${name} (pid ${pid})`);
+        break;
+      }
+      await delay(100);
+    }
+  }
+  return reports;
+}
+
+/**
+ * Lets the traffic settle, then reads every process's live memory: each path's operations have finished (the caller
+ * awaited them), a resume a last cut started completes, one more round trip proves each path flows again, and its
+ * acknowledgements (sent within 100 ms) are exchanged. Nothing is in flight then but what a process keeps.
+ */
+async function settleAndMeasure(
+  paths: readonly SoakPath[],
+  processes: ReadonlyArray<{ name: string; pid: number }>,
+  round: number,
+): Promise<Record<string, LiveMemory>> {
+  await delay(SETTLE_MS);
+  await Promise.all(paths.map((path) => path.roundTrip()));
+  await delay(SETTLE_MS);
+  return readProbes(processes, round);
+}
+
+interface Counts {
+  smallEchoes: number;
+  oneMiBEchoes: number;
+  hugeEchoes: number;
+  forms: number;
+  echoedBytes: number;
+}
+
+/** One editor → mirror → proxy → server path and its traffic. */
+class SoakPath {
+  readonly counts: Counts = { smallEchoes: 0, oneMiBEchoes: 0, hugeEchoes: 0, forms: 0, echoedBytes: 0 };
+  private seq = 0;
+  private sessionId = '';
+  private lastHuge = 0;
+
+  constructor(
+    readonly name: string,
+    readonly mirror: Service,
+    readonly proxy: CutProxy,
+    readonly peer: SoakPeer,
+  ) {}
+
+  async open(): Promise<void> {
+    const initialized = await this.peer.request('initialize', {
+      protocolVersion: 1,
+      clientCapabilities: { elicitation: { form: {} } },
+      clientInfo: { name: 'acpkit-soak', version: '0.0.0' },
+    });
+    if (initialized.result === undefined) throw new Error(`${this.name}: initialize failed`);
+    const session = await this.peer.request('session/new', { cwd: process.cwd(), mcpServers: [] });
+    this.sessionId = String(session.result?.sessionId);
+  }
+
+  /** Runs mixed operations until `end` (a `Date.now()` value). */
+  async run(end: number): Promise<void> {
+    while (Date.now() < end) {
+      const roll = Math.random();
+      if (roll < 0.5) await this.smallBurst();
+      else if (roll < 0.8) await this.form();
+      else if (Date.now() - this.lastHuge >= HUGE_EVERY_MS && roll > 0.95) await this.echo(HUGE, 'huge');
+      else await this.echo(ONE_MIB, 'one');
+      // Leave the machine some air: a soak measures endurance, not peak throughput.
+      await delay(5);
+    }
+  }
+
+  /** One small echo, waited for: proves the path flows (after a cut, once the mirror has resumed). */
+  roundTrip(): Promise<void> {
+    return this.echo(SMALL, 'small');
+  }
+
+  private async smallBurst(): Promise<void> {
+    await Promise.all(Array.from({ length: 32 }, () => this.echo(SMALL, 'small')));
+  }
+
+  private async echo(pad: string, kind: 'small' | 'one' | 'huge'): Promise<void> {
+    const seq = ++this.seq;
+    if (kind === 'huge') this.lastHuge = Date.now();
+    const answer = await this.peer.request('_soak/echo', { seq, pad });
+    if (answer.error !== undefined) return;
+    if (answer.result?.seq !== seq || answer.result.pad?.length !== pad.length) {
+      this.peer.fault('errors', `echo #${seq}: a different answer came back`);
+      return;
+    }
+    this.counts.echoedBytes += pad.length;
+    if (kind === 'small') this.counts.smallEchoes += 1;
+    else if (kind === 'one') this.counts.oneMiBEchoes += 1;
+    else this.counts.hugeEchoes += 1;
+  }
+
+  private async form(): Promise<void> {
+    const text = `form-${++this.seq}`;
+    const answer: SoakMessage = await this.peer.request('session/prompt', {
+      sessionId: this.sessionId,
+      prompt: [{ type: 'text', text }],
+    });
+    if (answer.error !== undefined) return;
+    const meta = answer.result?._meta as { answered?: unknown } | undefined;
+    if (meta?.answered !== `ok:${text}`) {
+      this.peer.fault('errors', `${text}: the turn ended with ${JSON.stringify(meta)}`);
+      return;
+    }
+    this.counts.forms += 1;
+  }
+}
+
+interface Sample {
+  atMs: number;
+  rss: Record<string, number>;
+}
+
+const MiB = 1024 * 1024;
+const mib = (bytes: number) => (bytes / MiB).toFixed(1);
+
+async function main(): Promise<number> {
+  const machine = describeMachine();
+  log(`${minutes} min (warm-up ${warmupMinutes} min), cuts every ${cutEveryMs / 1000} s`);
+  const expose = startService('expose', [
+    'expose',
+    '--port',
+    '0',
+    '--',
+    process.execPath,
+    '--import',
+    PROBE,
+    AGENT,
+  ]);
+  const serve = startService('serve', ['serve', `${AGENT}:createSoakAgent`, '--port', '0']);
+  const services = [expose, serve];
+  const banner = /Serving ACP WebSocket at ws:\/\/127\.0\.0\.1:(\d+)\/acp\/ws/;
+  const paths: SoakPath[] = [];
+  for (const server of [expose, serve]) {
+    const port = Number((await server.waitFor(banner))[1]);
+    const proxy = await startCutProxy(port);
+    const mirror = startService(`mirror → ${server.name}`, ['mirror', `ws://127.0.0.1:${proxy.port}/acp/ws`]);
+    services.push(mirror);
+    const { stdin, stdout } = mirror.child.process;
+    if (!stdin || !stdout) throw new Error('the mirror has no stdio');
+    const path = new SoakPath(server.name, mirror, proxy, new SoakPeer(stdin, stdout, STALL_MS));
+    await path.open();
+    paths.push(path);
+  }
+
+  const started = Date.now();
+  const end = started + minutes * 60_000;
+  const warmupEnd = started + warmupMinutes * 60_000;
+  /** Every process measured, by name: the CLIs, the agents `expose` started, and the driver itself. */
+  const measured = (): Array<{ name: string; pid: number }> => {
+    const list: Array<{ name: string; pid: number }> = [];
+    for (const service of services) {
+      const pid = service.child.process.pid;
+      if (pid !== undefined) list.push({ name: service.name, pid });
+    }
+    const exposePid = expose.child.process.pid;
+    for (const [index, pid] of (exposePid === undefined ? [] : childrenOf(exposePid)).entries())
+      list.push({ name: `expose agent ${index + 1}`, pid });
+    return list;
+  };
+  const samples: Sample[] = [];
+  /** No cuts while the traffic settles for a live-memory measurement. */
+  let quiet = false;
+  /** RSS samples are not kept while the traffic settles and for a while after the measurement's forced GC. */
+  let sampleRssFrom = 0;
+  const sample = () => {
+    if (quiet || Date.now() < sampleRssFrom) return;
+    const rss: Record<string, number> = {};
+    for (const { name, pid } of measured()) {
+      const bytes = rssBytes(pid);
+      if (bytes !== undefined) rss[name] = bytes;
+    }
+    rss[DRIVER] = process.memoryUsage.rss();
+    samples.push({ atMs: Date.now() - started, rss });
+  };
+  const sampler = setInterval(sample, SAMPLE_EVERY_MS);
+  let cutTurn = 0;
+  const cutter = setInterval(() => {
+    if (quiet) return;
+    const path = paths[cutTurn++ % paths.length]!;
+    path.proxy.cutAll();
+  }, cutEveryMs);
+  const progress = setInterval(() => {
+    const elapsed = Math.round((Date.now() - started) / 1000);
+    const done = paths.map((path) => `${path.name} ${JSON.stringify(path.counts)}`).join('; ');
+    log(`${elapsed} s: ${done}`);
+  }, 60_000);
+  /** Settles the traffic (no cut, nothing in flight) and reads every process's live memory. */
+  const measureLive = async (round: number) => {
+    quiet = true;
+    const live = await settleAndMeasure(paths, measured(), round);
+    log(
+      `live memory ${round}: ${Object.entries(live)
+        .map(([name, m]) => `${name} ${mib(liveBytes(m))}`)
+        .join(', ')}`,
+    );
+    quiet = false;
+    // The forced GC may hand pages back: RSS samples right after it would not show what a process holds on its own.
+    sampleRssFrom = Date.now() + RSS_PAUSE_AFTER_GC_MS;
+    return live;
+  };
+
+  await Promise.all(paths.map((path) => path.run(warmupEnd)));
+  const liveAtWarmup = await measureLive(1);
+  await Promise.all(paths.map((path) => path.run(end)));
+  clearInterval(cutter);
+  clearInterval(progress);
+  sample();
+  clearInterval(sampler);
+  const liveAtEnd = await measureLive(2);
+
+  // Shut down as users do: stdin EOF for the mirrors (exit 0), SIGTERM for the servers (a drain: exit 0).
+  const exits: Record<string, number | null> = {};
+  for (const path of paths) {
+    path.mirror.child.process.stdin?.end();
+    exits[path.mirror.name] = (await path.mirror.child.exited).code;
+    await path.proxy.close();
+  }
+  for (const server of [expose, serve]) {
+    server.child.signal('SIGTERM');
+    exits[server.name] = (await server.child.exited).code;
+  }
+  for (const service of services) await service.child.terminate();
+  rmSync(PROBE_DIR, { recursive: true, force: true });
+
+  // Two judgements per process (see README, "Soak"). Live memory, the leak check: what it holds after a full GC with
+  // nothing in flight, at the warm-up's end and at the run's end, may grow by less than the bound. RSS, the bound on
+  // what the machine gives it: the floor of the run's last minute (what it holds between large messages; a 16 MiB
+  // echo in flight lifts RSS by tens of MiB for a moment) may exceed the most it held during the warm-up by less
+  // than the bound. Not the warm-up's floor: the allocator keeps freed message buffers for reuse (measured: glibc
+  // gave back 77 of 177 MiB on malloc_trim), so the floor climbs to the warm-up's high-water mark whenever dead
+  // buffers happen to pile up before V8 collects them; a floor above the most a process ever held is new memory.
+  const names = [...new Set(samples.flatMap((s) => Object.keys(s.rss)))];
+  const minuteOf = (sample: Sample) => Math.floor(sample.atMs / 60_000);
+  const memory = names.map((name) => {
+    const values = (list: Sample[]) => list.flatMap((s) => (s.rss[name] === undefined ? [] : [s.rss[name]!]));
+    const floorOfMinuteBefore = (limitMs: number) =>
+      Math.min(...values(samples.filter((s) => s.atMs <= limitMs && s.atMs > limitMs - 60_000)));
+    const atWarmup = floorOfMinuteBefore(warmupEnd - started);
+    const atEnd = floorOfMinuteBefore(end - started);
+    const warmupHighWater = Math.max(...values(samples.filter((s) => s.atMs <= warmupEnd - started)));
+    const afterWarmup = values(samples.filter((s) => s.atMs > warmupEnd - started));
+    const rssOverHighWater = atEnd - warmupHighWater;
+    const liveBefore = liveAtWarmup[name];
+    const liveAfter = liveAtEnd[name];
+    const liveGrowth =
+      liveBefore === undefined || liveAfter === undefined
+        ? Number.NaN
+        : liveBytes(liveAfter) - liveBytes(liveBefore);
+    const bounded = name !== DRIVER;
+    const minutes = [...new Set(samples.map(minuteOf))].map((minute) => {
+      const inMinute = values(samples.filter((s) => minuteOf(s) === minute));
+      return {
+        minute,
+        floorMiB: Number(mib(Math.min(...inMinute))),
+        peakMiB: Number(mib(Math.max(...inMinute))),
+      };
+    });
+    const within = (bytes: number) => Number.isFinite(bytes) && bytes < GROWTH_BOUND_BYTES;
+    return {
+      process: name,
+      warmupMiB: Number(mib(atWarmup)),
+      endMiB: Number(mib(atEnd)),
+      warmupHighWaterMiB: Number(mib(warmupHighWater)),
+      maxAfterWarmupMiB: Number(mib(Math.max(...afterWarmup))),
+      floorGrowthMiB: Number(mib(atEnd - atWarmup)),
+      overHighWaterMiB: Number(mib(rssOverHighWater)),
+      live:
+        liveBefore === undefined || liveAfter === undefined
+          ? undefined
+          : {
+              warmup: {
+                heapMiB: Number(mib(liveBefore.heapUsed)),
+                externalMiB: Number(mib(liveBefore.external)),
+              },
+              end: { heapMiB: Number(mib(liveAfter.heapUsed)), externalMiB: Number(mib(liveAfter.external)) },
+              growthMiB: Number(mib(liveGrowth)),
+            },
+      withinBound: !bounded || (within(rssOverHighWater) && within(liveGrowth)),
+      minutes,
+    };
+  });
+  const resumes = paths.map((path) => ({ path: path.name, cuts: path.proxy.cuts }));
+  const faults: Record<string, SoakFaults> = Object.fromEntries(paths.map((p) => [p.name, p.peer.faults]));
+  const lost = Object.values(faults).reduce((sum, f) => sum + f.errors + f.unexpected + f.stalled, 0);
+  const cleanExits = Object.values(exits).every((code) => code === 0);
+  const warnings = Object.fromEntries(services.map((s) => [s.name, Object.fromEntries(s.warnings)]));
+  const passed = lost === 0 && cleanExits && memory.every((entry) => entry.withinBound);
+  const result = {
+    startedAt: new Date(started).toISOString(),
+    machine,
+    minutes,
+    warmupMinutes,
+    cutEverySeconds: cutEveryMs / 1000,
+    counts: Object.fromEntries(paths.map((path) => [path.name, path.counts])),
+    formsAnswered: Object.fromEntries(paths.map((path) => [path.name, path.peer.formsAnswered])),
+    cuts: resumes,
+    faults,
+    exits,
+    warnings,
+    memory,
+    passed,
+  };
+  mkdirSync(new URL('../results/', import.meta.url), { recursive: true });
+  writeFileSync(output, `${JSON.stringify(result, null, 2)}\n`);
+  const markdown = renderSoak(result);
+  process.stdout.write(`${markdown}\n`);
+  if (flags['update-readme']) {
+    const readme = readFileSync(README, 'utf8');
+    const updated = readme.replace(
+      /<!-- soak:start -->[\s\S]*<!-- soak:end -->/,
+      `<!-- soak:start -->\n${markdown}\n<!-- soak:end -->`,
+    );
+    writeFileSync(README, updated);
+    if (!formatReadme()) log('run biome format on README.md');
+  }
+  log(passed ? 'passed' : 'FAILED');
+  return passed ? 0 : 1;
+}
+
+function renderSoak(result: {
+  startedAt: string;
+  machine: ReturnType<typeof describeMachine>;
+  minutes: number;
+  warmupMinutes: number;
+  cutEverySeconds: number;
+  counts: Record<string, Counts>;
+  cuts: Array<{ path: string; cuts: number }>;
+  faults: Record<string, SoakFaults>;
+  exits: Record<string, number | null>;
+  memory: Array<{
+    process: string;
+    warmupMiB: number;
+    endMiB: number;
+    warmupHighWaterMiB: number;
+    maxAfterWarmupMiB: number;
+    floorGrowthMiB: number;
+    overHighWaterMiB: number;
+    live:
+      | {
+          warmup: { heapMiB: number; externalMiB: number };
+          end: { heapMiB: number; externalMiB: number };
+          growthMiB: number;
+        }
+      | undefined;
+    withinBound: boolean;
+    minutes: Array<{ minute: number; floorMiB: number }>;
+  }>;
+  passed: boolean;
+}): string {
+  const lines = [
+    `Soak of ${result.startedAt}: ${result.minutes} min (warm-up ${result.warmupMinutes} min), every connection cut ` +
+      `every ${result.cutEverySeconds} s in turn, default flags; ${result.machine.cpuCount}× ${result.machine.cpuModel}, ` +
+      `Node ${result.machine.node}; load average ${result.machine.loadAverage.join(' / ')} at start. **${result.passed ? 'Passed' : 'Failed'}.**`,
+    '',
+    '| Path | small echoes | 1 MiB echoes | 16 MiB echoes | forms | MB echoed | cuts | lost, duplicated or stalled |',
+    '| ---- | -----------: | -----------: | ------------: | ----: | --------: | ---: | --------------------------: |',
+    ...Object.entries(result.counts).map(([name, counts]) => {
+      const faults = result.faults[name]!;
+      const cuts = result.cuts.find((entry) => entry.path === name)?.cuts ?? 0;
+      const bad = faults.errors + faults.unexpected + faults.stalled;
+      return `| mirror → ${name} | ${counts.smallEchoes} | ${counts.oneMiBEchoes} | ${counts.hugeEchoes} | ${counts.forms} | ${(counts.echoedBytes / 1e6).toFixed(0)} | ${cuts} | ${bad} |`;
+    }),
+    '',
+    "| Process | live, warm-up end (MiB) | live, end (MiB) | live growth (MiB, bound 32) | RSS most in warm-up (MiB) | RSS floor, last minute (MiB) | over the warm-up's most (MiB, bound 32) | RSS floor growth (MiB) | RSS peak after warm-up (MiB) |",
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...result.memory.map((entry) => {
+      const live = entry.live;
+      const total = (side: { heapMiB: number; externalMiB: number }) =>
+        (side.heapMiB + side.externalMiB).toFixed(1);
+      const over = (value: number) => (value < 32 ? `${value}` : `${value} **over**`);
+      const liveCells =
+        live === undefined ? ['—', '—', '—'] : [total(live.warmup), total(live.end), over(live.growthMiB)];
+      return `| ${entry.process} | ${liveCells.join(' | ')} | ${entry.warmupHighWaterMiB} | ${entry.endMiB} | ${entry.process === DRIVER ? entry.overHighWaterMiB : over(entry.overHighWaterMiB)} | ${entry.floorGrowthMiB} | ${entry.maxAfterWarmupMiB} |`;
+    }),
+    '',
+    'Live: V8 heap used + external memory (Buffers) after a full GC with nothing in flight. RSS floor growth (last ' +
+      "minute's floor against the warm-up's last minute's) is reported, not judged (see above).",
+    '',
+    'RSS floor per minute (MiB), minute 1 first:',
+    '',
+    ...result.memory.map(
+      (entry) =>
+        `- ${entry.process}: ${entry.minutes
+          .filter((minute) => minute.minute < result.minutes)
+          .map((minute) => Math.round(minute.floorMiB))
+          .join(', ')}`,
+    ),
+    '',
+    `Exit codes: ${Object.entries(result.exits)
+      .map(([name, code]) => `${name} ${code}`)
+      .join(', ')}.`,
+  ];
+  return lines.join('\n');
+}
+
+process.exitCode = await main();

@@ -1,0 +1,137 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SseReceiver as Receiver } from '../../../test/support/sse-receiver.js';
+import { HIGH_WATER_BYTES } from '../../relay/flow-control.js';
+import { RetentionBudget, SseStream, type SseStreamOwner } from './sse-stream.js';
+
+function owner(maxBytes = 1 << 20, windowMs = 60_000): SseStreamOwner & { progress: number } {
+  const state = {
+    retention: new RetentionBudget(maxBytes, windowMs),
+    keepAliveMs: 25_000,
+    progress: 0,
+    progressed() {
+      state.progress += 1;
+    },
+    receiverChanged() {},
+    streamEnded() {},
+  };
+  return state;
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+const ids = (text: string) => [...text.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('SseStream', () => {
+  it('queues events until a receiver attaches, then writes them numbered, and later ones as they come', async () => {
+    const stream = new SseStream('connection', owner());
+    stream.push('{"a":1}');
+    stream.push(Buffer.from('{"b":2}'));
+    const receiver = new Receiver();
+    expect(stream.attach(receiver, undefined)).toEqual({ ok: true });
+    stream.push('{"c":3}');
+    await tick();
+    expect(receiver.text).toBe('id: 1\ndata: {"a":1}\n\nid: 2\ndata: {"b":2}\n\nid: 3\ndata: {"c":3}\n\n');
+    expect(stream.pendingBytes).toBe(0);
+  });
+
+  it('stops writing past the high-water mark of a receiver that does not read, and goes on once it drains', async () => {
+    const state = owner(64 << 20);
+    const stream = new SseStream('s1', state);
+    const receiver = new Receiver(true);
+    stream.attach(receiver, undefined);
+    const payload = 'x'.repeat(256 * 1024);
+    for (let index = 0; index < 12; index += 1) stream.push(payload);
+    await tick();
+    const written = ids(receiver.text).length;
+    expect(written).toBeLessThan(12);
+    expect(stream.pendingBytes).toBeGreaterThan(HIGH_WATER_BYTES);
+    receiver.release();
+    await tick();
+    await tick();
+    expect(ids(receiver.text)).toEqual(Array.from({ length: 12 }, (_, index) => index + 1));
+    expect(stream.pendingBytes).toBe(0);
+  });
+
+  it('sends a reconnecting receiver every event after its Last-Event-ID, then the live ones', async () => {
+    const stream = new SseStream('connection', owner());
+    const first = new Receiver();
+    stream.attach(first, undefined);
+    for (const n of [1, 2, 3]) stream.push(`{"n":${n}}`);
+    const second = new Receiver();
+    expect(stream.attach(second, 1)).toEqual({ ok: true });
+    stream.push('{"n":4}');
+    await tick();
+    expect(ids(second.text)).toEqual([2, 3, 4]);
+    expect(first.writableEnded).toBe(true);
+    expect(first.text).toContain(': replaced by a newer request for this stream\n\n');
+  });
+
+  it('refuses a Last-Event-ID whose successors were evicted (overflow) or that was never sent (ahead)', () => {
+    const stream = new SseStream('connection', owner(40));
+    stream.attach(new Receiver(), undefined);
+    for (const n of [1, 2, 3]) stream.push(`{"n":${n}}`);
+    expect(stream.attach(new Receiver(), 0)).toEqual({ ok: false, gap: 'overflow' });
+    expect(stream.attach(new Receiver(), 9)).toEqual({ ok: false, gap: 'ahead' });
+    expect(stream.attach(new Receiver(), 3)).toEqual({ ok: true });
+  });
+
+  it('keeps nothing with a window of 0, and nothing older than the window', () => {
+    vi.useFakeTimers();
+    const none = new SseStream('connection', owner(1 << 20, 0));
+    none.attach(new Receiver(), undefined);
+    none.push('{}');
+    none.push('{}');
+    expect(none.attach(new Receiver(), 1)).toEqual({ ok: false, gap: 'overflow' });
+
+    const state = owner(1 << 20, 1_000);
+    const aged = new SseStream('connection', state);
+    aged.attach(new Receiver(), undefined);
+    aged.push('{}');
+    vi.advanceTimersByTime(1_500);
+    aged.push('{}');
+    expect(aged.attach(new Receiver(), 0)).toEqual({ ok: false, gap: 'overflow' });
+    expect(aged.attach(new Receiver(), 1)).toEqual({ ok: true });
+    expect(state.retention.retainedBytes).toBeGreaterThan(0);
+  });
+
+  it('writes a keep-alive comment each interval while a receiver is attached', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const stream = new SseStream('connection', owner());
+    const receiver = new Receiver();
+    stream.attach(receiver, undefined);
+    vi.advanceTimersByTime(50_000);
+    await new Promise((resolve) => process.nextTick(resolve));
+    expect(receiver.text).toBe(':\n\n:\n\n');
+  });
+
+  it('finishes after its queued events: the closing comment comes last, once a receiver has read them', async () => {
+    const stream = new SseStream('s', owner());
+    stream.push('{"last":1}');
+    stream.finish('closed 4000 agent process exited with code 0');
+    stream.push('{"dropped":true}');
+    expect(stream.isEnded).toBe(false);
+    const receiver = new Receiver();
+    stream.attach(receiver, undefined);
+    await tick();
+    expect(receiver.text).toBe(
+      'id: 1\ndata: {"last":1}\n\n: closed 4000 agent process exited with code 0\n\n',
+    );
+    expect(stream.isEnded).toBe(true);
+  });
+
+  it('ends with a one-line closing comment and keeps nothing', () => {
+    const state = owner();
+    const stream = new SseStream('connection', state);
+    const receiver = new Receiver();
+    stream.attach(receiver, undefined);
+    stream.push('{}');
+    stream.end('closed 4000 agent process exited\nwith code 0');
+    stream.push('{}');
+    expect(receiver.text).toMatch(/: closed 4000 agent process exited with code 0\n\n$/);
+    expect(receiver.writableEnded).toBe(true);
+    expect(state.retention.retainedBytes).toBe(0);
+  });
+});

@@ -1,0 +1,330 @@
+// One outbound SSE stream of a Streamable HTTP connection (its connection stream, or one session's): numbered
+// events, one receiver at a time, flow control against the relays' high-water mark, replay after Last-Event-ID.
+import type { Writable } from 'node:stream';
+import { HIGH_WATER_BYTES } from '../../relay/flow-control.js';
+import { tickCorker } from '../../relay/write-batching.js';
+
+const EVENT_END = Buffer.from('\n\n');
+/** Events up to this size are written as one chunk (joining costs less than framing three). */
+const SINGLE_CHUNK_BYTES = 64 * 1024;
+
+/** An event's text as one string or buffer. */
+function joinEvent(record: EventRecord): string | Buffer {
+  const { head, payload } = record;
+  return typeof payload === 'string'
+    ? `${head}${payload}\n\n`
+    : Buffer.concat([Buffer.from(head, 'latin1'), payload, EVENT_END], record.bytes);
+}
+const KEEP_ALIVE = ':\n\n';
+
+/**
+ * Drops the consumed slots before `head` (a queue read from the front) once they are all of `items`, or at least
+ * 1,024 and half of it, so a long-lived queue neither grows nor copies on every read. Returns the new head.
+ */
+function compacted(items: unknown[], head: number): number {
+  if (head === items.length) items.length = 0;
+  else if (head >= 1024 && head * 2 >= items.length) items.splice(0, head);
+  else return head;
+  return 0;
+}
+
+/** One event as the stream holds it until it is sent, and after, while it may be replayed. */
+interface EventRecord {
+  readonly seq: number;
+  /** `id: <seq>\ndata: `: the event's head; `payload` and a blank line follow it. */
+  readonly head: string;
+  readonly payload: Buffer | string;
+  readonly bytes: number;
+  /** When it was written to a receiver (ms, `performance.now()`); 0 while queued. */
+  sentAt: number;
+  /** Increments each time the event is (re)counted by the retention budget; stale budget entries are skipped. */
+  retention: number;
+  retained: boolean;
+}
+
+/**
+ * What a connection's streams share: how many bytes of events already sent they may keep, and for how long, so a
+ * client that reconnects with `Last-Event-ID` gets what it missed. Evicts the oldest sent events, across the
+ * connection's streams, past either bound; queued (unsent) events are never evicted (flow control bounds them).
+ */
+export class RetentionBudget {
+  private bytes = 0;
+  private readonly entries: Array<{ stream: SseStream; record: EventRecord; retention: number }> = [];
+  private head = 0;
+
+  constructor(
+    /** At most this many bytes kept (`resumeBufferBytes`); 0 keeps nothing. */
+    readonly maxBytes: number,
+    /** Events sent longer ago than this are not kept (`resumeWindowMs`); 0 keeps nothing. */
+    readonly windowMs: number,
+  ) {}
+
+  /** Bytes of sent events kept now. */
+  get retainedBytes(): number {
+    return this.bytes;
+  }
+
+  /** @internal An event was sent on `stream`: keep it while the bounds allow. */
+  retain(stream: SseStream, record: EventRecord): void {
+    record.retained = true;
+    record.retention += 1;
+    this.bytes += record.bytes;
+    this.entries.push({ stream, record, retention: record.retention });
+    this.evict(performance.now());
+  }
+
+  /** @internal `record` is no longer kept (replayed, so queued again; or its stream ended). */
+  release(record: EventRecord): void {
+    if (!record.retained) return;
+    record.retained = false;
+    this.bytes -= record.bytes;
+  }
+
+  /** Drops what is past the bounds at `now`. */
+  evict(now: number): void {
+    const oldestAllowed = now - this.windowMs;
+    while (this.head < this.entries.length) {
+      const entry = this.entries[this.head]!;
+      const live = entry.record.retained && entry.record.retention === entry.retention;
+      if (live && this.bytes <= this.maxBytes && this.windowMs > 0 && entry.record.sentAt >= oldestAllowed)
+        break;
+      this.entries[this.head] = undefined as never;
+      this.head += 1;
+      if (live) {
+        this.release(entry.record);
+        entry.stream.dropThrough(entry.record.seq);
+      }
+    }
+    this.head = compacted(this.entries, this.head);
+  }
+}
+
+/** What a stream tells the connection that owns it. */
+export interface SseStreamOwner {
+  readonly retention: RetentionBudget;
+  /** Keep-alive comment interval while a receiver is attached (ms). */
+  readonly keepAliveMs: number;
+  /** Bytes left the stream's queue or its receiver's buffer (the connection may have room again). */
+  progressed(): void;
+  /** A receiver attached or went away. */
+  receiverChanged(stream: SseStream): void;
+  /** The stream ended ({@link SseStream.end}, or {@link SseStream.finish} once everything was written). */
+  streamEnded(stream: SseStream): void;
+}
+
+/** Why a reconnecting receiver cannot have exactly what it missed. */
+export type ResumeGap = 'overflow' | 'ahead';
+
+/**
+ * One SSE stream: events numbered from 1 (`id: n`), queued while nobody reads them, written to one receiver (an HTTP
+ * response) at a time, corked per event-loop turn, pausing while the receiver's buffer is over the high-water mark.
+ * A second receiver takes over (the first one's response ends): a client that reconnects is the one that reads. A
+ * receiver that names the last event it got (`Last-Event-ID`) is sent every later one first, while the connection's
+ * {@link RetentionBudget} still holds them.
+ *
+ * @example
+ * ```ts
+ * const stream = new SseStream('connection', owner);
+ * stream.push('{"jsonrpc":"2.0","method":"session/update","params":{}}');
+ * stream.attach(response, undefined); // writes `id: 1\ndata: {...}\n\n`
+ * ```
+ */
+export class SseStream {
+  private readonly events: EventRecord[] = [];
+  private head = 0;
+  private nextSeq = 1;
+  /** The last event written to a receiver. */
+  private sentThrough = 0;
+  private unsentBytes = 0;
+  private receiver: Writable | undefined;
+  private cork: () => void = () => {};
+  private waitingForDrain = false;
+  private keepAlive: NodeJS.Timeout | undefined;
+  private ended = false;
+  /** Set by {@link finish}: the closing comment written once every queued event is. */
+  private closingComment: string | undefined;
+
+  constructor(
+    /** `connection`, or the session id. */
+    readonly key: string,
+    private readonly owner: SseStreamOwner,
+  ) {}
+
+  /** Bytes of events not yet written to a receiver, plus what the receiver has not yet handed to the kernel. */
+  get pendingBytes(): number {
+    return this.unsentBytes + (this.receiver?.writableLength ?? 0);
+  }
+
+  get hasReceiver(): boolean {
+    return this.receiver !== undefined;
+  }
+
+  get isEnded(): boolean {
+    return this.ended;
+  }
+
+  /** The id of the last event pushed (0 before the first). */
+  get lastId(): number {
+    return this.nextSeq - 1;
+  }
+
+  /** Queues one event (a JSON-RPC message on one line) and writes it if a receiver can take it now. */
+  push(payload: Buffer | string): void {
+    if (this.ended || this.closingComment !== undefined) return;
+    const seq = this.nextSeq++;
+    const head = `id: ${seq}\ndata: `;
+    const payloadBytes = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
+    const bytes = head.length + payloadBytes + EVENT_END.length;
+    this.events.push({ seq, head, payload, bytes, sentAt: 0, retention: 0, retained: false });
+    this.unsentBytes += bytes;
+    this.flush();
+  }
+
+  /**
+   * Makes `receiver` (an SSE response) the stream's reader. With `lastEventId`, the events after it are sent first;
+   * `ahead` when that id was never sent, `overflow` when events after it are no longer held. `begin` runs once the
+   * receiver is accepted, before anything is written to it (the endpoint sends the response's head there).
+   */
+  attach(
+    receiver: Writable,
+    lastEventId: number | undefined,
+    begin?: () => void,
+  ): { ok: true } | { ok: false; gap: ResumeGap } {
+    if (this.ended) return { ok: false, gap: 'overflow' };
+    if (lastEventId !== undefined) {
+      this.owner.retention.evict(performance.now());
+      if (lastEventId > this.sentThrough) return { ok: false, gap: 'ahead' };
+      if (lastEventId + 1 < this.firstHeldSeq()) return { ok: false, gap: 'overflow' };
+    }
+    begin?.();
+    const previous = this.receiver;
+    if (previous !== undefined) {
+      this.release(previous);
+      previous.end(': replaced by a newer request for this stream\n\n');
+    }
+    if (lastEventId !== undefined) this.rewindTo(lastEventId);
+    this.receiver = receiver;
+    this.cork = tickCorker(receiver);
+    receiver.once('close', () => {
+      if (this.receiver !== receiver) return;
+      this.release(receiver);
+      this.owner.receiverChanged(this);
+      this.owner.progressed();
+    });
+    this.keepAlive = setInterval(() => {
+      if (this.receiver === undefined || this.waitingForDrain) return;
+      this.cork();
+      this.receiver.write(KEEP_ALIVE);
+    }, this.owner.keepAliveMs);
+    this.keepAlive.unref();
+    this.owner.receiverChanged(this);
+    this.flush();
+    return { ok: true };
+  }
+
+  /**
+   * Ends the stream once every queued event has been written (now, when none is queued): the receiver then gets the
+   * closing comment and its response ends. A stream nobody reads waits for a receiver (or for {@link end}).
+   */
+  finish(comment: string): void {
+    if (this.ended) return;
+    this.closingComment = comment;
+    if (this.unsentBytes === 0) this.end(comment);
+  }
+
+  /**
+   * Ends the stream for good, now: the receiver (if any) gets a closing comment (`comment`, one line) and its response
+   * ends; queued events are dropped and nothing is kept.
+   */
+  end(comment: string): void {
+    if (this.ended) return;
+    this.ended = true;
+    const receiver = this.receiver;
+    if (receiver !== undefined) {
+      this.release(receiver);
+      receiver.end(`: ${comment.replace(/[\r\n]+/g, ' ')}\n\n`);
+    }
+    for (let index = this.head; index < this.events.length; index += 1)
+      this.owner.retention.release(this.events[index]!);
+    this.events.length = 0;
+    this.head = 0;
+    this.unsentBytes = 0;
+    this.owner.streamEnded(this);
+  }
+
+  /** @internal Forgets sent events up to `seq` (the retention budget evicted them). */
+  dropThrough(seq: number): void {
+    const limit = Math.min(seq, this.sentThrough);
+    while (this.head < this.events.length && this.events[this.head]!.seq <= limit) {
+      this.events[this.head] = undefined as never;
+      this.head += 1;
+    }
+    this.head = compacted(this.events, this.head);
+  }
+
+  /** Seq of the first event held (sent and kept, or queued); the next id when none is. */
+  private firstHeldSeq(): number {
+    return this.head < this.events.length ? this.events[this.head]!.seq : this.nextSeq;
+  }
+
+  /** Makes every held event after `seq` unsent again (a receiver that missed them). */
+  private rewindTo(seq: number): void {
+    const first = this.firstHeldSeq();
+    for (let index = this.head + Math.max(0, seq + 1 - first); index < this.events.length; index += 1) {
+      const record = this.events[index]!;
+      if (record.seq > this.sentThrough) break;
+      this.owner.retention.release(record);
+      this.unsentBytes += record.bytes;
+    }
+    this.sentThrough = seq;
+  }
+
+  private release(receiver: Writable): void {
+    if (this.receiver !== receiver) return;
+    this.receiver = undefined;
+    this.waitingForDrain = false;
+    receiver.off('drain', this.onDrain);
+    clearInterval(this.keepAlive);
+    this.keepAlive = undefined;
+  }
+
+  private readonly onDrain = () => {
+    this.waitingForDrain = false;
+    this.owner.progressed();
+    this.flush();
+  };
+
+  private flush(): void {
+    const receiver = this.receiver;
+    if (receiver === undefined || this.waitingForDrain) return;
+    const first = this.firstHeldSeq();
+    let index = this.head + (this.sentThrough + 1 - first);
+    let wrote = false;
+    while (index < this.events.length && receiver.writableLength <= HIGH_WATER_BYTES) {
+      const record = this.events[index]!;
+      this.cork();
+      // One chunk per event (a chunked response frames each write): small events are joined, a large payload is
+      // written as it is rather than copied.
+      if (record.bytes <= SINGLE_CHUNK_BYTES) receiver.write(joinEvent(record));
+      else {
+        receiver.write(record.head);
+        receiver.write(record.payload);
+        receiver.write(EVENT_END);
+      }
+      this.sentThrough = record.seq;
+      this.unsentBytes -= record.bytes;
+      record.sentAt = performance.now();
+      index += 1;
+      wrote = true;
+      this.owner.retention.retain(this, record);
+      // The budget may have dropped events before this one: the index moves with the head.
+      index = this.head + (this.sentThrough + 1 - this.firstHeldSeq());
+    }
+    if (receiver.writableLength > HIGH_WATER_BYTES) {
+      this.waitingForDrain = true;
+      receiver.once('drain', this.onDrain);
+    }
+    if (wrote) this.owner.progressed();
+    if (this.closingComment !== undefined && this.unsentBytes === 0) this.end(this.closingComment);
+  }
+}

@@ -1,0 +1,176 @@
+// Reading a Server-Sent Events stream (the client side of Streamable HTTP): events and comments, in linear time.
+
+const LINE_FEED = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+const COLON = 0x3a;
+const SPACE = 0x20;
+const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);
+const DATA = Buffer.from('data');
+const ID = Buffer.from('id');
+/** Room for a field name, its colon and space on top of the event's data limit. */
+const LINE_OVERHEAD_BYTES = 16;
+
+/** One dispatched event: its data (the `data:` lines joined by `\n`) and the stream's last event id then. */
+export interface SseEvent {
+  readonly data: Buffer;
+  /** The last `id:` seen on the stream up to this event (it carries over to later events, as in the standard). */
+  readonly id: string | undefined;
+}
+
+/** Callbacks of an {@link SseReader}. */
+export interface SseReaderHandlers {
+  event(event: SseEvent): void;
+  /** A comment line (`:` and the text after it, one leading space removed). */
+  comment?(text: string): void;
+  /** An event's data grew past the limit: it is skipped up to the blank line that ends it. */
+  oversize(maxEventBytes: number): void;
+}
+
+/**
+ * Splits an SSE byte stream into events as the WHATWG standard reads them: lines end with CRLF, LF or CR; `data:`
+ * lines accumulate (joined by `\n`), `id:` sets the last event id (ignored when it holds NUL), a blank line dispatches
+ * an event that has data, `:` lines are comments, other fields (`event`, `retry`) are ignored. Each byte is scanned
+ * once and a line's pieces are joined once, so a 1 MiB event costs one pass; an event's data is bounded by
+ * `maxEventBytes`. Hand-written because Node has no SSE reader, and `EventSource` can send no headers.
+ *
+ * @example
+ * ```ts
+ * const reader = new SseReader(16 << 20, { event: (e) => relay(e.data), oversize: () => {} });
+ * response.on('data', (chunk) => reader.push(chunk));
+ * ```
+ */
+export class SseReader {
+  private readonly pieces: Buffer[] = [];
+  private pendingBytes = 0;
+  private discardingLine = false;
+  private afterCarriageReturn = false;
+  /** Bytes of a leading byte order mark matched so far; -1 once the stream's start is behind us. */
+  private byteOrderMark = 0;
+  private readonly data: Buffer[] = [];
+  private dataBytes = 0;
+  private discardingEvent = false;
+  private lastId: string | undefined;
+
+  constructor(
+    private readonly maxEventBytes: number,
+    private readonly handlers: SseReaderHandlers,
+  ) {}
+
+  /** The last event id the stream set (`Last-Event-ID` for a reconnect), even by an event without data. */
+  get lastEventId(): string | undefined {
+    return this.lastId;
+  }
+
+  push(chunk: Buffer): void {
+    let start = 0;
+    while (this.byteOrderMark >= 0 && start < chunk.length) {
+      if (chunk[start] === BYTE_ORDER_MARK[this.byteOrderMark]) {
+        start += 1;
+        this.byteOrderMark = this.byteOrderMark === 2 ? -1 : this.byteOrderMark + 1;
+        continue;
+      }
+      // Not a byte order mark after all: what matched of it is the start of the first line.
+      this.append(BYTE_ORDER_MARK.subarray(0, this.byteOrderMark));
+      this.byteOrderMark = -1;
+    }
+    if (this.afterCarriageReturn && start < chunk.length) {
+      this.afterCarriageReturn = false;
+      if (chunk[start] === LINE_FEED) start += 1;
+    }
+    let nextFeed = -2;
+    let nextReturn = -2;
+    while (start < chunk.length) {
+      if (nextFeed !== -1 && nextFeed < start) nextFeed = chunk.indexOf(LINE_FEED, start);
+      if (nextReturn !== -1 && nextReturn < start) nextReturn = chunk.indexOf(CARRIAGE_RETURN, start);
+      const end =
+        nextFeed === -1 ? nextReturn : nextReturn === -1 ? nextFeed : Math.min(nextFeed, nextReturn);
+      if (end === -1) {
+        this.append(chunk.subarray(start));
+        return;
+      }
+      this.append(chunk.subarray(start, end));
+      this.finishLine();
+      start = end + 1;
+      if (end === nextReturn) {
+        if (start === chunk.length) this.afterCarriageReturn = true;
+        else if (chunk[start] === LINE_FEED) start += 1;
+      }
+    }
+  }
+
+  /** The stream ended: a last line without its line break is read; an event without its blank line is dropped. */
+  end(): void {
+    if (this.pendingBytes > 0) this.finishLine();
+  }
+
+  private append(piece: Buffer): void {
+    if (piece.length === 0 || this.discardingLine) return;
+    this.pieces.push(piece);
+    this.pendingBytes += piece.length;
+    if (this.pendingBytes > this.maxEventBytes + LINE_OVERHEAD_BYTES) {
+      this.pieces.length = 0;
+      this.pendingBytes = 0;
+      this.discardingLine = true;
+      this.skipEvent();
+    }
+  }
+
+  private finishLine(): void {
+    if (this.discardingLine) {
+      this.discardingLine = false;
+      return;
+    }
+    const line = this.pieces.length === 1 ? this.pieces[0]! : Buffer.concat(this.pieces, this.pendingBytes);
+    this.pieces.length = 0;
+    this.pendingBytes = 0;
+    if (line.length === 0) {
+      this.dispatch();
+      return;
+    }
+    const colon = line.indexOf(COLON);
+    if (colon === 0) {
+      const text = line.subarray(line[1] === SPACE ? 2 : 1);
+      this.handlers.comment?.(text.toString('utf8'));
+      return;
+    }
+    const name = colon === -1 ? line : line.subarray(0, colon);
+    let value = colon === -1 ? line.subarray(line.length) : line.subarray(colon + 1);
+    if (value[0] === SPACE) value = value.subarray(1);
+    if (name.equals(DATA)) this.addData(value);
+    else if (name.equals(ID) && !value.includes(0)) this.lastId = value.toString('utf8');
+  }
+
+  private addData(value: Buffer): void {
+    if (this.discardingEvent) return;
+    const bytes = this.dataBytes + (this.data.length > 0 ? 1 : 0) + value.length;
+    if (bytes > this.maxEventBytes) {
+      this.skipEvent();
+      return;
+    }
+    if (this.data.length > 0) this.data.push(LINE_FEED_BYTES);
+    this.data.push(value);
+    this.dataBytes = bytes;
+  }
+
+  private skipEvent(): void {
+    if (this.discardingEvent) return;
+    this.discardingEvent = true;
+    this.data.length = 0;
+    this.dataBytes = 0;
+    this.handlers.oversize(this.maxEventBytes);
+  }
+
+  private dispatch(): void {
+    if (this.discardingEvent) {
+      this.discardingEvent = false;
+      return;
+    }
+    if (this.data.length === 0) return;
+    const data = this.data.length === 1 ? this.data[0]! : Buffer.concat(this.data, this.dataBytes);
+    this.data.length = 0;
+    this.dataBytes = 0;
+    this.handlers.event({ data, id: this.lastId });
+  }
+}
+
+const LINE_FEED_BYTES = Buffer.from([LINE_FEED]);
