@@ -121,7 +121,9 @@ export async function packageSteps({ tarballs, consumer, environment }) {
             // publint exits 0 on suggestions; --strict turns warnings into errors. Show anything it said.
             const said = stdout
               .split('\n')
-              .filter((line) => line && !/^(Running publint|Packing files|Unpacking tarball|Linting)/.test(line));
+              .filter(
+                (line) => line && !/^(Running publint|Packing files|Unpacking tarball|Linting)/.test(line),
+              );
             return said.join(' ').slice(0, 200);
           },
         },
