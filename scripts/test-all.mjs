@@ -4,10 +4,15 @@
 // prints its output as one block when it ends. The command ends with the slowest test files and then the plain line
 // `N passed, N failed` that CI reads: every vitest test counts once, and every other step counts as one test.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { otherNodeLines, resolveNodeBinary } from './test/node-runtimes.mjs';
 import { runCommand, runStepGraph } from './test/step-graph.mjs';
+import {
+  markTypecheckEnded,
+  TYPECHECK_CHECKER_VARIABLE,
+  TYPECHECK_RESULTS_VARIABLE,
+} from './test/typecheck-results.mjs';
 import { readVitestRun, vitestRun } from './test/vitest-runs.mjs';
 
 const started = Date.now();
@@ -15,6 +20,10 @@ const root = new URL('..', import.meta.url).pathname;
 const outputDirectory = join(root, '.test-output');
 mkdirSync(outputDirectory, { recursive: true });
 const environment = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0' };
+// The typecheck step's result per package, which the main vitest run's type tests read
+// (scripts/test/typecheck-results.mjs).
+const typecheckResults = join(outputDirectory, 'typecheck');
+rmSync(typecheckResults, { recursive: true, force: true });
 
 let passed = 0;
 let failed = 0;
@@ -78,10 +87,23 @@ const steps = [
   commandStep('build', ['pnpm', 'exec', 'turbo', 'run', 'build', '--output-logs=errors-only'], {
     heavy: true,
   }),
-  commandStep('typecheck', ['node', 'scripts/typecheck.mjs'], {
+  {
+    name: 'typecheck',
     needs: ['build'],
     heavy: true,
-  }),
+    run: async () => {
+      try {
+        return await commandStep('typecheck', [
+          'node',
+          'scripts/typecheck.mjs',
+          '--results',
+          typecheckResults,
+        ]).run();
+      } finally {
+        markTypecheckEnded(typecheckResults);
+      }
+    },
+  },
   commandStep('lint', ['pnpm', 'exec', 'biome', 'ci', '.', '--colors=off']),
   // tests/interop-python runs the real Python ACP Kit (acpkit, acpremote, pydantic-acp 1.10) from a project-local
   // venv in a git-ignored folder: built once from the committed lock file, then reused until the lock changes. A
@@ -121,11 +143,24 @@ if (spawnSync('sh', ['-c', 'command -v nginx'], { env: environment }).status !==
 steps.push(...nginxSteps);
 
 steps.push(
-  vitestStep('vitest', () => ({ run: vitestRun({ root, outputDirectory, name: 'vitest', label: '' }) }), {
-    needs: ['build'],
-    after: ['python interop venv', ...nginxSteps.map((step) => step.name)],
-    heavy: true,
-  }),
+  // Its type tests (`*.test-d.ts`) take their package's `tsc --noEmit` result from the typecheck step, which needs
+  // the same build, instead of a second `tsc` per package (scripts/test/typecheck-results-checker.mjs).
+  vitestStep(
+    'vitest',
+    () => ({
+      run: vitestRun({ root, outputDirectory, name: 'vitest', label: '' }),
+      env: {
+        ...environment,
+        [TYPECHECK_CHECKER_VARIABLE]: join(root, 'scripts', 'test', 'typecheck-results-checker.mjs'),
+        [TYPECHECK_RESULTS_VARIABLE]: typecheckResults,
+      },
+    }),
+    {
+      needs: ['build'],
+      after: ['python interop venv', ...nginxSteps.map((step) => step.name)],
+      heavy: true,
+    },
+  ),
   // The end-to-end suite (the built CLIs in real processes) on each other Node line: vitest itself runs on that
   // Node, so `process.execPath` and every `node` on PATH the tests start is that version.
   ...otherNodeLines.map((nodeLine) =>

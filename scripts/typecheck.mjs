@@ -7,11 +7,16 @@
 // same way; every package here compiles with the same base options (tsconfig.base.json), so a shared file parses the
 // same for all of them.
 //
-//   node scripts/typecheck.mjs [package-folder ...]    all workspace packages when none is named
+//   node scripts/typecheck.mjs [--results DIR] [package-folder ...]    all workspace packages when none is named
+//
+// `--results DIR` also writes each package's diagnostics as `tsc --noEmit --pretty false` prints them, with its exit
+// code, to DIR as soon as that package is checked: the test command's vitest run reads them for its type tests
+// (scripts/test/typecheck-results-checker.mjs) instead of running a second `tsc` over the same package.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { writeTypecheckResult } from './test/typecheck-results.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -82,12 +87,23 @@ function checkPackage(folder) {
   return [...config.errors, ...ts.getPreEmitDiagnostics(program)];
 }
 
-const requested = process.argv.slice(2).map((folder) => relative(root, join(process.cwd(), folder)));
+const argv = process.argv.slice(2);
+const resultsFlag = argv.indexOf('--results');
+const resultsDirectory = resultsFlag === -1 ? undefined : argv.splice(resultsFlag, 2)[1];
+const requested = argv.map((folder) => relative(root, join(process.cwd(), folder)));
 const folders = requested.length > 0 ? requested : workspacePackages();
 let failed = 0;
 for (const folder of folders) {
   const started = performance.now();
   const diagnostics = checkPackage(folder);
+  if (resultsDirectory !== undefined) {
+    // What `tsc --noEmit --pretty false` prints in the package folder, and its exit code.
+    const output = ts.formatDiagnostics(diagnostics, {
+      ...formatHost,
+      getCurrentDirectory: () => join(root, folder),
+    });
+    writeTypecheckResult(resultsDirectory, folder, { output, exitCode: diagnostics.length === 0 ? 0 : 2 });
+  }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   if (diagnostics.length === 0) {
     console.log(`${folder}: ok (${seconds} s)`);

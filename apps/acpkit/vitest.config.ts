@@ -4,7 +4,13 @@ export default defineConfig({
   test: {
     name: 'cli',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    typecheck: { enabled: true, include: ['src/**/*.test-d.ts'] },
+    typecheck: {
+      enabled: true,
+      include: ['src/**/*.test-d.ts'],
+      // The test command sets a checker that reuses its typecheck step's `tsc --noEmit` of this package
+      // (scripts/test/typecheck-results-checker.mjs); elsewhere vitest runs `tsc`.
+      checker: process.env.ACPKIT_TYPECHECK_CHECKER ?? 'tsc',
+    },
     restoreMocks: true,
     testTimeout: 20_000,
   },

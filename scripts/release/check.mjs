@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // `pnpm release:check`: proves, before any publish, that every public package works as a user gets it from npm.
-// It builds, lints each package (publint --strict, attw --pack --profile esm-only, our manifest rules), packs each
-// with pnpm (as a release would), installs all tarballs together with npm into a fresh project outside the
-// workspace, and there: compares the API surface with the committed snapshot, runs askChoice through `import` and
-// `require()`, runs the installed `acpremote` and `acpkit` binaries (--version, --help, serve/expose + mirror round
-// trips driven by an SDK client over stdio), and type-checks a consumer against the packed .d.ts files.
+// It builds, packs each public package with pnpm (as a release would), lints it (our manifest rules, and
+// publint --strict and attw --profile esm-only on that tarball), installs all tarballs together with npm into a
+// fresh project outside the workspace, and there: compares the API surface with the committed snapshot, runs
+// askChoice through `import` and `require()`, runs the installed `acpremote` and `acpkit` binaries (--version,
+// --help, serve/expose + mirror round trips driven by an SDK client over stdio), and type-checks a consumer against
+// the packed .d.ts files.
 //
 // The parts: steps.mjs (the step runner and its report), processes.mjs (every program it starts, reaped on every
 // exit path), package-steps.mjs (build, lint, pack, install) and consumer-steps.mjs (what runs in the installed

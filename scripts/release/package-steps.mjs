@@ -97,37 +97,43 @@ export async function packageSteps({ tarballs, consumer, environment }) {
 
   if (hasPassed('build')) {
     await parallelSteps(
-      packages.flatMap((publicPackage) => [
+      packages.map((publicPackage) => ({
+        name: `pnpm pack ${publicPackage.name}`,
+        action: async () => {
+          const { stdout } = await run('pnpm', ['pack', '--json', '--pack-destination', tarballs], {
+            cwd: publicPackage.absolute,
+          });
+          const packed = JSON.parse(stdout);
+          publicPackage.tarball = packed.filename;
+          return checkTarball(publicPackage, packed);
+        },
+      })),
+    );
+    // publint and attw read the tarball pnpm packed above, the bytes a release publishes, instead of each packing
+    // the package again (publint with pnpm, attw --pack with npm).
+    const packedPackages = packages.filter((publicPackage) => hasPassed(`pnpm pack ${publicPackage.name}`));
+    await parallelSteps(
+      packedPackages.flatMap((publicPackage) => [
         {
           name: `publint --strict ${publicPackage.name}`,
           action: async () => {
-            const { stdout } = await run(join(binaries, 'publint'), ['--strict', publicPackage.directory]);
+            const { stdout } = await run(join(binaries, 'publint'), ['--strict', publicPackage.tarball]);
             // publint exits 0 on suggestions; --strict turns warnings into errors. Show anything it said.
             const said = stdout
               .split('\n')
-              .filter((line) => line && !/^(Running publint|Packing files|Linting)/.test(line));
+              .filter(
+                (line) => line && !/^(Running publint|Packing files|Unpacking tarball|Linting)/.test(line),
+              );
             return said.join(' ').slice(0, 200);
           },
         },
         {
-          name: `pnpm pack ${publicPackage.name}`,
-          action: async () => {
-            const { stdout } = await run('pnpm', ['pack', '--json', '--pack-destination', tarballs], {
-              cwd: publicPackage.absolute,
-            });
-            const packed = JSON.parse(stdout);
-            publicPackage.tarball = packed.filename;
-            return checkTarball(publicPackage, packed);
-          },
-        },
-        {
-          name: `attw --pack --profile esm-only ${publicPackage.name}`,
+          name: `attw --profile esm-only ${publicPackage.name}`,
           action: async () => {
             await run(
               join(binaries, 'attw'),
               [
-                '--pack',
-                publicPackage.directory,
+                publicPackage.tarball,
                 '--profile',
                 'esm-only',
                 '--format',

@@ -204,11 +204,11 @@ describe('changeset version on a scratch copy of the workspace', () => {
       expect(await scratch.readText(join('.changeset', 'release-test.md'))).toBeUndefined();
 
       // Internal ranges: what a dependent ships must require the sibling version this release produced.
+      const directoryOf = (dependent: string) =>
+        publicPackages.find((workspacePackage) => workspacePackage.name === dependent)!.directory;
+      const packedManifests = await scratch.packManifests(alsoMoves.map(directoryOf));
       for (const dependent of alsoMoves) {
-        const directory = publicPackages.find(
-          (workspacePackage) => workspacePackage.name === dependent,
-        )!.directory;
-        const packed = await scratch.packManifest(directory);
+        const packed = packedManifests.get(directoryOf(dependent))!;
         expect(packed.version).toBe(expected.get(dependent));
         expect(packed.dependencies?.[name], `${dependent} packed range on ${name}`).toBe(
           `^${expected.get(name)}`,

@@ -179,22 +179,37 @@ export class ScratchWorkspace {
   }
 
   /**
-   * Packs one package the way a release would (pnpm rewrites `workspace:` ranges at pack time) and returns the
-   * packed manifest: what is checked is how pnpm resolves the internal ranges after `changeset version`.
+   * Packs packages the way a release would (pnpm rewrites `workspace:` ranges at pack time) and returns each packed
+   * manifest by directory: what is checked is how pnpm resolves the internal ranges after `changeset version`. One
+   * filtered `pnpm pack` packs them all (as `pnpm publish -r` would), not one pnpm process per package.
    */
-  async packManifest(directory: string): Promise<Manifest> {
+  async packManifests(directories: readonly string[]): Promise<Map<string, Manifest>> {
+    const manifests = new Map<string, Manifest>();
+    if (directories.length === 0) return manifests;
     await this.installWorkspaceLinks();
     const destination = join(this.root, '.packed');
     await mkdir(destination, { recursive: true });
-    const { stdout } = await execFileAsync('pnpm', ['pack', '--json', '--pack-destination', destination], {
-      cwd: join(this.root, directory),
-      env: cleanEnvironment(),
-    });
-    const tarball = (JSON.parse(stdout) as { filename: string }).filename;
-    const { stdout: packed } = await execFileAsync('tar', ['-xzOf', tarball, 'package/package.json'], {
-      cwd: dirname(tarball),
-    });
-    return JSON.parse(packed) as Manifest;
+    const filters = directories.flatMap((directory) => ['--filter', `./${directory}`]);
+    const { stdout } = await execFileAsync(
+      'pnpm',
+      [...filters, 'pack', '--json', '--pack-destination', destination],
+      { cwd: this.root, env: cleanEnvironment() },
+    );
+    const parsed = JSON.parse(stdout) as
+      | { name: string; filename: string }
+      | { name: string; filename: string }[];
+    const packed = Array.isArray(parsed) ? parsed : [parsed];
+    for (const directory of directories) {
+      const { name } =
+        this.packages.find((workspacePackage) => workspacePackage.directory === directory) ?? {};
+      const tarball = packed.find((entry) => entry.name === name)?.filename;
+      if (tarball === undefined) throw new Error(`pnpm pack did not pack ${directory}: ${stdout}`);
+      const { stdout: manifest } = await execFileAsync('tar', ['-xzOf', tarball, 'package/package.json'], {
+        cwd: dirname(tarball),
+      });
+      manifests.set(directory, JSON.parse(manifest) as Manifest);
+    }
+    return manifests;
   }
 
   /**
