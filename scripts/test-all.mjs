@@ -20,6 +20,11 @@ const root = new URL('..', import.meta.url).pathname;
 const outputDirectory = join(root, '.test-output');
 mkdirSync(outputDirectory, { recursive: true });
 const environment = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0' };
+// The test processes talk only to loopback servers (with their own certificates where TLS is tested), never to the
+// registry: they start without a machine-wide NODE_EXTRA_CA_CERTS, which makes every Node start parse the whole CA
+// bundle again (~45 ms of CPU on this machine class × ~2,000 processes a run). Steps that reach the registry (npx,
+// release:check's npm install) keep it.
+const { NODE_EXTRA_CA_CERTS: _registryCertificates, ...testEnvironment } = environment;
 // The typecheck step's result per package, which the main vitest run's type tests read
 // (scripts/test/typecheck-results.mjs).
 const typecheckResults = join(outputDirectory, 'typecheck');
@@ -150,14 +155,24 @@ steps.push(
     () => ({
       run: vitestRun({ root, outputDirectory, name: 'vitest', label: '' }),
       env: {
-        ...environment,
+        ...testEnvironment,
+        // tests/ai-sdk-v7 runs ai 7 on Node 22: the binary the Node 22 step resolved (no npx inside the run).
+        ...Object.fromEntries(
+          otherNodeLines
+            .filter((nodeLine) => nodeBinaries.has(nodeLine.version))
+            .map((nodeLine) => [`ACPKIT_NODE_${nodeLine.line}_BINARY`, nodeBinaries.get(nodeLine.version)]),
+        ),
         [TYPECHECK_CHECKER_VARIABLE]: join(root, 'scripts', 'test', 'typecheck-results-checker.mjs'),
         [TYPECHECK_RESULTS_VARIABLE]: typecheckResults,
       },
     }),
     {
       needs: ['build'],
-      after: ['python interop venv', ...nginxSteps.map((step) => step.name)],
+      after: [
+        'python interop venv',
+        ...otherNodeLines.map(nodeStepName),
+        ...nginxSteps.map((step) => step.name),
+      ],
       heavy: true,
     },
   ),
@@ -178,7 +193,7 @@ steps.push(
             // Two files at a time: these runs share the machine with the main one.
             args: ['--project', 'e2e', '--maxWorkers=2'],
           }),
-          env: { ...environment, PATH: `${dirname(node)}${delimiter}${environment.PATH}` },
+          env: { ...testEnvironment, PATH: `${dirname(node)}${delimiter}${environment.PATH}` },
         };
       },
       { needs: ['build', nodeStepName(nodeLine)], heavy: true },
