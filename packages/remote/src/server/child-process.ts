@@ -91,6 +91,12 @@ export interface ProcessGroupChild {
 
 /** How often teardown looks whether processes that emit no events (group members, escapees) are gone. */
 const GONE_POLL_MS = 25;
+/**
+ * How long teardown waits, at least, for SIGKILLed leftovers to be gone: SIGKILL cannot be ignored, but on a busy
+ * machine the kernel may take longer than a short `terminateTimeoutMs` to end them, and teardown should not report
+ * done while they still run.
+ */
+const KILLED_GONE_MS = 2_000;
 const usesProcessGroups = process.platform !== 'win32';
 
 /**
@@ -256,7 +262,7 @@ export function spawnProcessGroup(
         signalLeftovers(found, 'SIGTERM');
         if (!(await leftoversGone(terminateTimeoutMs))) {
           signalLeftovers(await leftovers(), 'SIGKILL');
-          await leftoversGone(terminateTimeoutMs);
+          await leftoversGone(Math.max(terminateTimeoutMs, KILLED_GONE_MS));
         }
       }
       unfinishedTrees.delete(handle);
