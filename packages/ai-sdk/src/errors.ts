@@ -1,6 +1,6 @@
 // The errors @acpkit/ai-sdk throws itself: one class, AiSdkAgentError, on the one ACP Kit error root
 // (`@acpkit/errors`). Wire errors (a failed prompt) stay the SDK's RequestError; see turn/provider-error.ts.
-import { AcpKitError, brandErrorClass } from '@acpkit/errors';
+import { AcpKitError, brandErrorClass, describeRejectedValue } from '@acpkit/errors';
 
 /**
  * Stable codes of {@link AiSdkAgentError}. Adding one is a minor change; renaming or removing one is breaking.
@@ -54,26 +54,10 @@ export class AiSdkAgentError extends AcpKitError<AiSdkAgentErrorCode> {
   override readonly name: string = 'AiSdkAgentError';
 }
 
-const MAX_SHOWN_CHARACTERS = 120;
-
-/** How a rejected option value is shown in an error message: JSON when it has one, shortened. */
-function describeValue(value: unknown): string {
-  if (value === undefined) return 'undefined';
-  if (typeof value === 'function') return 'a function';
-  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return text.length > MAX_SHOWN_CHARACTERS ? `${text.slice(0, MAX_SHOWN_CHARACTERS)}…` : text;
-}
-
 /** The one error every option check throws: names the option, what is allowed and what was given. */
 export function invalidOption(option: string, allowed: string, value: unknown): AiSdkAgentError {
   return new AiSdkAgentError(
     AiSdkAgentErrorCode.InvalidOption,
-    `${option} must be ${allowed}, got ${describeValue(value)}.`,
+    `${option} must be ${allowed}, got ${describeRejectedValue(value)}.`,
   );
 }

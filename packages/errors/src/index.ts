@@ -3,3 +3,4 @@
  * only.
  */
 export { AcpKitError, type AcpKitErrorMarker, brandErrorClass } from './acp-kit-error.js';
+export { type DescribeRejectedValueOptions, describeRejectedValue } from './describe-value.js';

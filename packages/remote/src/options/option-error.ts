@@ -1,21 +1,11 @@
 // The INVALID_OPTION error every option check throws, with the value described but never echoed.
+import { describeRejectedValue } from '@acpkit/errors';
 import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
 import { redactUrls } from '../shared/logger.js';
 
-const MAX_SHOWN_CHARACTERS = 120;
-
 /** How a rejected value is shown in an error message: JSON, shortened, URL secrets redacted. */
 export function describeOptionValue(value: unknown): string {
-  if (value === undefined) return 'undefined';
-  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  text = redactUrls(text);
-  return text.length > MAX_SHOWN_CHARACTERS ? `${text.slice(0, MAX_SHOWN_CHARACTERS)}…` : text;
+  return describeRejectedValue(value, { rewrite: redactUrls });
 }
 
 /**
