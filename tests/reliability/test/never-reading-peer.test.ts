@@ -1,5 +1,7 @@
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import type net from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import {
@@ -13,6 +15,8 @@ import { startServeCommandHost } from './support/raw-agent-relay.js';
 
 const FLOOD_MS = 6_000;
 const RSS_BOUND_BYTES = 64 * 1024 * 1024;
+/** How often the server's RSS is sampled during a flood. */
+const SAMPLE_MS = 20;
 
 /** Resident set size of a process in bytes (Linux /proc). */
 function residentBytes(pid: number): number {
@@ -35,17 +39,27 @@ async function floodWithoutReading(url: string, frame: string, serverPid: number
   let sent = 0;
   const deadline = performance.now() + durationMs;
   let lastSample = 0;
+  const raw = (socket as unknown as { _socket: net.Socket })._socket;
   while (performance.now() < deadline && socket.readyState === WebSocket.OPEN) {
-    if (socket.bufferedAmount < 1024 * 1024) {
-      for (let index = 0; index < 256; index += 1) socket.send(frame);
-      sent += 256;
-    }
-    if (performance.now() - lastSample > 20) {
+    if (performance.now() - lastSample > SAMPLE_MS) {
       lastSample = performance.now();
       peak = Math.max(peak, residentBytes(serverPid));
     }
-    // Yield to the event loop (socket writes) without a timer-based wait.
-    await new Promise((resolve) => setImmediate(resolve));
+    if (socket.bufferedAmount < 1024 * 1024) {
+      for (let index = 0; index < 256; index += 1) socket.send(frame);
+      sent += 256;
+      // Yield to the event loop (socket writes) without a timer-based wait.
+      await new Promise((resolve) => setImmediate(resolve));
+    } else {
+      // The server stopped reading (its pushback is what is under test): wait for room instead of spinning, waking
+      // to sample its memory.
+      const waited = new AbortController();
+      await Promise.race([
+        once(raw, 'drain', { signal: waited.signal }),
+        delay(SAMPLE_MS, undefined, { signal: waited.signal }),
+      ]);
+      waited.abort();
+    }
   }
   socket.terminate();
   return { growth: peak - baseline, sent };
