@@ -12,6 +12,8 @@ export default defineConfig({
       checker: process.env.ACPKIT_TYPECHECK_CHECKER ?? 'tsc',
     },
     restoreMocks: true,
+    // A worker runs file after file instead of starting afresh for each (CONTRIBUTING.md, "Reused workers").
+    isolate: false,
     testTimeout: 20_000,
   },
 });

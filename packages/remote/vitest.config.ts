@@ -12,6 +12,8 @@ export default defineConfig({
       checker: process.env.ACPKIT_TYPECHECK_CHECKER ?? 'tsc',
     },
     restoreMocks: true,
+    // A worker runs file after file instead of starting afresh for each (CONTRIBUTING.md, "Reused workers").
+    isolate: false,
     // Exhaustive and property tests (wire/frame-scan-wasm, the relay core) take seconds of CPU; with other test files running
     // beside them on two cores they need more than vitest's usual budget.
     testTimeout: 60_000,
