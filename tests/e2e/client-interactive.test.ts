@@ -34,11 +34,12 @@ describe('acpkit client in a terminal: single choice', () => {
     await session.waitFor('Connected to Fixture Agent (fixture-agent 1.0.0).');
     await sendPrompt(session, 'deploy please');
     await session.waitFor('Choose a deployment target');
-    expect(session.screen).toContain('Form from Fixture Agent (fixture-agent 1.0.0) (Esc cancels it)');
-    expect(session.screen).toContain('Production — Deploy to the production environment.');
+    // Each line is waited for, not looked up once: the prompt may reach the terminal in several writes.
+    await session.waitFor('Form from Fixture Agent (fixture-agent 1.0.0) (Esc cancels it)');
+    await session.waitFor('Production — Deploy to the production environment.');
     // The `_meta` description is shown when the standard one is absent.
-    expect(session.screen).toContain('Preview — Deploy a preview build.');
-    expect(session.screen).toContain('Decline');
+    await session.waitFor('Preview — Deploy a preview build.');
+    await session.waitFor('Decline');
     const mark = session.mark;
     session.type(Keys.up);
     session.type(Keys.enter);
@@ -92,8 +93,8 @@ describe('acpkit client in a terminal: a multi-field form', { timeout: 120_000 }
     const session = open('multi-field');
     await sendPrompt(session, 'release');
     await session.waitFor('Release name');
-    expect(session.screen).toContain('Describe the release');
-    expect(session.screen).toContain('Form from Fixture Agent');
+    await session.waitFor('Describe the release');
+    await session.waitFor('Form from Fixture Agent');
 
     let mark = session.mark;
     session.type(`ab${Keys.enter}`);
@@ -207,10 +208,10 @@ describe('acpkit client in a terminal: URL mode', () => {
     const session = open('url');
     await sendPrompt(session, 'sign in');
     await session.waitFor('Will you open this URL yourself?');
-    expect(session.screen).toContain('Fixture Agent (fixture-agent 1.0.0) asks you to open a URL');
-    expect(session.screen).toContain('URL:  https://xn--pple-43d.example/login?state=abc');
-    expect(session.screen).toContain('Host: xn--pple-43d.example');
-    expect(session.screen).toContain('is punycode; it displays as аpple.example');
+    await session.waitFor('Fixture Agent (fixture-agent 1.0.0) asks you to open a URL');
+    await session.waitFor('URL:  https://xn--pple-43d.example/login?state=abc');
+    await session.waitFor('Host: xn--pple-43d.example');
+    await session.waitFor('is punycode; it displays as аpple.example');
     const mark = session.mark;
     session.type(Keys.enter);
     await session.waitFor('URL flow: decline', { from: mark });

@@ -26,7 +26,7 @@ describe('pnpm demo in a terminal', () => {
     await session.waitFor('Choose a deployment target', { timeoutMs: 90_000 });
     // demo, acpremote expose, the agent it spawned, acpkit client and acpkit run are all running now.
     expect(processesWithMarker(marker).length).toBeGreaterThanOrEqual(5);
-    expect(session.screen).toContain('Production — Deploy to the production environment.');
+    await session.waitFor('Production — Deploy to the production environment.');
     session.type(`${Keys.up}${Keys.enter}`);
     await session.waitFor('Selected: preview', { from: session.typedAt });
     expect((await session.exited).exitCode).toBe(0);
