@@ -402,14 +402,10 @@ async function main(): Promise<number> {
   // buffers for reuse (measured: glibc gave back 77 of 177 MiB on malloc_trim), so a floor moves by tens of MiB from
   // one minute to the next with the collector's timing, and the last warm-up minute may be a low one.
   const names = [...new Set(samples.flatMap((s) => Object.keys(s.rss)))];
+  const warmupMinuteCount = Math.round(warmupMinutes);
   const minuteOf = (sample: Sample) => Math.floor(sample.atMs / 60_000);
   const memory = names.map((name) => {
     const values = (list: Sample[]) => list.flatMap((s) => (s.rss[name] === undefined ? [] : [s.rss[name]!]));
-    const floorOfMinuteBefore = (limitMs: number) =>
-      Math.min(...values(samples.filter((s) => s.atMs <= limitMs && s.atMs > limitMs - 60_000)));
-    const atWarmup = floorOfMinuteBefore(warmupEnd - started);
-    const atEnd = floorOfMinuteBefore(end - started);
-    const warmupHighWater = Math.max(...values(samples.filter((s) => s.atMs <= warmupEnd - started)));
     const afterWarmup = values(samples.filter((s) => s.atMs > warmupEnd - started));
     const liveBefore = liveAtWarmup[name];
     const liveAfter = liveAtEnd[name];
@@ -427,7 +423,6 @@ async function main(): Promise<number> {
         peakMiB: Number(mib(Math.max(...inMinute))),
       };
     });
-    const warmupMinuteCount = Math.round(warmupMinutes);
     const highestFloor = (list: typeof perMinute) => Math.max(...list.map((minute) => minute.floorBytes));
     const warmupFloor = highestFloor(perMinute.filter((minute) => minute.minute < warmupMinuteCount));
     // The run's minutes only, not the settling and shutdown after it.
@@ -435,14 +430,12 @@ async function main(): Promise<number> {
       perMinute.filter((minute) => minute.minute >= warmupMinuteCount && minute.minute < minutes),
     );
     const rssOverWarmupFloor = floorAfterWarmup - warmupFloor;
+    const lastMinute = perMinute.find((minute) => minute.minute === minutes - 1);
     const within = (bytes: number) => Number.isFinite(bytes) && bytes < GROWTH_BOUND_BYTES;
     return {
       process: name,
-      warmupMiB: Number(mib(atWarmup)),
-      endMiB: Number(mib(atEnd)),
-      warmupHighWaterMiB: Number(mib(warmupHighWater)),
+      endMiB: lastMinute?.floorMiB ?? Number.NaN,
       maxAfterWarmupMiB: Number(mib(Math.max(...afterWarmup))),
-      floorGrowthMiB: Number(mib(atEnd - atWarmup)),
       warmupFloorMiB: Number(mib(warmupFloor)),
       floorAfterWarmupMiB: Number(mib(floorAfterWarmup)),
       overWarmupFloorMiB: Number(mib(rssOverWarmupFloor)),
@@ -511,11 +504,8 @@ function renderSoak(result: {
   exits: Record<string, number | null>;
   memory: Array<{
     process: string;
-    warmupMiB: number;
     endMiB: number;
-    warmupHighWaterMiB: number;
     maxAfterWarmupMiB: number;
-    floorGrowthMiB: number;
     warmupFloorMiB: number;
     floorAfterWarmupMiB: number;
     overWarmupFloorMiB: number;
@@ -551,7 +541,7 @@ function renderSoak(result: {
       const live = entry.live;
       const total = (side: { heapMiB: number; externalMiB: number }) =>
         (side.heapMiB + side.externalMiB).toFixed(1);
-      const over = (value: number) => (value < 32 ? `${value}` : `${value} **over**`);
+      const over = (value: number) => (value < GROWTH_BOUND_BYTES / MiB ? `${value}` : `${value} **over**`);
       const liveCells =
         live === undefined ? ['—', '—', '—'] : [total(live.warmup), total(live.end), over(live.growthMiB)];
       return `| ${entry.process} | ${liveCells.join(' | ')} | ${entry.warmupFloorMiB} | ${entry.floorAfterWarmupMiB} | ${entry.process === DRIVER ? entry.overWarmupFloorMiB : over(entry.overWarmupFloorMiB)} | ${entry.endMiB} | ${entry.maxAfterWarmupMiB} |`;

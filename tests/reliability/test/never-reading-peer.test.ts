@@ -18,6 +18,11 @@ const RSS_BOUND_BYTES = 64 * 1024 * 1024;
 /** How often the server's RSS is sampled during a flood. */
 const SAMPLE_MS = 20;
 
+/** The TCP socket under a `ws` client: pausing it stops reading without telling the server anything. */
+function tcpSocket(socket: WebSocket): net.Socket {
+  return (socket as unknown as { _socket: net.Socket })._socket;
+}
+
 /** Resident set size of a process in bytes (Linux /proc). */
 function residentBytes(pid: number): number {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -33,13 +38,13 @@ async function floodWithoutReading(url: string, frame: string, serverPid: number
   const socket = new WebSocket(url, { perMessageDeflate: false });
   socket.on('error', () => {});
   await once(socket, 'open');
-  (socket as unknown as { _socket: { pause(): void } })._socket.pause();
+  const raw = tcpSocket(socket);
+  raw.pause();
   const baseline = residentBytes(serverPid);
   let peak = baseline;
   let sent = 0;
   const deadline = performance.now() + durationMs;
   let lastSample = 0;
-  const raw = (socket as unknown as { _socket: net.Socket })._socket;
   while (performance.now() < deadline && socket.readyState === WebSocket.OPEN) {
     if (performance.now() - lastSample > SAMPLE_MS) {
       lastSample = performance.now();
@@ -122,7 +127,7 @@ describe('a client that sends cheap frames and never reads (issue 14 item 6)', (
     const socket = new WebSocket(url, { perMessageDeflate: false });
     socket.on('error', () => {});
     await once(socket, 'open');
-    (socket as unknown as { _socket: { pause(): void } })._socket.pause();
+    tcpSocket(socket).pause();
     const closed = once(socket, 'close');
     const flood = setInterval(() => {
       if (socket.readyState === WebSocket.OPEN && socket.bufferedAmount < 1024 * 1024)
@@ -137,7 +142,7 @@ describe('a client that sends cheap frames and never reads (issue 14 item 6)', (
     } finally {
       clearInterval(flood);
     }
-    (socket as unknown as { _socket: { resume(): void } })._socket.resume();
+    tcpSocket(socket).resume();
     await closed;
     expect(host.stderr()).toMatch(/connection closed: send stalled, the client stopped reading/);
   }, 60_000);
