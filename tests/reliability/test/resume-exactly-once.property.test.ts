@@ -13,6 +13,7 @@ import {
   type RunningServer,
   spawnStdioPeer,
   startAcpremote,
+  waitFor,
 } from './support/processes.js';
 import { NIGHTLY } from './support/property-runs.js';
 import { streamApp } from './support/stream-app.js';
@@ -148,23 +149,11 @@ describe('resume through a fault proxy: connectAcp → serveAcp', () => {
       await assertExactlyOnce(LIBRARY_RUNS, 150, async (cuts, count, ticks) => {
         const proxy = await startFaultProxy(server.port, cuts);
         const events: string[] = [];
-        let eventSeen: (() => void) | undefined;
         const remote = await connectAcp(`ws://127.0.0.1:${proxy.port}/acp/ws`, {
           logger: silentLogger,
-          onConnectionEvent: (event) => {
-            events.push(event.type);
-            eventSeen?.();
-          },
+          onConnectionEvent: (event) => events.push(event.type),
         });
         const seen = (type: string) => events.filter((seenType) => seenType === type).length;
-        /** Resolves once `done()` holds: now, or after a later connection event. */
-        const until = (done: () => boolean) =>
-          new Promise<void>((resolve) => {
-            eventSeen = () => {
-              if (done()) resolve();
-            };
-            eventSeen();
-          });
         try {
           const writer = remote.stream.writable.getWriter();
           const reader = remote.stream.readable.getReader();
@@ -205,10 +194,12 @@ describe('resume through a fault proxy: connectAcp → serveAcp', () => {
           // (an acknowledgement the client sent while that answer was on its way): the client learns of it a moment
           // later, so wait for its events to tell it rather than read them at once.
           if (proxy.cuts > 0)
-            await until(
+            await waitFor(
               () =>
                 seen('resume-failed') > 0 ||
                 (seen('interrupted') > 0 && seen('resumed') === seen('interrupted')),
+              10_000,
+              () => `the proxy cut ${proxy.cuts} time(s); the client told: ${events.join(', ') || 'nothing'}`,
             );
           expect(events).not.toContain('resume-failed');
           expect(seen('resumed')).toBe(seen('interrupted'));
