@@ -576,7 +576,11 @@ function renderSoak(result: {
     '',
     'RSS after a full GC, per minute (MiB), minute 1 first:',
     '',
-    ...perMinuteLines(result.memory, (minute) => minute.rssAfterGcMiB),
+    // The driver is not probed: it has no RSS after a GC.
+    ...perMinuteLines(
+      result.memory.filter((entry) => entry.process !== DRIVER),
+      (minute) => minute.rssAfterGcMiB,
+    ),
     '',
     'Unforced RSS floor (the least sample) per minute (MiB), minute 1 first:',
     '',
@@ -594,9 +598,9 @@ function perMinuteLines<Minute>(
   memory: ReadonlyArray<{ process: string; minutes: readonly Minute[] }>,
   figure: (minute: Minute) => number,
 ): string[] {
+  const shown = (value: number) => (Number.isFinite(value) ? Math.round(value) : '—');
   return memory.map(
-    (entry) =>
-      `- ${entry.process}: ${entry.minutes.map((minute) => (Number.isFinite(figure(minute)) ? Math.round(figure(minute)) : '—')).join(', ')}`,
+    (entry) => `- ${entry.process}: ${entry.minutes.map((minute) => shown(figure(minute))).join(', ')}`,
   );
 }
 
