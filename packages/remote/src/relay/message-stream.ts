@@ -112,8 +112,8 @@ export function messageStream(port: FramePort, log: FrameLog, options: MessageSt
         if (method !== undefined) options.answered?.(method);
       }
       // Encoded once, here: the port counts, writes and (for a resume) keeps these bytes until they are acknowledged.
-      // Handed a string, it would measure and encode it again at each step and hold it in V8's heap meanwhile, where
-      // a large message's text raises the next full collection's threshold (RSS swings by ~100 MiB with 16 MiB ones).
+      // Handed a string, it would measure and encode it again at each step and keep it in V8's heap meanwhile, where
+      // a 16 MiB one counts in the live size that sets when the next full collection runs.
       port.send(
         Buffer.from(serialise(message, log)),
         routes ? routeKeysOf(message as Record<string, unknown>) : undefined,
