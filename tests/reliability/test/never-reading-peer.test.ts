@@ -1,6 +1,5 @@
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import type net from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -12,16 +11,12 @@ import {
   waitFor,
 } from './support/processes.js';
 import { startServeCommandHost } from './support/raw-agent-relay.js';
+import { tcpSocket } from './support/websocket-peer.js';
 
 const FLOOD_MS = 6_000;
 const RSS_BOUND_BYTES = 64 * 1024 * 1024;
 /** How often the server's RSS is sampled during a flood. */
 const SAMPLE_MS = 20;
-
-/** The TCP socket under a `ws` client: pausing it stops reading without telling the server anything. */
-function tcpSocket(socket: WebSocket): net.Socket {
-  return (socket as unknown as { _socket: net.Socket })._socket;
-}
 
 /** Resident set size of a process in bytes (Linux /proc). */
 function residentBytes(pid: number): number {

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { childPids, fixturePath, killStartedProcesses, track, waitFor } from './support/processes.js';
+import { tcpSocket } from './support/websocket-peer.js';
 
 // Heartbeats are slow here, so only the send-stall timeout can end the stalled connection.
 const PING_INTERVAL_MS = 60_000;
@@ -71,7 +72,7 @@ describe('serveCommand with a client that stops reading', () => {
     const baseline = residentBytes(pid);
 
     // ...then the client stops reading: its TCP socket is paused, so the kernel buffers fill and stay full.
-    (socket as unknown as { _socket: { pause(): void } })._socket.pause();
+    tcpSocket(socket).pause();
     const stalledAt = performance.now();
     let peak = baseline;
     const sampler = setInterval(() => {
@@ -99,7 +100,7 @@ describe('serveCommand with a client that stops reading', () => {
 
     // When the client reads again it drains what was in flight and sees the connection was cut (no close frame
     // can pass a peer that does not read).
-    (socket as unknown as { _socket: { resume(): void } })._socket.resume();
+    tcpSocket(socket).resume();
     expect(await closed).toBe(1006);
     host.kill('SIGTERM');
     expect((await once(host, 'exit'))[0]).toBe(0);

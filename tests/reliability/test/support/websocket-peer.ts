@@ -1,5 +1,14 @@
 import { once } from 'node:events';
+import type net from 'node:net';
 import WebSocket from 'ws';
+
+/**
+ * The TCP socket under a `ws` client (`ws` has no public accessor; `_socket` has been its field from v1 to v8):
+ * pausing it stops reading without telling the server anything, as a peer that stopped reading does.
+ */
+export function tcpSocket(socket: WebSocket): net.Socket {
+  return (socket as unknown as { _socket: net.Socket })._socket;
+}
 
 /**
  * A `ws` client for the suite: records close code and reason, and can do one JSON-RPC round trip by id while
