@@ -60,6 +60,7 @@ export interface ServeFlagValues extends TokenFlagValues {
   maxMessageBytes?: number;
   maxConnections?: number;
   maxHttpConnections?: number;
+  maxEventStreams?: number;
   /** `--resume-window` converted to milliseconds (0: resume off). */
   resumeWindow?: number;
   resumeBufferBytes?: number;
@@ -297,6 +298,12 @@ export function addServeFlags(command: Command): Command {
     )
     .addOption(
       new Option(
+        '--max-event-streams <count>',
+        'Streamable HTTP event streams (SSE responses) held open at once, over every connection (default 1024); one more GET gets 503.',
+      ).argParser(parsePositiveInteger),
+    )
+    .addOption(
+      new Option(
         '--drain-timeout <seconds>',
         'On SIGTERM, refuse new connections and let open ones finish for up to this long before closing them (0 closes at once).',
       )
@@ -394,6 +401,7 @@ export function resolveServeFlags(
     ...(flags.maxMessageBytes !== undefined ? { maxMessageBytes: flags.maxMessageBytes } : {}),
     ...(flags.maxConnections !== undefined ? { maxConnections: flags.maxConnections } : {}),
     ...(flags.maxHttpConnections !== undefined ? { maxHttpConnections: flags.maxHttpConnections } : {}),
+    ...(flags.maxEventStreams !== undefined ? { maxEventStreams: flags.maxEventStreams } : {}),
     ...(flags.metrics ? { metrics: true } : {}),
     ...(flags.resumeWindow !== undefined ? { resumeWindowMs: flags.resumeWindow } : {}),
     ...(flags.resumeBufferBytes !== undefined ? { resumeBufferBytes: flags.resumeBufferBytes } : {}),

@@ -152,6 +152,12 @@ export interface ServeOptions {
    * idle sockets cannot use up the server's file descriptors or lock out `/healthz` (default 64).
    */
   maxHttpConnections?: number;
+  /**
+   * Maximum Streamable HTTP event streams (SSE responses, over every connection) held open at once, responses ending
+   * included; one more GET gets 503 (default 1024). Keep it, with `maxHttpConnections` and the agents' pipes, below
+   * the process's file-descriptor limit.
+   */
+  maxEventStreams?: number;
   /** Limit for one WebSocket payload and one NDJSON line (default 16 MiB). */
   maxMessageBytes?: number;
   /** Ping interval; a missed pong terminates the socket (default 25 000; `0` disables). */

@@ -26,6 +26,7 @@ const INTEGER_RULES = {
   port: { min: 0, max: 65_535, allowed: 'an integer from 0 to 65535 (0 picks any free port)' },
   maxConnections: { min: 1, max: undefined, allowed: 'a positive integer' },
   maxHttpConnections: { min: 1, max: undefined, allowed: 'a positive integer' },
+  maxEventStreams: { min: 1, max: undefined, allowed: 'a positive integer' },
   maxMessageBytes: { min: 1, max: undefined, allowed: 'a positive integer number of bytes' },
   pingIntervalMs: {
     min: 0,
@@ -175,6 +176,7 @@ export interface ResolvedServeOptions {
   policy: SecurityPolicy;
   maxConnections: number;
   maxHttpConnections: number;
+  maxEventStreams: number;
   maxMessageBytes: number;
   pingIntervalMs: number;
   stallTimeoutMs: number;
@@ -250,6 +252,11 @@ export function resolveServeOptions(options: ServeOptions, defaultRemoteCwd?: st
       'maxHttpConnections',
       options.maxHttpConnections,
       RemoteDefaults.maxHttpConnections,
+    ),
+    maxEventStreams: integerOption(
+      'maxEventStreams',
+      options.maxEventStreams,
+      RemoteDefaults.maxEventStreams,
     ),
     maxMessageBytes: integerOption(
       'maxMessageBytes',

@@ -61,7 +61,14 @@ export type FrameRefusalReason = 'binary' | 'oversize' | 'invalid_utf8' | 'not_j
  * `pending_requests` (a request answered with an error because too many wait for answers), `detached_sessions` (a
  * parked session ended to make room for another).
  */
-export type LimitName = 'replay_buffer' | 'reply_debt' | 'pending_requests' | 'detached_sessions';
+export type LimitName =
+  | 'replay_buffer'
+  | 'reply_debt'
+  | 'pending_requests'
+  | 'detached_sessions'
+  | 'event_streams'
+  | 'http_bodies'
+  | 'pending_routes';
 
 /** What the relay core counts: messages in each direction of the WebSocket and the frames it refused. */
 export interface RelayMetrics {

@@ -1,15 +1,16 @@
 // Unit tests of the HTTP connection cap.
 import { EventEmitter } from 'node:events';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type CappedSocket, HttpConnectionCap } from './http-connection-cap.js';
 
 let nextPort = 40_000;
-function fakeSocket(): CappedSocket & { destroyed: boolean } {
+function fakeSocket(remoteAddress = '127.0.0.1'): CappedSocket & { destroyed: boolean; bytesRead: number } {
   const emitter = new EventEmitter();
   const socket = {
-    remoteAddress: '127.0.0.1',
+    remoteAddress,
     remotePort: nextPort++,
     destroyed: false,
+    bytesRead: 0,
     destroy() {
       socket.destroyed = true;
       emitter.emit('close');
@@ -65,5 +66,44 @@ describe('HttpConnectionCap', () => {
     cap.admit(closing);
     closing.destroy();
     expect(cap.size).toBe(1);
+  });
+
+  describe('bodies in progress (issue 27)', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('closes the oldest slow body to make room, never one being answered, and keeps a body arriving at a sensible rate', () => {
+      vi.useFakeTimers({ toFake: ['performance'] });
+      const evicted: string[] = [];
+      const cap = new HttpConnectionCap(3, (_socket, why) => evicted.push(why));
+      const [answered, slow, fast] = [fakeSocket('10.0.0.1'), fakeSocket('10.0.0.2'), fakeSocket('10.0.0.3')];
+      for (const socket of [answered, slow, fast]) cap.admit(socket);
+      cap.requestStarted(answered, { complete: true });
+      cap.requestStarted(slow, { complete: false });
+      cap.requestStarted(fast, { complete: false });
+      vi.advanceTimersByTime(1_000);
+      slow.bytesRead += 10;
+      fast.bytesRead += 1024 * 1024;
+      expect(cap.admit(fakeSocket('10.0.0.4'))).toBe(true);
+      expect(slow.destroyed).toBe(true);
+      expect(evicted).toEqual(['slow_body']);
+      expect(answered.destroyed).toBe(false);
+      expect(fast.destroyed).toBe(false);
+    });
+
+    it('caps the bodies one client has arriving: one more closes its oldest, not the newcomer nor another client', () => {
+      const cap = new HttpConnectionCap(64, () => {}, 2);
+      const other = fakeSocket('10.0.0.9');
+      cap.admit(other);
+      cap.requestStarted(other, { complete: false });
+      const mine = [fakeSocket(), fakeSocket(), fakeSocket()];
+      for (const socket of mine) {
+        cap.admit(socket);
+        cap.requestStarted(socket, { complete: false });
+      }
+      expect(mine.map((socket) => socket.destroyed)).toEqual([true, false, false]);
+      expect(other.destroyed).toBe(false);
+    });
   });
 });

@@ -1,15 +1,35 @@
-// The cap on plain HTTP connections a server holds: the oldest idle one makes room for a new one.
+// The cap on plain HTTP connections a server holds: the connection that holds its slot longest without earning it
+// (idle, a head still arriving, a body arriving below the minimum rate) makes room for a new one.
+import { HTTP_BODY_MIN_BYTES_PER_SECOND } from '../shared/fixed-limits.js';
+
 /** What the cap needs of a socket (a `net.Socket`; TLS sockets share the raw socket's address and port). */
 export interface CappedSocket {
   readonly remoteAddress?: string | undefined;
   readonly remotePort?: number | undefined;
+  /** Bytes received so far (a body's progress is read from it). */
+  readonly bytesRead?: number;
   destroy(): void;
   once(event: 'close', listener: () => void): unknown;
 }
 
+/** What the cap reads of a request: whether its body has arrived whole (`IncomingMessage.complete`). */
+export interface CappedRequest {
+  readonly complete: boolean;
+}
+
+/** Why a connection was closed to make room. */
+export type EvictionReason = 'idle' | 'slow_body' | 'client_bodies';
+
 interface Tracked {
   readonly socket: CappedSocket;
+  readonly address: string;
   requestsInProgress: number;
+  /** The latest request started on the connection, while its body may still be arriving. */
+  request: CappedRequest | undefined;
+  /** When the connection was admitted, went idle, or its latest request started (ms, `performance.now()`). */
+  since: number;
+  /** `socket.bytesRead` when its latest request started. */
+  bytesAtStart: number;
 }
 
 function keyOf(socket: CappedSocket): string | undefined {
@@ -18,10 +38,20 @@ function keyOf(socket: CappedSocket): string | undefined {
 }
 
 /**
- * Caps the plain HTTP connections a server holds (accepted, not upgraded to WebSocket). At the cap, the oldest
- * connection with no request in progress (idle keep-alive, or a request head still arriving) is closed to make room;
- * when every one has a request in progress, the new connection is refused instead. So a flood of idle sockets cannot
- * exhaust file descriptors, and a health check always finds a slot.
+ * Caps the plain HTTP connections a server holds (accepted, not upgraded to WebSocket, not streaming events). At the
+ * cap, a connection is closed to make room for the new one: the oldest of those that hold a slot without earning
+ * it (idle keep-alive, a request head still arriving, a request body arriving slower than
+ * `HTTP_BODY_MIN_BYTES_PER_SECOND`), else the oldest whose body still arrives; a connection whose request has
+ * arrived whole (being answered) is never closed. Only when every connection is being answered is the newcomer
+ * refused. One client (remote address) has at most `maxBodiesPerClient` bodies arriving at once: one more closes
+ * its oldest, slowest first. So a flood of idle sockets or slow bodies cannot exhaust file descriptors or lock out
+ * `/healthz`, `/readyz` or another client: a request that arrives promptly always finds a slot.
+ *
+ * @example
+ * ```ts
+ * const cap = new HttpConnectionCap(64, (socket, why) => log(why));
+ * server.on('connection', (socket) => cap.admit(socket) || socket.destroy());
+ * ```
  */
 export class HttpConnectionCap {
   // Insertion order is age: the first idle entry is the oldest idle connection.
@@ -29,7 +59,9 @@ export class HttpConnectionCap {
 
   constructor(
     private readonly max: number,
-    private readonly onEvicted: (socket: CappedSocket) => void,
+    private readonly onEvicted: (socket: CappedSocket, why: EvictionReason) => void,
+    /** Bodies one remote address may have arriving at once (default: a quarter of the cap, at least 1). */
+    readonly maxBodiesPerClient = Math.max(1, Math.floor(max / 4)),
   ) {}
 
   /** Number of tracked connections. */
@@ -37,28 +69,50 @@ export class HttpConnectionCap {
     return this.connections.size;
   }
 
-  /** Registers a new connection; false when it must be refused (every tracked one is busy). */
+  /** Registers a new connection; false when it must be refused (every tracked one is being answered). */
   admit(socket: CappedSocket): boolean {
     const key = keyOf(socket);
     if (key === undefined) return true;
     if (this.connections.size >= this.max) {
-      const idle = [...this.connections.entries()].find(([, tracked]) => tracked.requestsInProgress === 0);
-      if (idle === undefined) return false;
-      this.connections.delete(idle[0]);
-      idle[1].socket.destroy();
-      this.onEvicted(idle[1].socket);
+      const victim = this.victim(performance.now(), () => true);
+      if (victim === undefined) return false;
+      this.evict(victim.tracked, victim.why);
     }
-    this.connections.set(key, { socket, requestsInProgress: 0 });
+    this.connections.set(key, {
+      socket,
+      address: socket.remoteAddress ?? '',
+      requestsInProgress: 0,
+      request: undefined,
+      since: performance.now(),
+      bytesAtStart: 0,
+    });
     socket.once('close', () => {
       if (this.connections.get(key)?.socket === socket) this.connections.delete(key);
     });
     return true;
   }
 
-  /** A request head arrived on the connection: it is not idle until its response ends. */
-  requestStarted(socket: CappedSocket): void {
+  /**
+   * A request head arrived on the connection: it is not idle until its response ends. While `request` has not
+   * arrived whole, its body counts against the client's bound and its rate decides whether it may be closed.
+   */
+  requestStarted(socket: CappedSocket, request?: CappedRequest): void {
     const tracked = this.find(socket);
-    if (tracked) tracked.requestsInProgress += 1;
+    if (tracked === undefined) return;
+    tracked.requestsInProgress += 1;
+    tracked.request = request;
+    tracked.since = performance.now();
+    tracked.bytesAtStart = socket.bytesRead ?? 0;
+    if (request === undefined || request.complete) return;
+    let bodies = 0;
+    for (const other of this.connections.values())
+      if (other.address === tracked.address && this.bodyArriving(other)) bodies += 1;
+    if (bodies <= this.maxBodiesPerClient) return;
+    const victim = this.victim(
+      tracked.since,
+      (other) => other !== tracked && other.address === tracked.address && this.bodyArriving(other),
+    );
+    if (victim !== undefined) this.evict(victim.tracked, 'client_bodies');
   }
 
   /** A response ended: the connection is idle again and becomes the youngest. */
@@ -67,14 +121,56 @@ export class HttpConnectionCap {
     const tracked = key === undefined ? undefined : this.connections.get(key);
     if (key === undefined || tracked === undefined) return;
     tracked.requestsInProgress = Math.max(0, tracked.requestsInProgress - 1);
+    tracked.request = undefined;
+    tracked.since = performance.now();
     this.connections.delete(key);
     this.connections.set(key, tracked);
   }
 
-  /** The connection asked for a WebSocket upgrade: from now on the WebSocket limits govern it. */
+  /**
+   * The connection left plain HTTP (a WebSocket upgrade, an event stream): from now on the WebSocket's or the event
+   * streams' limits govern it.
+   */
   upgraded(socket: CappedSocket): void {
     const key = keyOf(socket);
     if (key !== undefined) this.connections.delete(key);
+  }
+
+  private bodyArriving(tracked: Tracked): boolean {
+    return tracked.requestsInProgress > 0 && tracked.request !== undefined && !tracked.request.complete;
+  }
+
+  /**
+   * The connection to close among those `eligible`: the oldest that holds its slot without earning it, else the
+   * oldest whose body arrives at a sensible rate; never one being answered.
+   */
+  private victim(
+    now: number,
+    eligible: (tracked: Tracked) => boolean,
+  ): { tracked: Tracked; why: EvictionReason } | undefined {
+    let unearned: { tracked: Tracked; why: EvictionReason } | undefined;
+    let arriving: Tracked | undefined;
+    for (const tracked of this.connections.values()) {
+      if (!eligible(tracked)) continue;
+      let why: EvictionReason | undefined;
+      if (tracked.requestsInProgress === 0) why = 'idle';
+      else if (this.bodyArriving(tracked)) {
+        const elapsedMs = Math.max(1, now - tracked.since);
+        const received = (tracked.socket.bytesRead ?? 0) - tracked.bytesAtStart;
+        if ((received * 1000) / elapsedMs < HTTP_BODY_MIN_BYTES_PER_SECOND) why = 'slow_body';
+        else if (arriving === undefined || tracked.since < arriving.since) arriving = tracked;
+      }
+      if (why !== undefined && (unearned === undefined || tracked.since < unearned.tracked.since))
+        unearned = { tracked, why };
+    }
+    return unearned ?? (arriving === undefined ? undefined : { tracked: arriving, why: 'slow_body' });
+  }
+
+  private evict(tracked: Tracked, why: EvictionReason): void {
+    const key = keyOf(tracked.socket);
+    if (key !== undefined) this.connections.delete(key);
+    tracked.socket.destroy();
+    this.onEvicted(tracked.socket, why);
   }
 
   private find(socket: CappedSocket): Tracked | undefined {

@@ -71,6 +71,8 @@ export interface ServerState {
   readonly bufferedBytes: () => Readonly<Record<BufferName, number>>;
   /** Requests from clients that wait for the agent's answer now, summed over connections (`serveAcp`). */
   readonly pendingRequests: () => number;
+  /** Streamable HTTP event streams (SSE responses) whose socket is open now, ending ones included. */
+  readonly eventStreams?: () => number;
 }
 
 /**
@@ -79,7 +81,15 @@ export interface ServerState {
  */
 export type BufferName = 'send_queue' | 'replay';
 const BUFFERS: readonly BufferName[] = ['send_queue', 'replay'];
-const LIMITS: readonly LimitName[] = ['replay_buffer', 'reply_debt', 'pending_requests', 'detached_sessions'];
+const LIMITS: readonly LimitName[] = [
+  'replay_buffer',
+  'reply_debt',
+  'pending_requests',
+  'detached_sessions',
+  'event_streams',
+  'http_bodies',
+  'pending_routes',
+];
 
 /** A server's metrics with their registry: `render()` is the `/metrics` body. */
 export interface MetricsEndpoint {
@@ -200,6 +210,14 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
     },
   });
   new promClient.Gauge({
+    name: 'acpremote_event_streams_open',
+    help: 'Streamable HTTP event streams (SSE responses) whose socket is open now, ending ones included (bounded by maxEventStreams).',
+    registers,
+    collect(this: Gauge) {
+      this.set(state.eventStreams?.() ?? 0);
+    },
+  });
+  new promClient.Gauge({
     name: 'acpremote_pending_requests',
     help: "Requests from clients waiting for the agent's answer (serveAcp), summed over connections.",
     registers,
@@ -209,7 +227,7 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
   });
   const limitsReached = counter(
     'acpremote_limits_reached_total',
-    'Times a peer ran into a bound, by limit: replay_buffer, reply_debt, pending_requests, detached_sessions.',
+    'Times a peer ran into a bound, by limit: replay_buffer, reply_debt, pending_requests, detached_sessions, event_streams (a GET past maxEventStreams), http_bodies (a slow request body cut to make room), pending_routes (a Streamable HTTP answer routed to the connection stream past the route table).',
     ['limit'],
   );
   const connections = counter(

@@ -287,6 +287,8 @@ export class RemoteServerHost implements RemoteServer {
   readonly #routeScanner = new FrameScanner(this.#routeWatch);
   #httpServer!: HttpServer | HttpsServer;
   readonly #httpConnections: HttpConnectionCap;
+  /** Sockets of Streamable HTTP event streams, open now (`maxEventStreams`). */
+  readonly #eventStreams = new Set<Duplex>();
   readonly #webSocketServer: WebSocketServer;
   /** The first drain's outcome (drain() is idempotent). */
   #drained: Promise<DrainResult> | undefined;
@@ -345,13 +347,19 @@ export class RemoteServerHost implements RemoteServer {
     this.#closeStarted = new Promise<'closed'>((resolve) => {
       this.#markCloseStarted = () => resolve('closed');
     });
-    this.#httpConnections = new HttpConnectionCap(resolved.maxHttpConnections, (socket) => {
+    this.#httpConnections = new HttpConnectionCap(resolved.maxHttpConnections, (socket, why) => {
       this.#metrics.requestRefused('limit');
-      this.#refusalLog.info('idle connection closed to make room', {
-        reason: 'limit',
-        remoteAddress: socket.remoteAddress,
-        maxHttpConnections: resolved.maxHttpConnections,
-      });
+      if (why !== 'idle') this.#metrics.limitReached('http_bodies');
+      this.#refusalLog.info(
+        why === 'idle' ? 'idle connection closed to make room' : 'slow request closed to make room',
+        {
+          reason: 'limit',
+          remoteAddress: socket.remoteAddress,
+          ...(why === 'client_bodies'
+            ? { maxBodiesPerClient: this.#httpConnections.maxBodiesPerClient }
+            : { maxHttpConnections: resolved.maxHttpConnections }),
+        },
+      );
     });
     const resumes = this.#resumes;
     this.#webSocketServer = new WebSocketServer({
@@ -404,6 +412,7 @@ export class RemoteServerHost implements RemoteServer {
         detachedSessions: () => this.detachedCount,
         resumeCounters: this.#resumes?.counters,
         bufferedBytes: () => this.#bufferedBytes(),
+        eventStreams: () => this.#eventStreams.size,
         pendingRequests: () => {
           let pending = 0;
           for (const session of this.#sessions.keys()) pending += session.pendingRequests ?? 0;
@@ -426,8 +435,19 @@ export class RemoteServerHost implements RemoteServer {
       initializeTimeoutMs: INITIALIZE_TIMEOUT_MS,
       openConnection: (request, connectionId) => this.#openHttpConnection(request, connectionId),
       refused: (request, refusal) => this.#recordRefusal('http', refusal, request),
-      // Its socket now belongs to the stream (bounded per connection), not to the plain-HTTP cap.
-      streamStarted: (request) => this.#httpConnections.upgraded(request.socket),
+      // Its socket now belongs to the stream (one per stream, a takeover closing the older one), not to the
+      // plain-HTTP cap; it counts against maxEventStreams until it closes.
+      streamStarted: (request) => {
+        const socket = request.socket;
+        this.#httpConnections.upgraded(socket);
+        this.#eventStreams.add(socket);
+        socket.once('close', () => this.#eventStreams.delete(socket));
+      },
+      eventStreamFits: () => {
+        if (this.#eventStreams.size < resolved.maxEventStreams) return true;
+        this.#metrics.limitReached('event_streams');
+        return false;
+      },
     });
     this.#endpoints = new HttpEndpoints({
       paths: resolved.paths,
@@ -526,7 +546,7 @@ export class RemoteServerHost implements RemoteServer {
   }
 
   #onRequest(request: IncomingMessage, response: ServerResponse): void {
-    this.#httpConnections.requestStarted(request.socket);
+    this.#httpConnections.requestStarted(request.socket, request);
     response.once('close', () => this.#httpConnections.requestFinished(request.socket));
     const decision = decideRequest(request, this.#admissionRules);
     if (!decision.ok) {

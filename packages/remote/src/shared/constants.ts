@@ -26,6 +26,11 @@ export const RemoteDefaults = Object.freeze({
    * no request in progress is closed, so idle sockets cannot exhaust file descriptors or lock out `/healthz`.
    */
   maxHttpConnections: 64,
+  /**
+   * Cap on the Streamable HTTP event streams (SSE responses) a server holds at once, over every connection: one more
+   * GET gets 503, so readers cannot exhaust file descriptors whatever they do.
+   */
+  maxEventStreams: 1024,
   /** WebSocket ping interval (25 s, below the 60 s idle timeout of common proxies). A missed pong terminates. */
   pingIntervalMs: 25_000,
   /**

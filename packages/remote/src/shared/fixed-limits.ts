@@ -16,6 +16,15 @@ export const HTTP_HEADERS_TIMEOUT_MS = 10_000;
  * 0.6 MB/s).
  */
 export const HTTP_REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * The slowest a request body may arrive, on average after {@link HTTP_BODY_GRACE_MS}: a Streamable HTTP POST body
+ * must have `(elapsed - grace) × rate` bytes by then (408 otherwise), and at the connection cap a body below it is
+ * closed to make room first. 16 MiB at this rate takes 256 s, more than the request timeout allows: any body that may
+ * finish is above it.
+ */
+export const HTTP_BODY_MIN_BYTES_PER_SECOND = 64 * 1024;
+/** How long a request body may take before the minimum rate applies (a client's first bytes, a slow start). */
+export const HTTP_BODY_GRACE_MS = 5_000;
 /** How long an idle keep-alive connection stays open after a response. */
 export const HTTP_KEEP_ALIVE_TIMEOUT_MS = 5_000;
 /** How often Node checks the two timeouts above (its default, 30 s, would let a socket live 40 s). */
@@ -33,3 +42,10 @@ export const INITIALIZE_TIMEOUT_MS = 30_000;
  * longer than this, and such a connection is never kept as a detached session.
  */
 export const FIRST_STREAM_TIMEOUT_MS = 10_000;
+
+/**
+ * How long a Streamable HTTP event stream's response that ended (its connection closed, stalled or was DELETEd) may
+ * take to hand its last bytes to the kernel before its socket is destroyed: a reader that stops reading keeps no
+ * socket longer than this. A response taken over by a newer GET is destroyed at once when it cannot flush.
+ */
+export const SSE_CLOSE_FLUSH_MS = 10_000;

@@ -2,6 +2,7 @@
 // the CORS preflight, and the registry of the connections this server holds (with why the ended ones ended).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PortClose } from '../../relay/frame-port.js';
+import { HTTP_BODY_GRACE_MS, HTTP_BODY_MIN_BYTES_PER_SECOND } from '../../shared/fixed-limits.js';
 import { compileWatch } from '../../wire/frame-scan.js';
 import { FrameChecks } from '../../wire/inbound.js';
 import { errorResponseText, type WireError, wireErrors } from '../../wire/json-rpc.js';
@@ -22,7 +23,7 @@ import {
 import { type Refusal, type RefusalReason, refuse } from '../admission.js';
 import { corsPreflight, corsResponseHeaders } from './cors.js';
 import type { HttpServerPort } from './http-server-port.js';
-import { readRequestBody } from './request-body.js';
+import { type BodyPace, readRequestBody } from './request-body.js';
 
 /** What the endpoint needs of its server. */
 export interface StreamableHttpHost {
@@ -40,8 +41,13 @@ export interface StreamableHttpHost {
   openConnection(request: IncomingMessage, connectionId: string): HttpServerPort | Refusal;
   /** Logs (rate-limited) and counts a refusal. */
   refused(request: IncomingMessage, refusal: Refusal): void;
-  /** A GET's response became an SSE stream: its socket leaves the plain-HTTP connection cap. */
+  /**
+   * A GET's response became an SSE stream: its socket leaves the plain-HTTP connection cap and counts against the
+   * server's `maxEventStreams` until it closes.
+   */
   streamStarted(request: IncomingMessage): void;
+  /** Whether one more event stream fits under `maxEventStreams` (false: the GET gets 503 `limit`). */
+  eventStreamFits(): boolean;
 }
 
 /** What {@link StreamableHttpEndpoint.handle} did with a request. */
@@ -52,6 +58,9 @@ interface HeldConnection {
   readonly port: HttpServerPort;
   readonly identity: string;
 }
+
+/** How slowly a POST body may arrive (then 408): its deadline grows with its size. */
+const BODY_PACE: BodyPace = { graceMs: HTTP_BODY_GRACE_MS, bytesPerSecond: HTTP_BODY_MIN_BYTES_PER_SECOND };
 
 /** How many ended connections are remembered, so a late request hears why its connection ended. */
 const MAX_TOMBSTONES = 4096;
@@ -167,11 +176,14 @@ export class StreamableHttpEndpoint {
     const finished = held?.port.postStarted();
     response.once('close', () => finished?.());
     await held?.port.whenReading();
-    const body = await readRequestBody(request, this.host.maxMessageBytes);
+    const body = await readRequestBody(request, this.host.maxMessageBytes, BODY_PACE);
     if (!body.ok) {
       if (body.reason === 'size') {
         const text = `message exceeds the ${this.host.maxMessageBytes}-byte limit`;
         this.refuse(request, response, refusal(413, 'size', text, { Connection: 'close' }));
+      } else if (body.reason === 'slow') {
+        const text = `the body arrived slower than ${HTTP_BODY_MIN_BYTES_PER_SECOND} bytes/s after ${HTTP_BODY_GRACE_MS} ms (${body.bytes} bytes read); send it at once`;
+        this.refuse(request, response, refusal(408, 'timeout', text, { Connection: 'close' }));
       }
       return;
     }
@@ -311,7 +323,14 @@ export class StreamableHttpEndpoint {
       this.refuse(request, response, refusal(400, 'session', `${SESSION_ID_HEADER} is too long`));
       return;
     }
+    if (!this.host.eventStreamFits()) {
+      this.refuse(request, response, refusal(503, 'limit', 'too many event streams on this server'));
+      return;
+    }
     const attached = held.port.attachStream(session, response, lastEventId ?? undefined, () => {
+      // An event stream's socket is never reused: once its response ends, the socket closes (no idle keep-alive
+      // socket outside every cap).
+      response.shouldKeepAlive = false;
       response.writeHead(200, {
         'Content-Type': EVENT_STREAM_MEDIA_TYPE,
         'Cache-Control': 'no-cache, no-transform',

@@ -7,6 +7,7 @@ import { NO_RELAY_METRICS, type RelayMetrics } from '../../relay/relay-metrics.j
 import { reportStall, StallGuard, type StallProbe } from '../../relay/stall-guard.js';
 import type { DetachedSession, DetachedSessions } from '../../resume/detached-sessions.js';
 import { CloseCode } from '../../shared/constants.js';
+import { SSE_CLOSE_FLUSH_MS } from '../../shared/fixed-limits.js';
 import { ROUTE_WATCH, type RouteKeys } from '../../wire/route-keys.js';
 import { type ResumeGap, RetentionBudget, SseStream, type SseStreamOwner } from './sse-stream.js';
 import {
@@ -27,6 +28,8 @@ export interface HttpServerPortOptions {
   readonly retention: { readonly maxBytes: number; readonly windowMs: number };
   /** Keep-alive comment interval on attached streams (`pingIntervalMs`). */
   readonly keepAliveMs: number;
+  /** How long an ended stream's response may take to flush before it is destroyed (default `SSE_CLOSE_FLUSH_MS`). */
+  readonly closeFlushMs?: number;
   /**
    * Events wait for a reader that takes none of them this long: the connection ends (1008), as a WebSocket whose
    * client reads nothing does (`stallTimeoutMs`, the relay's {@link StallGuard}; 0: never).
@@ -117,6 +120,7 @@ export class HttpServerPort implements FramePort, StallProbe {
     this.owner = {
       retention,
       keepAliveMs: options.keepAliveMs,
+      closeFlushMs: options.closeFlushMs ?? SSE_CLOSE_FLUSH_MS,
       progressed: () => this.progressed(),
       receiverChanged: () => this.attachmentChanged(),
       streamEnded: () => this.streamEnded(),

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readRequestBody } from './request-body.js';
 
 /** An IncomingMessage stand-in: a stream with headers and `complete`. */
@@ -44,5 +44,38 @@ describe('readRequestBody', () => {
     request.write('abc');
     request.destroy();
     expect(await body).toEqual({ ok: false, reason: 'aborted' });
+  });
+
+  describe('with a minimum pace (issue 27)', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+    const pace = { graceMs: 5_000, bytesPerSecond: 1_000 };
+
+    it('gives up a body that dribbles after the grace, its deadline growing with what arrived', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+      const request = fakeRequest({ 'content-length': '100000' });
+      let outcome: unknown;
+      void readRequestBody(request, 1 << 20, pace).then((result) => {
+        outcome = result;
+      });
+      request.write('x'.repeat(2_000));
+      await vi.advanceTimersByTimeAsync(6_900);
+      expect(outcome).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(200);
+      expect(outcome).toEqual({ ok: false, reason: 'slow', bytes: 2_000 });
+    });
+
+    it('reads a body that keeps the pace', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+      const request = fakeRequest({});
+      const body = readRequestBody(request, 1 << 20, pace);
+      for (let second = 0; second < 10; second += 1) {
+        request.write('x'.repeat(1_500));
+        await vi.advanceTimersByTimeAsync(1_000);
+      }
+      request.end();
+      expect(await body).toMatchObject({ ok: true });
+    });
   });
 });

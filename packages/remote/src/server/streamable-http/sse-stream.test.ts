@@ -7,6 +7,7 @@ function owner(maxBytes = 1 << 20, windowMs = 60_000): SseStreamOwner & { progre
   const state = {
     retention: new RetentionBudget(maxBytes, windowMs),
     keepAliveMs: 25_000,
+    closeFlushMs: 10_000,
     progress: 0,
     progressed() {
       state.progress += 1;
@@ -133,5 +134,41 @@ describe('SseStream', () => {
     expect(receiver.text).toMatch(/: closed 4000 agent process exited with code 0\n\n$/);
     expect(receiver.writableEnded).toBe(true);
     expect(state.retention.retainedBytes).toBe(0);
+  });
+
+  it('destroys a taken-over receiver that cannot take the closing comment, at once (issue 27)', async () => {
+    const stream = new SseStream('connection', owner(64 << 20));
+    const stalled = new Receiver(true);
+    stream.attach(stalled, undefined);
+    for (let index = 0; index < 8; index += 1) stream.push('x'.repeat(64 * 1024));
+    await tick();
+    expect(stream.attach(new Receiver(), 0)).toEqual({ ok: true });
+    expect(stalled.destroyed).toBe(true);
+  });
+
+  it('destroys an ended receiver that has not flushed within closeFlushMs, not before (issue 27)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const stream = new SseStream('connection', owner());
+    const stalled = new Receiver(true);
+    stream.attach(stalled, undefined);
+    stream.push('x'.repeat(64 * 1024));
+    await tick();
+    stream.end('closed 1000 the client ended the connection (DELETE)');
+    expect(stalled.writableEnded).toBe(true);
+    vi.advanceTimersByTime(9_999);
+    expect(stalled.destroyed).toBe(false);
+    vi.advanceTimersByTime(1);
+    expect(stalled.destroyed).toBe(true);
+
+    const reading = new Receiver();
+    const other = new SseStream('s', owner());
+    other.attach(reading, undefined);
+    other.push('{}');
+    await tick();
+    other.end('closed 1000');
+    await tick();
+    vi.advanceTimersByTime(10_000);
+    expect(reading.writableFinished).toBe(true);
+    expect(reading.text).toMatch(/: closed 1000\n\n$/);
   });
 });

@@ -18,6 +18,25 @@ function joinEvent(record: EventRecord): string | Buffer {
 const KEEP_ALIVE = ':\n\n';
 
 /**
+ * Ends a response the stream stops using with `text` (a closing comment), and makes sure its socket goes: a reader
+ * that does not read would otherwise keep it open forever with the kernel's buffers full. With `flushMs` 0 (a
+ * takeover) it is destroyed at once unless `text` went straight to the kernel; otherwise when it has not finished
+ * within `flushMs`.
+ */
+function retire(receiver: Writable, text: string, flushMs: number): void {
+  receiver.end(text);
+  if (receiver.writableFinished || receiver.destroyed) return;
+  if (flushMs === 0) {
+    if (receiver.writableLength > 0) receiver.destroy();
+    return;
+  }
+  const timer = setTimeout(() => receiver.destroy(), flushMs);
+  timer.unref();
+  receiver.once('close', () => clearTimeout(timer));
+  receiver.once('finish', () => clearTimeout(timer));
+}
+
+/**
  * Drops the consumed slots before `head` (a queue read from the front) once they are all of `items`, or at least
  * 1,024 and half of it, so a long-lived queue neither grows nor copies on every read. Returns the new head.
  */
@@ -104,6 +123,8 @@ export interface SseStreamOwner {
   readonly retention: RetentionBudget;
   /** Keep-alive comment interval while a receiver is attached (ms). */
   readonly keepAliveMs: number;
+  /** How long an ended response may take to hand its last bytes to the kernel before it is destroyed (ms). */
+  readonly closeFlushMs: number;
   /** Bytes left the stream's queue or its receiver's buffer (the connection may have room again). */
   progressed(): void;
   /** A receiver attached or went away. */
@@ -118,7 +139,9 @@ export type ResumeGap = 'overflow' | 'ahead';
 /**
  * One SSE stream: events numbered from 1 (`id: n`), queued while nobody reads them, written to one receiver (an HTTP
  * response) at a time, corked per event-loop turn, pausing while the receiver's buffer is over the high-water mark.
- * A second receiver takes over (the first one's response ends): a client that reconnects is the one that reads. A
+ * A second receiver takes over (the first one's response ends, and is destroyed at once when it cannot take the
+ * closing comment): a client that reconnects is the one that reads. A response the stream ends is destroyed when it
+ * has not flushed within the owner's `closeFlushMs`, so no reader keeps a socket by not reading. A
  * receiver that names the last event it got (`Last-Event-ID`) is sent every later one first, while the connection's
  * {@link RetentionBudget} still holds them.
  *
@@ -200,7 +223,7 @@ export class SseStream {
     const previous = this.receiver;
     if (previous !== undefined) {
       this.release(previous);
-      previous.end(': replaced by a newer request for this stream\n\n');
+      retire(previous, ': replaced by a newer request for this stream\n\n', 0);
     }
     if (lastEventId !== undefined) this.rewindTo(lastEventId);
     this.receiver = receiver;
@@ -242,7 +265,7 @@ export class SseStream {
     const receiver = this.receiver;
     if (receiver !== undefined) {
       this.release(receiver);
-      receiver.end(`: ${comment.replace(/[\r\n]+/g, ' ')}\n\n`);
+      retire(receiver, `: ${comment.replace(/[\r\n]+/g, ' ')}\n\n`, this.owner.closeFlushMs);
     }
     for (let index = this.head; index < this.events.length; index += 1)
       this.owner.retention.release(this.events[index]!);
