@@ -1,7 +1,10 @@
 // Hostile clients of the Streamable HTTP endpoint (issue 27), against the built `acpremote expose` over real sockets:
 // readers that never read and take each other's stream over, slow POST bodies, events kept for `Last-Event-ID`,
 // and requests the agent never answers.
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   httpExchange,
@@ -14,6 +17,8 @@ import {
 import {
   fixturePath,
   killStartedProcesses,
+  liveMemory,
+  MEMORY_PROBE,
   openFileDescriptors,
   type RunningServer,
   startAcpremote,
@@ -21,6 +26,14 @@ import {
 } from './support/processes.js';
 
 const HOLD_AGENT = [process.execPath, fixturePath('hold-agent.mjs')];
+
+/** The replay gauge of a server's `/metrics` (bytes of sent events kept for `Last-Event-ID`). */
+async function replayBytes(endpoint: string): Promise<number> {
+  const metrics = await httpExchange(endpoint.replace(/\/acp$/, '/metrics'), { method: 'GET' });
+  const match = /^acpremote_buffered_bytes\{buffer="replay"\} (\d+)/m.exec(metrics.body);
+  if (match === null) throw new Error(`no replay gauge in /metrics: ${metrics.body.slice(0, 500)}`);
+  return Number(match[1]);
+}
 
 /** `http://127.0.0.1:PORT/acp` of a server whose banner named `ws://127.0.0.1:PORT/acp/ws`. */
 function endpointOf(server: RunningServer): string {
@@ -144,4 +157,112 @@ describe('the Streamable HTTP endpoint under hostile clients (issue 27)', () => 
     for (const socket of open) socket.destroy();
     expect(held).toBeLessThan(64);
   }, 90_000);
+
+  it('events kept for Last-Event-ID expire on time, with no traffic after them (defect 3)', async () => {
+    const server = await startAcpremote(['expose', '--metrics', '--resume-window', '2', '--', ...HOLD_AGENT]);
+    servers.push(server);
+    const endpoint = endpointOf(server);
+    const connectionId = await initializeConnection(endpoint);
+    const reader = await readingStream(endpoint, connectionId);
+    sockets.push(reader.socket);
+    expect(
+      await postMessage(endpoint, connectionId, { id: 1, method: '_test/ticks', params: { ticks: 1_000 } }),
+    ).toBe(202);
+    await waitFor(
+      () => reader.tail().includes('"result":{"ticks":1000}'),
+      10_000,
+      () => reader.tail(),
+    );
+    expect(await replayBytes(endpoint)).toBeGreaterThan(1_000 * 40);
+    // Nothing more is sent: the window alone must let them go.
+    let kept = -1;
+    const deadline = Date.now() + 6_000;
+    while (Date.now() < deadline && kept !== 0) {
+      kept = await replayBytes(endpoint);
+      if (kept !== 0) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(kept, 'replay bytes 4 s after a 2 s window, with no traffic').toBe(0);
+  }, 60_000);
+
+  describe.each([
+    ['tiny (~70-byte) events', 'ticks'],
+    ['large (60 KiB) events', 'echo'],
+  ])('live memory of the events kept for Last-Event-ID stays within the bound + 25 %%: %s (defect 3)', (_name, kind) => {
+    it('floods the connection stream through a reader, then measures live memory after a full GC', async () => {
+      const budget = 8 * 1024 * 1024;
+      const messageBytes = 1024 * 1024;
+      const probeDirectory = mkdtempSync(join(tmpdir(), 'acpkit-probe-'));
+      try {
+        const server = await startAcpremote(
+          [
+            'expose',
+            '--metrics',
+            '--resume-buffer-bytes',
+            String(budget),
+            '--max-message-bytes',
+            String(messageBytes),
+            '--',
+            ...HOLD_AGENT,
+          ],
+          { nodeArgs: ['--import', MEMORY_PROBE], env: { ACPKIT_SOAK_PROBE_DIR: probeDirectory } },
+        );
+        servers.push(server);
+        const pid = server.child.pid!;
+        const endpoint = endpointOf(server);
+        const connectionId = await initializeConnection(endpoint);
+        const reader = await readingStream(endpoint, connectionId);
+        sockets.push(reader.socket);
+        let nextId = 1;
+        /** Sends events through the connection stream and waits until the reader got the last one. */
+        const flood = async (events: number) => {
+          if (kind === 'ticks') {
+            const id = nextId++;
+            expect(
+              await postMessage(endpoint, connectionId, { id, method: '_test/ticks', params: { ticks: events } }),
+            ).toBe(202);
+            await waitFor(
+              () => reader.tail().includes(`"id":${id},"result":{"ticks":${events}}`),
+              120_000,
+              () => reader.tail().slice(-300),
+            );
+            return;
+          }
+          const pad = 'x'.repeat(60 * 1024);
+          let last = 0;
+          for (let index = 0; index < events; index += 1) {
+            last = nextId++;
+            expect(await postMessage(endpoint, connectionId, { id: last, method: '_test/echo', params: { pad, last } })).toBe(
+              202,
+            );
+          }
+          await waitFor(
+            () => reader.tail().includes(`"last":${last}}`),
+            120_000,
+            () => reader.tail().slice(-300),
+          );
+        };
+        // Warm-up (code, pools), then the baseline with nothing kept beyond that.
+        await flood(kind === 'ticks' ? 2_000 : 4);
+        const before = await liveMemory(pid, probeDirectory, 1);
+        await flood(kind === 'ticks' ? 400_000 : 300);
+        const kept = await replayBytes(endpoint);
+        const after = await liveMemory(pid, probeDirectory, 2);
+        const bound = budget + messageBytes;
+        const growth = after - before;
+        // The figure for the issue's closing note.
+        console.info(
+          `${kind}: live memory grew ${(growth / 2 ** 20).toFixed(1)} MiB keeping ${(kept / 2 ** 20).toFixed(1)} MiB (bound ${(bound / 2 ** 20).toFixed(1)} MiB)`,
+        );
+        // The budget is used (the test measures something), and what it keeps costs no more than it says + 25 %.
+        expect(kept).toBeGreaterThan(bound / 2);
+        expect(kept).toBeLessThanOrEqual(bound);
+        expect(
+          growth,
+          `live memory grew ${(growth / 2 ** 20).toFixed(1)} MiB keeping ${(kept / 2 ** 20).toFixed(1)} MiB (bound ${(bound / 2 ** 20).toFixed(1)} MiB)`,
+        ).toBeLessThanOrEqual(bound * 1.25);
+      } finally {
+        rmSync(probeDirectory, { recursive: true, force: true });
+      }
+    }, 180_000);
+  });
 });

@@ -111,13 +111,20 @@ export interface RunningServer {
  */
 export async function startAcpremote(
   args: readonly string[],
-  options: { env?: Record<string, string> } = {},
+  options: { env?: Record<string, string>; nodeArgs?: readonly string[] } = {},
 ): Promise<RunningServer> {
   const [subcommand, ...rest] = args;
   const hasPort = rest.includes('--port');
   const child = withPipes<ChildProcessByStdio<null, Readable, Readable>>(
     spawnTracked(
-      [process.execPath, ACPREMOTE_CLI, subcommand!, ...(hasPort ? [] : ['--port', '0']), ...rest],
+      [
+        process.execPath,
+        ...(options.nodeArgs ?? []),
+        ACPREMOTE_CLI,
+        subcommand!,
+        ...(hasPort ? [] : ['--port', '0']),
+        ...rest,
+      ],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
         env: { ...process.env, ...options.env },
@@ -351,4 +358,42 @@ export async function waitFor(
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms: ${describe()}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** The benchmark's memory probe (`node --import`): on SIGUSR2, a full GC, then the live memory to a JSON file. */
+export const MEMORY_PROBE = fileURLToPath(
+  new URL('../../../../bench/src/soak/memory-probe.mjs', import.meta.url),
+);
+
+/**
+ * The live memory (V8 heap used + external, after a full GC) of a process started with `--import MEMORY_PROBE` and
+ * `ACPKIT_SOAK_PROBE_DIR=directory`: asks for report number `round` (1, 2, …) and waits for it.
+ *
+ * @example
+ * ```ts
+ * const before = await liveMemory(server.child.pid!, probeDirectory, 1);
+ * ```
+ */
+export async function liveMemory(pid: number, directory: string, round: number): Promise<number> {
+  process.kill(pid, 'SIGUSR2');
+  const file = `${directory}/${pid}.json`;
+  let live = 0;
+  await waitFor(
+    () => {
+      try {
+        const report = JSON.parse(readFileSync(file, 'utf8')) as {
+          report: number;
+          heapUsed: number;
+          external: number;
+        };
+        live = report.heapUsed + report.external;
+        return report.report >= round;
+      } catch {
+        return false;
+      }
+    },
+    10_000,
+    () => `no memory report ${round} from ${pid}`,
+  );
+  return live;
 }

@@ -334,6 +334,7 @@ export class HttpServerPort implements FramePort, StallProbe {
     clearTimeout(this.unattendedTimer);
     this.unattendedTimer = undefined;
     this.stallGuard.stop();
+    this.owner.retention.dispose();
     this.leaveDetached();
     const comment = closingComment(this.endedWith);
     for (const stream of this.streams.values()) stream.end(comment);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SseReceiver as Receiver } from '../../../test/support/sse-receiver.js';
 import { HIGH_WATER_BYTES } from '../../relay/flow-control.js';
-import { RetentionBudget, SseStream, type SseStreamOwner } from './sse-stream.js';
+import { EVENT_OVERHEAD_BYTES, RetentionBudget, SseStream, type SseStreamOwner } from './sse-stream.js';
 
 function owner(maxBytes = 1 << 20, windowMs = 60_000): SseStreamOwner & { progress: number } {
   const state = {
@@ -170,5 +170,21 @@ describe('SseStream', () => {
     vi.advanceTimersByTime(10_000);
     expect(reading.writableFinished).toBe(true);
     expect(reading.text).toMatch(/: closed 1000\n\n$/);
+  });
+
+  it('lets kept events go when the window passes, with no later event or reader (issue 27)', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const state = owner(1 << 20, 1_000);
+    const stream = new SseStream('connection', state);
+    stream.attach(new Receiver(), undefined);
+    stream.push('{}');
+    vi.advanceTimersByTime(500);
+    stream.push('{}');
+    expect(state.retention.retainedBytes).toBe(2 * ('id: 1\ndata: {}\n\n'.length + EVENT_OVERHEAD_BYTES));
+    vi.advanceTimersByTime(501);
+    expect(state.retention.retainedBytes).toBe('id: 2\ndata: {}\n\n'.length + EVENT_OVERHEAD_BYTES);
+    vi.advanceTimersByTime(500);
+    expect(state.retention.retainedBytes).toBe(0);
+    state.retention.dispose();
   });
 });

@@ -8,9 +8,29 @@ const EVENT_END = Buffer.from('\n\n');
 /** Events up to this size are written as one chunk (joining costs less than framing three). */
 const SINGLE_CHUNK_BYTES = 64 * 1024;
 
+/**
+ * What holding one sent event costs beyond its bytes (its record, the view of its payload, its slots in the stream's
+ * and the budget's queues), counted by the {@link RetentionBudget} so the budget bounds memory, not payload: measured
+ * at ~210 bytes on Node 20 (tests/reliability, `streamable-http-hostile.test.ts`), rounded up.
+ */
+export const EVENT_OVERHEAD_BYTES = 256;
+
+/** `id: <seq>\ndata: `: an event's head, made when it is written (holding one per kept event would cost more). */
+function headOf(seq: number): string {
+  return `id: ${seq}\ndata: `;
+}
+
+/** The length of {@link headOf}`(seq)`, without making the string. */
+function headBytes(seq: number): number {
+  let digits = 1;
+  for (let rest = seq; rest >= 10; rest = Math.floor(rest / 10)) digits += 1;
+  return 'id: \ndata: '.length + digits;
+}
+
 /** An event's text as one string or buffer. */
 function joinEvent(record: EventRecord): string | Buffer {
-  const { head, payload } = record;
+  const { payload } = record;
+  const head = headOf(record.seq);
   return typeof payload === 'string'
     ? `${head}${payload}\n\n`
     : Buffer.concat([Buffer.from(head, 'latin1'), payload, EVENT_END], record.bytes);
@@ -50,9 +70,11 @@ function compacted(items: unknown[], head: number): number {
 /** One event as the stream holds it until it is sent, and after, while it may be replayed. */
 interface EventRecord {
   readonly seq: number;
-  /** `id: <seq>\ndata: `: the event's head; `payload` and a blank line follow it. */
-  readonly head: string;
+  /** The stream that holds it. */
+  readonly stream: SseStream;
+  /** What follows the event's head (`id: <seq>\ndata: `); a blank line follows it. */
   readonly payload: Buffer | string;
+  /** The event's bytes on the wire (head, payload, blank line). */
   readonly bytes: number;
   /** When it was written to a receiver (ms, `performance.now()`); 0 while queued. */
   sentAt: number;
@@ -62,33 +84,40 @@ interface EventRecord {
 }
 
 /**
- * What a connection's streams share: how many bytes of events already sent they may keep, and for how long, so a
- * client that reconnects with `Last-Event-ID` gets what it missed. Evicts the oldest sent events, across the
- * connection's streams, past either bound; queued (unsent) events are never evicted (flow control bounds them).
+ * What a connection's streams share: how much memory the events already sent may take while they are kept, and for
+ * how long, so a client that reconnects with `Last-Event-ID` gets what it missed. Each kept event counts its bytes
+ * plus {@link EVENT_OVERHEAD_BYTES}, so the bound holds for tiny events as for large ones. Evicts the oldest sent
+ * events, across the connection's streams, past either bound: past the window on a timer (no later event or reader
+ * is needed to let them go). Queued (unsent) events are never evicted (flow control bounds them).
  */
 export class RetentionBudget {
   private bytes = 0;
-  private readonly entries: Array<{ stream: SseStream; record: EventRecord; retention: number }> = [];
+  /** The events counted, oldest first, each with the stamp it had when counted (stale ones are skipped). */
+  private readonly records: EventRecord[] = [];
+  private readonly stamps: number[] = [];
   private head = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private disposed = false;
 
   constructor(
-    /** At most this many bytes kept (`resumeBufferBytes`); 0 keeps nothing. */
+    /** At most this many bytes kept, overhead included (`resumeBufferBytes` plus one message); 0 keeps nothing. */
     readonly maxBytes: number,
     /** Events sent longer ago than this are not kept (`resumeWindowMs`); 0 keeps nothing. */
     readonly windowMs: number,
   ) {}
 
-  /** Bytes of sent events kept now. */
+  /** Bytes of sent events kept now, their overhead included. */
   get retainedBytes(): number {
     return this.bytes;
   }
 
-  /** @internal An event was sent on `stream`: keep it while the bounds allow. */
-  retain(stream: SseStream, record: EventRecord): void {
+  /** @internal An event was sent on its stream: keep it while the bounds allow. */
+  retain(record: EventRecord): void {
     record.retained = true;
     record.retention += 1;
-    this.bytes += record.bytes;
-    this.entries.push({ stream, record, retention: record.retention });
+    this.bytes += record.bytes + EVENT_OVERHEAD_BYTES;
+    this.records.push(record);
+    this.stamps.push(record.retention);
     this.evict(performance.now());
   }
 
@@ -96,25 +125,49 @@ export class RetentionBudget {
   release(record: EventRecord): void {
     if (!record.retained) return;
     record.retained = false;
-    this.bytes -= record.bytes;
+    this.bytes -= record.bytes + EVENT_OVERHEAD_BYTES;
   }
 
-  /** Drops what is past the bounds at `now`. */
+  /** Drops what is past the bounds at `now`, then sets the timer for the next event to age out. */
   evict(now: number): void {
     const oldestAllowed = now - this.windowMs;
-    while (this.head < this.entries.length) {
-      const entry = this.entries[this.head]!;
-      const live = entry.record.retained && entry.record.retention === entry.retention;
-      if (live && this.bytes <= this.maxBytes && this.windowMs > 0 && entry.record.sentAt >= oldestAllowed)
-        break;
-      this.entries[this.head] = undefined as never;
+    while (this.head < this.records.length) {
+      const record = this.records[this.head]!;
+      const live = record.retained && record.retention === this.stamps[this.head];
+      if (live && this.bytes <= this.maxBytes && this.windowMs > 0 && record.sentAt >= oldestAllowed) break;
+      this.records[this.head] = undefined as never;
       this.head += 1;
       if (live) {
-        this.release(entry.record);
-        entry.stream.dropThrough(entry.record.seq);
+        this.release(record);
+        record.stream.dropThrough(record.seq);
       }
     }
-    this.head = compacted(this.entries, this.head);
+    if (compacted(this.records, this.head) === 0 && this.head > 0) {
+      this.stamps.splice(0, this.head);
+      this.head = 0;
+    }
+    this.schedule(now);
+  }
+
+  /** Stops the timer for good (the connection ended). */
+  dispose(): void {
+    this.disposed = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Arms the timer for when the oldest kept event leaves the window (none armed while nothing is kept). */
+  private schedule(now: number): void {
+    if (this.timer !== undefined || this.disposed || this.head >= this.records.length) return;
+    const dueInMs = this.records[this.head]!.sentAt + this.windowMs - now;
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.evict(performance.now());
+      },
+      Math.max(0, Math.ceil(dueInMs)),
+    );
+    this.timer.unref();
   }
 }
 
@@ -195,10 +248,9 @@ export class SseStream {
   push(payload: Buffer | string): void {
     if (this.ended || this.closingComment !== undefined) return;
     const seq = this.nextSeq++;
-    const head = `id: ${seq}\ndata: `;
     const payloadBytes = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
-    const bytes = head.length + payloadBytes + EVENT_END.length;
-    this.events.push({ seq, head, payload, bytes, sentAt: 0, retention: 0, retained: false });
+    const bytes = headBytes(seq) + payloadBytes + EVENT_END.length;
+    this.events.push({ seq, stream: this, payload, bytes, sentAt: 0, retention: 0, retained: false });
     this.unsentBytes += bytes;
     this.flush();
   }
@@ -330,7 +382,7 @@ export class SseStream {
       // written as it is rather than copied.
       if (record.bytes <= SINGLE_CHUNK_BYTES) receiver.write(joinEvent(record));
       else {
-        receiver.write(record.head);
+        receiver.write(headOf(record.seq));
         receiver.write(record.payload);
         receiver.write(EVENT_END);
       }
@@ -339,7 +391,7 @@ export class SseStream {
       record.sentAt = performance.now();
       index += 1;
       wrote = true;
-      this.owner.retention.retain(this, record);
+      this.owner.retention.retain(record);
       // The budget may have dropped events before this one: the index moves with the head.
       index = this.head + (this.sentThrough + 1 - this.firstHeldSeq());
     }
