@@ -217,7 +217,9 @@ describe('HttpServerPort', () => {
   });
 
   it('gives each connection at most its session stream limit', () => {
-    const { port } = makePort({ routeLimits: { maxSessionStreams: 1, maxPendingRoutes: 10 } });
+    const { port } = makePort({
+      routeLimits: { maxSessionStreams: 1, maxPendingRoutes: 10, maxPendingRouteBytes: 1 << 20 },
+    });
     expect(port.attachStream('a', new Receiver(), undefined)).toEqual({ ok: true });
     expect(port.attachStream('b', new Receiver(), undefined)).toEqual({
       ok: false,

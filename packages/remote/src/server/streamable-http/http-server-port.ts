@@ -115,7 +115,9 @@ export class HttpServerPort implements FramePort, StallProbe {
 
   constructor(private readonly options: HttpServerPortOptions) {
     this.metrics = options.metrics ?? NO_RELAY_METRICS;
-    this.routes = new StreamRoutes(options.routeLimits ?? DEFAULT_STREAM_ROUTE_LIMITS);
+    this.routes = new StreamRoutes(options.routeLimits ?? DEFAULT_STREAM_ROUTE_LIMITS, () =>
+      this.metrics.limitReached('pending_routes'),
+    );
     const retention = new RetentionBudget(options.retention.maxBytes, options.retention.windowMs);
     this.owner = {
       retention,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CONNECTION_STREAM, StreamRoutes } from './stream-routes.js';
+import { CONNECTION_STREAM, routeBytes, StreamRoutes } from './stream-routes.js';
 
 describe('StreamRoutes', () => {
   it('answers a session request on its session stream, by header or by params.sessionId', () => {
@@ -66,7 +66,11 @@ describe('StreamRoutes', () => {
   });
 
   it('routes past its limits to the connection stream', () => {
-    const routes = new StreamRoutes({ maxSessionStreams: 2, maxPendingRoutes: 1 });
+    const routes = new StreamRoutes({
+      maxSessionStreams: 2,
+      maxPendingRoutes: 1,
+      maxPendingRouteBytes: 1 << 20,
+    });
     expect(routes.outbound({ kind: 'notification', sessionId: 'a' })).toBe('a');
     expect(routes.outbound({ kind: 'notification', sessionId: 'b' })).toBe('b');
     expect(routes.outbound({ kind: 'notification', sessionId: 'c' })).toBe(CONNECTION_STREAM);
@@ -75,5 +79,28 @@ describe('StreamRoutes', () => {
     routes.inbound({ kind: 'request', id: '2', method: 'session/prompt', sessionId: 'b' }, undefined);
     expect(routes.outbound({ kind: 'response', id: '2' })).toBe(CONNECTION_STREAM);
     expect(routes.outbound({ kind: 'response', id: '1' })).toBe('a');
+  });
+
+  it('bounds the memory of remembered routes: past the byte bound an answer goes to the connection stream, and it is told (issue 27)', () => {
+    let full = 0;
+    const longId = (index: number) => `${index}:${'i'.repeat(1000)}`;
+    const routes = new StreamRoutes(
+      { maxSessionStreams: 4, maxPendingRoutes: 65_536, maxPendingRouteBytes: 3 * routeBytes(longId(0)) },
+      () => {
+        full += 1;
+      },
+    );
+    for (let index = 0; index < 5; index += 1)
+      routes.inbound(
+        { kind: 'request', id: longId(index), method: 'session/prompt', sessionId: 's' },
+        undefined,
+      );
+    expect(full).toBe(2);
+    expect(routes.routeBytes).toBe(3 * routeBytes(longId(0)));
+    expect(routes.outbound({ kind: 'response', id: longId(4) })).toBe(CONNECTION_STREAM);
+    expect(routes.outbound({ kind: 'response', id: longId(0) })).toBe('s');
+    expect(routes.routeBytes).toBe(2 * routeBytes(longId(0)));
+    routes.inbound({ kind: 'request', id: longId(9), method: 'session/prompt', sessionId: 's' }, undefined);
+    expect(routes.outbound({ kind: 'response', id: longId(9) })).toBe('s');
   });
 });

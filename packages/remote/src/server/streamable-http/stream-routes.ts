@@ -17,12 +17,30 @@ export interface StreamRouteLimits {
   readonly maxSessionStreams: number;
   /** Client requests whose route is remembered until answered; past it, answers go to the connection stream. */
   readonly maxPendingRoutes: number;
+  /**
+   * Memory those remembered routes may take, each counted as {@link routeBytes} (its id, as two bytes a character,
+   * plus {@link ROUTE_OVERHEAD_BYTES}); past it, as past `maxPendingRoutes`, answers go to the connection stream.
+   */
+  readonly maxPendingRouteBytes: number;
 }
 
 export const DEFAULT_STREAM_ROUTE_LIMITS: StreamRouteLimits = {
   maxSessionStreams: 64,
   maxPendingRoutes: 65_536,
+  maxPendingRouteBytes: 8 * 1024 * 1024,
 };
+
+/**
+ * What remembering one route costs beyond its id's characters: the id string's header and the table's entry (the
+ * route itself is the session's one string, shared by every route to it). Measured at ~60 bytes on Node 20, rounded
+ * up.
+ */
+export const ROUTE_OVERHEAD_BYTES = 96;
+
+/** What one remembered route counts against `maxPendingRouteBytes`. */
+export function routeBytes(id: string): number {
+  return 2 * id.length + ROUTE_OVERHEAD_BYTES;
+}
 
 /**
  * The routing rules of one connection (docs/internal/contracts.md, "Streamable HTTP"): a client request's answer
@@ -42,9 +60,20 @@ export const DEFAULT_STREAM_ROUTE_LIMITS: StreamRouteLimits = {
  */
 export class StreamRoutes {
   private readonly pending = new Map<string, string>();
-  private readonly sessions = new Set<string>();
+  private pendingBytes = 0;
+  /** Each session with a stream, mapped to its one copy of the id (every route to it shares that string). */
+  private readonly sessions = new Map<string, string>();
 
-  constructor(private readonly limits: StreamRouteLimits = DEFAULT_STREAM_ROUTE_LIMITS) {}
+  constructor(
+    private readonly limits: StreamRouteLimits = DEFAULT_STREAM_ROUTE_LIMITS,
+    /** Told each time a request's route is not remembered (the table is full): its answer goes to the connection stream. */
+    private readonly onFull: () => void = () => {},
+  ) {}
+
+  /** Memory the remembered routes count now (see {@link routeBytes}). */
+  get routeBytes(): number {
+    return this.pendingBytes;
+  }
 
   /** Session streams this connection has (or may open: `claimSession` said yes). */
   get sessionCount(): number {
@@ -70,9 +99,8 @@ export class StreamRoutes {
       const route =
         session === undefined || SESSION_OPENING_METHODS.has(keys.method ?? '') || !this.claimSession(session)
           ? CONNECTION_STREAM
-          : session;
-      if (this.pending.size < this.limits.maxPendingRoutes || this.pending.has(keys.id))
-        this.pending.set(keys.id, route);
+          : this.sessions.get(session)!;
+      this.remember(keys.id, route);
     }
     return { ok: true };
   }
@@ -82,8 +110,10 @@ export class StreamRoutes {
     if (keys.kind === 'response') {
       if (keys.id === undefined) return CONNECTION_STREAM;
       const route = this.pending.get(keys.id);
+      if (route === undefined) return CONNECTION_STREAM;
       this.pending.delete(keys.id);
-      return route ?? CONNECTION_STREAM;
+      this.pendingBytes -= routeBytes(keys.id);
+      return route;
     }
     const session = keys.sessionId;
     return session !== undefined && this.claimSession(session) ? session : CONNECTION_STREAM;
@@ -93,7 +123,25 @@ export class StreamRoutes {
   claimSession(session: string): boolean {
     if (this.sessions.has(session)) return true;
     if (this.sessions.size >= this.limits.maxSessionStreams || session.length > MAX_ID_LENGTH) return false;
-    this.sessions.add(session);
+    this.sessions.set(session, session);
     return true;
+  }
+
+  /** Remembers where the answer to request `id` goes, within the table's bounds (else it goes to the connection stream). */
+  private remember(id: string, route: string): void {
+    if (this.pending.has(id)) {
+      this.pending.set(id, route);
+      return;
+    }
+    const bytes = routeBytes(id);
+    if (
+      this.pending.size >= this.limits.maxPendingRoutes ||
+      this.pendingBytes + bytes > this.limits.maxPendingRouteBytes
+    ) {
+      this.onFull();
+      return;
+    }
+    this.pending.set(id, route);
+    this.pendingBytes += bytes;
   }
 }
