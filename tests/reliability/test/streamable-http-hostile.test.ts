@@ -1,6 +1,7 @@
 // Hostile clients of the Streamable HTTP endpoint (issue 27), against the built `acpremote expose` over real sockets:
 // readers that never read and take each other's stream over, slow POST bodies, events kept for `Last-Event-ID`,
 // and requests the agent never answers.
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import type { Socket } from 'node:net';
@@ -102,6 +103,52 @@ describe('the Streamable HTTP endpoint under hostile clients (issue 27)', () => 
     expect((await httpExchange(endpoint.replace(/\/acp$/, '/healthz'), { method: 'GET' })).status).toBe(200);
     expect(await initializeConnection(endpoint)).toMatch(/^[0-9a-f-]{36}$/);
   }, 90_000);
+
+  it('--max-event-streams bounds the event streams of the whole server: one more GET gets 503, a closed one frees its slot (defect 1)', async () => {
+    const server = await startAcpremote(['expose', '--max-event-streams', '2', '--', ...HOLD_AGENT]);
+    servers.push(server);
+    const endpoint = endpointOf(server);
+    const connectionId = await initializeConnection(endpoint);
+    const stream = (session: string) =>
+      httpExchange(endpoint, {
+        method: 'GET',
+        headers: {
+          Accept: 'text/event-stream',
+          'Acp-Connection-Id': connectionId,
+          'Acp-Session-Id': session,
+        },
+        timeoutMs: 5_000,
+      });
+    /** A GET of session `session`'s stream on a raw socket; resolves with the status of its answer. */
+    const openStream = async (session: string) => {
+      const socket = await rawRequest(
+        endpoint,
+        [
+          'GET /acp HTTP/1.1',
+          'Accept: text/event-stream',
+          `Acp-Connection-Id: ${connectionId}`,
+          `Acp-Session-Id: ${session}`,
+        ].join('\r\n'),
+      );
+      sockets.push(socket);
+      const [head] = (await once(socket, 'data')) as [Buffer];
+      return { socket, status: Number(head.toString('latin1').split(' ')[1]) };
+    };
+    const first = await openStream('s1');
+    expect(first.status).toBe(200);
+    expect((await openStream('s2')).status).toBe(200);
+    const refused = await stream('s3');
+    expect(refused.status).toBe(503);
+    expect(refused.body).toBe('too many event streams on this server\n');
+    first.socket.destroy();
+    // The slot frees once the server saw the socket close: polled, 100 ms apart, for at most 5 s.
+    let status = 503;
+    for (let attempt = 0; attempt < 50 && status === 503; attempt += 1) {
+      status = (await openStream('s4')).status;
+      if (status === 503) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(status).toBe(200);
+  }, 60_000);
 
   it('80 slow POST bodies that reopen at once lock out neither /healthz, /readyz nor a legitimate initialize (defect 2)', async () => {
     const server = await startAcpremote(['expose', '--', ...HOLD_AGENT]);
