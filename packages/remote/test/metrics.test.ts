@@ -3,7 +3,7 @@ import { agent, methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { type RemoteServer, serveAcp, serveCommand } from '../src/index.js';
-import { RESUME_SUBPROTOCOL } from '../src/resume/resume-protocol.js';
+import { RESUME_SUBPROTOCOL } from '../src/websocket/resume/resume-protocol.js';
 import { Cleanup, ECHO_AGENT, RawClient, rawRequest, recordingLogger } from './support/helpers.js';
 import { type Family, parseMetrics, sampleValue } from './support/prometheus.js';
 

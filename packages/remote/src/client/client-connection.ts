@@ -7,20 +7,20 @@ import type { ConnectionEvent, ResumeFailureReason } from '../options/connection
 import type { ResolvedConnectOptions } from '../options/validation.js';
 import { FrameLog } from '../relay/frame-log.js';
 import type { PortClose } from '../relay/frame-port.js';
-import { startHeartbeat } from '../relay/heartbeat.js';
-import { WebSocketPort } from '../relay/websocket-port.js';
-import { ResumeLink } from '../resume/resume-link.js';
+import { CloseCode } from '../shared/constants.js';
+import { openHttpClientConnection } from '../streamable-http/client/open-http-connection.js';
+import { openClientSocket, openWebSocket } from '../websocket/client-socket.js';
+import { startHeartbeat } from '../websocket/heartbeat.js';
+import { ResumeLink } from '../websocket/resume/resume-link.js';
 import {
   isResumeRefusalReason,
   REFUSAL_EXPLANATIONS,
   RESUME_SUBPROTOCOL,
   resumeRequestHeaders,
-} from '../resume/resume-protocol.js';
-import { CloseCode } from '../shared/constants.js';
+} from '../websocket/resume/resume-protocol.js';
+import { WebSocketPort } from '../websocket/websocket-port.js';
 import type { ClientConnection } from './client-connection-shape.js';
-import { openClientSocket, openWebSocket } from './client-socket.js';
 import { closeClientPort } from './close-client-port.js';
-import { openHttpClientConnection } from './streamable-http/open-http-connection.js';
 
 /** First reconnect attempt at once, then 250 ms, 500 ms, ... up to 5 s between attempts (each with jitter). */
 const BACKOFF_BASE_MS = 250;

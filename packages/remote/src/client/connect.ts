@@ -4,9 +4,9 @@ import type { ConnectOptions } from '../options/options.js';
 import { resolveConnectOptions } from '../options/validation.js';
 import { messageStream } from '../relay/message-stream.js';
 import { RemoteDeprecationCode, warnDeprecatedOnce } from '../shared/deprecation-warnings.js';
+import { warnIfInsecure } from '../websocket/client-socket.js';
 import type { ServerMetadata } from '../wire/server-metadata.js';
 import { openClientConnection } from './client-connection.js';
-import { warnIfInsecure } from './client-socket.js';
 
 const MIRROR_ONLY_OPTIONS = ['useUnstableProtocol', 'hostOwnership', 'emitLatencyMeta'] as const;
 

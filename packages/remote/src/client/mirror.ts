@@ -4,10 +4,10 @@ import { resolveMirrorOptions } from '../options/validation.js';
 import { Relay } from '../relay/relay-core.js';
 import { CloseCode } from '../shared/constants.js';
 import { redactUrls } from '../shared/logger.js';
+import { warnIfInsecure } from '../websocket/client-socket.js';
 import { inspectOversize } from '../wire/inbound.js';
 import { errorResponseText, wireErrors } from '../wire/json-rpc.js';
 import { openClientConnection } from './client-connection.js';
-import { warnIfInsecure } from './client-socket.js';
 import { MirrorPolicy } from './mirror-policy.js';
 
 /** After local EOF, how long answers to requests already sent may still arrive before the mirror closes. */

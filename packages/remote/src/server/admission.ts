@@ -5,14 +5,6 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { ServerPaths } from '../options/mount-path.js';
 import type { SecurityPolicy } from '../options/security-policy.js';
-import {
-  REFUSAL_EXPLANATIONS,
-  RESUME_REFUSED_HEADER,
-  RESUME_SUBPROTOCOL,
-  type ResumeRefusalReason,
-  readResumeRequest,
-} from '../resume/resume-protocol.js';
-import { connectionIdentity, type ResumableSession, type ResumeRegistry } from '../resume/resume-registry.js';
 import { RemoteProtocol } from '../shared/constants.js';
 import {
   normalizeOrigin,
@@ -20,6 +12,18 @@ import {
   presentedBearerToken,
   singleHeader,
 } from '../shared/http-headers.js';
+import {
+  REFUSAL_EXPLANATIONS,
+  RESUME_REFUSED_HEADER,
+  RESUME_SUBPROTOCOL,
+  type ResumeRefusalReason,
+  readResumeRequest,
+} from '../websocket/resume/resume-protocol.js';
+import {
+  connectionIdentity,
+  type ResumableSession,
+  type ResumeRegistry,
+} from '../websocket/resume/resume-registry.js';
 
 /**
  * Compares a presented bearer token with the expected one in constant time: both are hashed with SHA-256 first, so

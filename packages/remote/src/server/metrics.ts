@@ -16,8 +16,8 @@ import {
   MESSAGE_SIZE_BUCKETS,
   type RelayMetrics,
 } from '../relay/relay-metrics.js';
-import type { ResumeRefusalReason } from '../resume/resume-protocol.js';
-import type { ResumeCounters } from '../resume/resume-registry.js';
+import type { ResumeRefusalReason } from '../websocket/resume/resume-protocol.js';
+import type { ResumeCounters } from '../websocket/resume/resume-registry.js';
 import type { RefusalReason } from './admission.js';
 
 /**

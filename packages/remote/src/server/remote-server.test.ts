@@ -4,7 +4,7 @@ import type { WebSocket } from 'ws';
 import { Cleanup, collectGarbage, recordingLogger } from '../../test/support/helpers.js';
 import { ResumeWireClient } from '../../test/support/resume-client.js';
 import { resolveServeOptions } from '../options/validation.js';
-import { WebSocketPort } from '../relay/websocket-port.js';
+import { WebSocketPort } from '../websocket/websocket-port.js';
 import { RemoteServerHost } from './remote-server.js';
 
 const cleanup = new Cleanup();

@@ -15,12 +15,8 @@ import type { ServerPaths } from '../options/mount-path.js';
 import { type ResolvedServeOptions, resolveGraceMs } from '../options/validation.js';
 import { FrameLog } from '../relay/frame-log.js';
 import type { FramePort, TransportLabel } from '../relay/frame-port.js';
-import { startHeartbeat } from '../relay/heartbeat.js';
 import type { FrameRefusalReason } from '../relay/relay-metrics.js';
-import { WebSocketPort } from '../relay/websocket-port.js';
-import { DetachedSessions } from '../resume/detached-sessions.js';
-import { RESUME_REFUSED_HEADER, RESUME_SUBPROTOCOL } from '../resume/resume-protocol.js';
-import { connectionIdentity, ResumeRegistry } from '../resume/resume-registry.js';
+import { DetachedSessions } from '../sessions/detached-sessions.js';
 import { CloseCode } from '../shared/constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
 import {
@@ -33,10 +29,16 @@ import {
   INITIALIZE_TIMEOUT_MS,
 } from '../shared/fixed-limits.js';
 import { type RemoteLogger, rateLimitLogger } from '../shared/logger.js';
+import { CONNECTION_ID_HEADER } from '../streamable-http/protocol.js';
+import { StreamableHttpEndpoint } from '../streamable-http/server/endpoint.js';
+import { HttpServerPort } from '../streamable-http/server/http-server-port.js';
+import { startHeartbeat } from '../websocket/heartbeat.js';
+import { RESUME_REFUSED_HEADER, RESUME_SUBPROTOCOL } from '../websocket/resume/resume-protocol.js';
+import { connectionIdentity, ResumeRegistry } from '../websocket/resume/resume-registry.js';
+import { WebSocketPort } from '../websocket/websocket-port.js';
 import { compileWatch, FrameScanner } from '../wire/frame-scan.js';
 import { ROUTE_WATCH, type RouteKeys, readRouteKeys, routeNodesOf } from '../wire/route-keys.js';
 import { buildServerMetadata, type ServerMetadata } from '../wire/server-metadata.js';
-import { CONNECTION_ID_HEADER } from '../wire/streamable-http.js';
 import {
   type AdmissionPhase,
   type AdmissionRules,
@@ -56,8 +58,6 @@ import {
   NO_METRICS,
   type ServerMetrics,
 } from './metrics.js';
-import { StreamableHttpEndpoint } from './streamable-http/endpoint.js';
-import { HttpServerPort } from './streamable-http/http-server-port.js';
 
 /**
  * A running WebSocket server returned by {@link serveAcp} and {@link serveCommand}.

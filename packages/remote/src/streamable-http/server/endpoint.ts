@@ -2,6 +2,7 @@
 // the CORS preflight, and the registry of the connections this server holds (with why the ended ones ended).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PortClose } from '../../relay/frame-port.js';
+import { type Refusal, type RefusalReason, refuse } from '../../server/admission.js';
 import { compileWatch } from '../../wire/frame-scan.js';
 import { FrameChecks } from '../../wire/inbound.js';
 import { errorResponseText, type WireError, wireErrors } from '../../wire/json-rpc.js';
@@ -18,8 +19,7 @@ import {
   parseLastEventId,
   RESUME_WINDOW_HEADER,
   SESSION_ID_HEADER,
-} from '../../wire/streamable-http.js';
-import { type Refusal, type RefusalReason, refuse } from '../admission.js';
+} from '../protocol.js';
 import { corsPreflight, corsResponseHeaders } from './cors.js';
 import type { HttpServerPort } from './http-server-port.js';
 import { readRequestBody } from './request-body.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SseReceiver as Receiver } from '../../../test/support/sse-receiver.js';
 import { FrameLog } from '../../relay/frame-log.js';
-import { DetachedSessions } from '../../resume/detached-sessions.js';
+import { DetachedSessions } from '../../sessions/detached-sessions.js';
 import { silentLogger } from '../../shared/logger.js';
 import { routeKeysOf } from '../../wire/route-keys.js';
 import { HttpServerPort, type HttpServerPortOptions } from './http-server-port.js';

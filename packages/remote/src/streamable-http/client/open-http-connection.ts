@@ -2,6 +2,9 @@
 // Streamable HTTP endpoint from anything else with a clear error, and the port.
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import type { ClientConnection } from '../../client/client-connection-shape.js';
+import { closeClientPort } from '../../client/close-client-port.js';
+import { connectionFailure, credentialRefusal, EndpointRefusal } from '../../client/endpoint-refusal.js';
 import type { ResolvedConnectOptions } from '../../options/validation.js';
 import { FrameLog } from '../../relay/frame-log.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from '../../shared/errors.js';
@@ -9,10 +12,7 @@ import { redactUrls } from '../../shared/logger.js';
 import { compileWatch, FrameScanner } from '../../wire/frame-scan.js';
 import { ROUTE_WATCH, type RouteKeys, readRouteKeys, routeNodesOf } from '../../wire/route-keys.js';
 import { fetchServerMetadata, parseServerMetadata, type ServerMetadata } from '../../wire/server-metadata.js';
-import { EVENT_STREAM_MEDIA_TYPE } from '../../wire/streamable-http.js';
-import type { ClientConnection } from '../client-connection-shape.js';
-import { closeClientPort } from '../close-client-port.js';
-import { connectionFailure, credentialRefusal, EndpointRefusal } from '../endpoint-refusal.js';
+import { EVENT_STREAM_MEDIA_TYPE } from '../protocol.js';
 import { HttpClientPort } from './http-client-port.js';
 import { HttpExchange, readResponseBody } from './http-exchange.js';
 

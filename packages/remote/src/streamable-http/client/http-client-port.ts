@@ -11,7 +11,6 @@ import { reportStall, StallGuard, type StallProbe } from '../../relay/stall-guar
 import { CloseCode } from '../../shared/constants.js';
 import { errorResponseText, wireErrors } from '../../wire/json-rpc.js';
 import { ROUTE_WATCH, type RouteKeys } from '../../wire/route-keys.js';
-import { SseReader } from '../../wire/sse-reader.js';
 import {
   CONNECTION_ID_HEADER,
   EVENT_STREAM_MEDIA_TYPE,
@@ -19,8 +18,9 @@ import {
   LAST_EVENT_ID_HEADER,
   RESUME_WINDOW_HEADER,
   SESSION_ID_HEADER,
-} from '../../wire/streamable-http.js';
+} from '../protocol.js';
 import { type HttpExchange, readResponseBody } from './http-exchange.js';
+import { SseReader } from './sse-reader.js';
 
 /** Error bodies are explanations, not messages: at most this much of one is read (as the TS SDK client). */
 const MAX_ERROR_BODY_BYTES = 8 * 1024;

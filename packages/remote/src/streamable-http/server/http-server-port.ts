@@ -5,7 +5,7 @@ import type { FrameLog } from '../../relay/frame-log.js';
 import type { FramePort, PortClose } from '../../relay/frame-port.js';
 import { NO_RELAY_METRICS, type RelayMetrics } from '../../relay/relay-metrics.js';
 import { reportStall, StallGuard, type StallProbe } from '../../relay/stall-guard.js';
-import type { DetachedSession, DetachedSessions } from '../../resume/detached-sessions.js';
+import type { DetachedSession, DetachedSessions } from '../../sessions/detached-sessions.js';
 import { CloseCode } from '../../shared/constants.js';
 import { ROUTE_WATCH, type RouteKeys } from '../../wire/route-keys.js';
 import { type ResumeGap, RetentionBudget, SseStream, type SseStreamOwner } from './sse-stream.js';

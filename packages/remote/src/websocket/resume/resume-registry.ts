@@ -2,11 +2,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { WebSocket } from 'ws';
-import type { PortClose } from '../relay/frame-port.js';
-import { CloseCode } from '../shared/constants.js';
-import { normalizeOrigin, presentedBearerToken } from '../shared/http-headers.js';
-import type { RemoteLogger } from '../shared/logger.js';
-import type { DetachedSession, DetachedSessions } from './detached-sessions.js';
+import type { PortClose } from '../../relay/frame-port.js';
+import type { DetachedSession, DetachedSessions } from '../../sessions/detached-sessions.js';
+import { CloseCode } from '../../shared/constants.js';
+import { normalizeOrigin, presentedBearerToken } from '../../shared/http-headers.js';
+import type { RemoteLogger } from '../../shared/logger.js';
 import { ResumeLink } from './resume-link.js';
 import { newResumeToken, type ResumeRefusalReason, resumeTokenKey } from './resume-protocol.js';
 
