@@ -24,7 +24,7 @@ export type {
   SpawnProcessGroupOptions,
 } from './server/child-process.js';
 export { spawnProcessGroup } from './server/child-process.js';
-export type { CloseOptions, DrainOptions, DrainResult, RemoteServer } from './server/remote-server.js';
+export type { CloseOptions, DrainOptions, DrainResult, RemoteServer } from './server/remote-server-api.js';
 export type { AgentAppSource, ConnectableAgentApp } from './server/serve-acp.js';
 export { serveAcp } from './server/serve-acp.js';
 export { serveCommand } from './server/serve-command.js';

@@ -69,7 +69,10 @@ describe('/metrics', () => {
     binary.socket.send(Buffer.from([1, 2, 3]), { binary: true });
     expect((await binary.closed).code).toBe(1003);
     // Its teardown (the agent reaped) has finished once the server logs the close.
-    expect((await recorder.waitFor(/^connection closed$/)).fields).toEqual({ connection: 2 });
+    expect((await recorder.waitFor(/^connection closed$/)).fields).toEqual({
+      connection: 2,
+      transport: 'websocket',
+    });
     // Refused upgrades: no token, a foreign Origin.
     expect((await rawRequest(server.port, '/acp/ws', {}, { upgrade: true })).status).toBe(401);
     expect(

@@ -7,12 +7,9 @@ import type { FramePort } from '../relay/frame-port.js';
 import { messageStream } from '../relay/message-stream.js';
 import { CloseCode } from '../shared/constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
-import {
-  type ConnectionContext,
-  type ConnectionSession,
-  type RemoteServer,
-  RemoteServerHost,
-} from './remote-server.js';
+import type { ConnectionContext, ConnectionSession } from './connection.js';
+import { RemoteServerHost } from './remote-server.js';
+import type { RemoteServer } from './remote-server-api.js';
 
 /**
  * What `serveAcp` needs from an agent app: the SDK's `AgentApp` (stable or `/unstable`) satisfies it.

@@ -8,12 +8,9 @@ import type { FrameRules } from '../wire/inbound.js';
 import { errorResponseText, wireErrors } from '../wire/json-rpc.js';
 import { AgentHandshake } from './agent-handshake.js';
 import { type ProcessGroupChild, spawnProcessGroup } from './child-process.js';
-import {
-  type ConnectionContext,
-  type ConnectionSession,
-  type RemoteServer,
-  RemoteServerHost,
-} from './remote-server.js';
+import type { ConnectionContext, ConnectionSession } from './connection.js';
+import { RemoteServerHost } from './remote-server.js';
+import type { RemoteServer } from './remote-server-api.js';
 
 const PREVIEW_CHARS = 200;
 /**
