@@ -5,6 +5,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { ServerPaths } from '../options/mount-path.js';
 import type { SecurityPolicy } from '../options/security-policy.js';
+import { clientIdentity } from '../sessions/session-keeper.js';
 import { RemoteProtocol } from '../shared/constants.js';
 import {
   normalizeOrigin,
@@ -19,11 +20,7 @@ import {
   type ResumeRefusalReason,
   readResumeRequest,
 } from '../websocket/resume/resume-protocol.js';
-import {
-  connectionIdentity,
-  type ResumableSession,
-  type ResumeRegistry,
-} from '../websocket/resume/resume-registry.js';
+import type { ResumableSession, ResumeRegistry } from '../websocket/resume/resume-registry.js';
 
 /**
  * Compares a presented bearer token with the expected one in constant time: both are hashed with SHA-256 first, so
@@ -232,11 +229,7 @@ function decideResume(
     return refuseCounted('invalid');
   // Resume off: this server keeps no session for anyone.
   if (resumes === undefined) return refuseResume('unknown');
-  const verdict = resumes.check(
-    resumeRequest.token,
-    resumeRequest.received,
-    connectionIdentity(request.headers),
-  );
+  const verdict = resumes.check(resumeRequest.token, resumeRequest.received, clientIdentity(request.headers));
   if (!verdict.ok) return refuseResume(verdict.reason);
   return { ok: true, resume: { session: verdict.session, received: resumeRequest.received } };
 }

@@ -10,7 +10,7 @@ import type { ServerPaths } from '../options/mount-path.js';
 import { type ResolvedServeOptions, resolveGraceMs } from '../options/validation.js';
 import { FrameLog } from '../relay/frame-log.js';
 import type { FramePort, TransportLabel } from '../relay/frame-port.js';
-import { DetachedSessions } from '../sessions/detached-sessions.js';
+import { MemorySessionKeeper } from '../sessions/session-keeper.js';
 import { CloseCode } from '../shared/constants.js';
 
 import { INITIALIZE_TIMEOUT_MS } from '../shared/fixed-limits.js';
@@ -87,8 +87,8 @@ export class RemoteServerHost implements RemoteServer {
   #nextConnectionId = 1;
   /** Resume (`acpkit.resume.v1`) is offered unless the window is 0; tokens live in this registry only. */
   readonly #resumes: ResumeRegistry | undefined;
-  /** Sessions waiting for their client, whatever their transport (`maxDetachedSessions`). */
-  readonly #detached: DetachedSessions;
+  /** Sessions kept across a drop, whatever their transport (`maxDetachedSessions`, one identity rule). */
+  readonly #sessionKeeper: MemorySessionKeeper;
   #metricsEndpoint: MetricsEndpoint | undefined;
   #metrics: ServerMetrics = NO_METRICS;
   /** What the transports' acceptors see of the server. */
@@ -140,9 +140,11 @@ export class RemoteServerHost implements RemoteServer {
       useUnstableProtocol: resolved.useUnstableProtocol,
     });
     // One bound for every transport's parked sessions (the metrics exist once the server started).
-    this.#detached = new DetachedSessions(resolved.maxDetachedSessions, resolved.logger, () =>
-      this.#metrics.limitReached('detached_sessions'),
-    );
+    this.#sessionKeeper = new MemorySessionKeeper({
+      maxDetached: resolved.maxDetachedSessions,
+      logger: resolved.logger,
+      onEvicted: () => this.#metrics.limitReached('detached_sessions'),
+    });
     this.#resumes =
       resolved.resumeWindowMs > 0
         ? new ResumeRegistry(
@@ -151,7 +153,7 @@ export class RemoteServerHost implements RemoteServer {
               bufferBytes: resolved.resumeBufferBytes,
               messageBytes: resolved.maxMessageBytes,
             },
-            this.#detached,
+            this.#sessionKeeper,
             resolved.logger,
           )
         : undefined;
@@ -184,7 +186,7 @@ export class RemoteServerHost implements RemoteServer {
   }
 
   get detachedCount(): number {
-    return this.#detached.size;
+    return this.#sessionKeeper.detachedCount;
   }
 
   get draining(): boolean {
@@ -225,12 +227,13 @@ export class RemoteServerHost implements RemoteServer {
       resolved,
       opener: this.#opener,
       admit: (request) => this.#admitConnection(request, 'streamable_http'),
-      detachedSessions: this.#detached,
+      sessions: this.#sessionKeeper,
     });
     this.#streamableHttp = new StreamableHttpEndpoint({
       maxMessageBytes: resolved.maxMessageBytes,
       allowedOrigins: resolved.policy.allowedOrigins,
       resumeWindowMs: resolved.resumeWindowMs,
+      sessions: this.#sessionKeeper,
       initializeTimeoutMs: INITIALIZE_TIMEOUT_MS,
       openConnection: (request, connectionId) => httpAcceptor.open(request, connectionId),
       refused: (request, refusal) => this.#refusals.refused('request', refusal, request),

@@ -7,12 +7,13 @@ import type { ResolvedServeOptions } from '../options/validation.js';
 import type { FrameRefusalReason } from '../relay/relay-metrics.js';
 import type { UpgradeDecision } from '../server/admission.js';
 import { type ConnectionOpener, SHUTDOWN_REASON } from '../server/connection.js';
+import { clientIdentity } from '../sessions/session-keeper.js';
 import { CloseCode } from '../shared/constants.js';
 import { hardPayloadCap } from '../shared/fixed-limits.js';
 import { CONNECTION_ID_HEADER } from '../streamable-http/protocol.js';
 import { startHeartbeat } from './heartbeat.js';
 import { RESUME_SUBPROTOCOL } from './resume/resume-protocol.js';
-import { connectionIdentity, type ResumeRegistry } from './resume/resume-registry.js';
+import type { ResumeRegistry } from './resume/resume-registry.js';
 import { WebSocketPort } from './websocket-port.js';
 
 /** `ws` error codes of frames it refuses itself, as frame-refusal metric reasons. */
@@ -132,7 +133,7 @@ export class WebSocketAcceptor {
     }
     const resumable = resumes !== undefined && webSocket.protocol === RESUME_SUBPROTOCOL;
     const rfd = this.#rfdConnectionIds.has(request);
-    const identity = resumable ? connectionIdentity(request.headers) : undefined;
+    const identity = resumable ? clientIdentity(request.headers) : undefined;
     opener.open({
       transport: 'websocket',
       remoteAddress: request.socket.remoteAddress,

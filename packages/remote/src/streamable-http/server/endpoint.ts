@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PortClose } from '../../relay/frame-port.js';
 import { type Refusal, type RefusalReason, refuse } from '../../server/admission.js';
+import { clientIdentity, isSameClient, type SessionKeeper } from '../../sessions/session-keeper.js';
 import { compileWatch } from '../../wire/frame-scan.js';
 import { FrameChecks } from '../../wire/inbound.js';
 import { errorResponseText, type WireError, wireErrors } from '../../wire/json-rpc.js';
@@ -31,6 +32,8 @@ export interface StreamableHttpHost {
   readonly allowedOrigins: ReadonlySet<string>;
   /** `Acpkit-Resume-Window-Ms` of the initialize answer: how long streams may be reopened with `Last-Event-ID`. */
   readonly resumeWindowMs: number;
+  /** Who is the same client, and how ended connections ended (the server's, shared with the WebSocket's resume). */
+  readonly sessions: SessionKeeper;
   /** How long `initialize` may take the agent (ms). */
   readonly initializeTimeoutMs: number;
   /**
@@ -47,27 +50,19 @@ export interface StreamableHttpHost {
 /** What {@link StreamableHttpEndpoint.handle} did with a request. */
 export type EndpointHandling = 'handled' | 'not-mine';
 
-/** A connection this server holds: its port, and who opened it. */
+/**
+ * A connection this server holds: its port, and who opened it ({@link clientIdentity}). A request naming the
+ * connection with another identity gets the same 404 as an unknown id, so a connection id alone (logged by a proxy,
+ * say) is not enough to join someone's connection.
+ */
 interface HeldConnection {
   readonly port: HttpServerPort;
-  readonly identity: string;
+  readonly identity: Buffer;
 }
-
-/** How many ended connections are remembered, so a late request hears why its connection ended. */
-const MAX_TOMBSTONES = 4096;
 
 function headerValue(request: IncomingMessage, name: string): string | undefined {
   const value = request.headers[name.toLowerCase()];
   return typeof value === 'string' ? value : undefined;
-}
-
-/**
- * Who may use a connection: the request's `Authorization` and `Origin`. A request naming the connection with another
- * identity gets the same 404 as an unknown id, so a connection id alone (logged by a proxy, say) is not enough to
- * join someone's connection. Compared as plain strings: admission already checked the token in constant time.
- */
-function identityOf(request: IncomingMessage): string {
-  return `${headerValue(request, 'authorization') ?? ''}\n${headerValue(request, 'origin') ?? ''}`;
 }
 
 /** A refusal with a one-line `text/plain` explanation. */
@@ -101,7 +96,6 @@ function jsonRefusal(status: number, reason: RefusalReason, id: string, error: W
  */
 export class StreamableHttpEndpoint {
   private readonly connections = new Map<string, HeldConnection>();
-  private readonly tombstones = new Map<string, PortClose>();
   /** One check per POST body (UTF-8, one JSON object, line breaks), recording what routing reads. */
   private readonly checks: FrameChecks;
   private readonly nodes: RouteNodes;
@@ -249,7 +243,7 @@ export class StreamableHttpEndpoint {
       return;
     }
     const port = opened;
-    this.connections.set(connectionId, { port, identity: identityOf(request) });
+    this.connections.set(connectionId, { port, identity: clientIdentity(request.headers) });
     void port.closed.then((close) => this.forget(connectionId, close));
     const finished = port.postStarted();
     let timer: NodeJS.Timeout | undefined;
@@ -354,11 +348,13 @@ export class StreamableHttpEndpoint {
 
   private find(request: IncomingMessage, connectionId: string): HeldConnection | undefined {
     const held = this.connections.get(connectionId);
-    return held !== undefined && held.identity === identityOf(request) ? held : undefined;
+    return held !== undefined && isSameClient(held.identity, clientIdentity(request.headers))
+      ? held
+      : undefined;
   }
 
   private refuseUnknown(request: IncomingMessage, response: ServerResponse, connectionId: string): void {
-    const ended = this.tombstones.get(connectionId);
+    const ended = this.host.sessions.endOf(connectionId)?.close;
     const why = ended
       ? `the connection ended (${ended.code}${ended.reason ? `: ${ended.reason}` : ''})`
       : 'unknown connection: it ended long ago, or this server never opened it (a restart, another instance)';
@@ -367,9 +363,7 @@ export class StreamableHttpEndpoint {
 
   private forget(connectionId: string, close: PortClose): void {
     this.connections.delete(connectionId);
-    this.tombstones.set(connectionId, close);
-    if (this.tombstones.size > MAX_TOMBSTONES)
-      this.tombstones.delete(this.tombstones.keys().next().value as string);
+    this.host.sessions.remember(connectionId, { reason: 'ended', close });
   }
 
   private refuse(request: IncomingMessage, response: ServerResponse, answer: Refusal): void {

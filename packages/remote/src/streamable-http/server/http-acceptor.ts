@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import type { ResolvedServeOptions } from '../../options/validation.js';
 import type { Refusal } from '../../server/admission.js';
 import type { ConnectionOpener } from '../../server/connection.js';
-import type { DetachedSessions } from '../../sessions/detached-sessions.js';
+import type { SessionKeeper } from '../../sessions/session-keeper.js';
 import { FIRST_STREAM_TIMEOUT_MS } from '../../shared/fixed-limits.js';
 import { RouteKeyReader } from '../../wire/route-key-reader.js';
 import { HttpServerPort } from './http-server-port.js';
@@ -15,8 +15,8 @@ export interface HttpAcceptorOptions {
   readonly opener: ConnectionOpener;
   /** The server's admission of a new connection (shutdown, drain, `maxConnections`): the refusal, logged and counted. */
   readonly admit: (request: IncomingMessage) => Refusal | undefined;
-  /** The server's bound on sessions waiting for their client. */
-  readonly detachedSessions: DetachedSessions;
+  /** The server's session keeper (where a connection without a reader waits for its client). */
+  readonly sessions: SessionKeeper;
 }
 
 /**
@@ -25,7 +25,7 @@ export interface HttpAcceptorOptions {
  *
  * @example
  * ```ts
- * const acceptor = new HttpAcceptor({ resolved, opener, admit, detachedSessions });
+ * const acceptor = new HttpAcceptor({ resolved, opener, admit, sessions });
  * const opened = acceptor.open(request, globalThis.crypto.randomUUID()); // a port, or the refusal to answer
  * ```
  */
@@ -37,7 +37,7 @@ export class HttpAcceptor {
 
   /** The connection for an `initialize` POST (`acpConnectionId` is its `Acp-Connection-Id`), or why not. */
   open(request: IncomingMessage, acpConnectionId: string): HttpServerPort | Refusal {
-    const { resolved, opener, detachedSessions } = this.options;
+    const { resolved, opener, sessions } = this.options;
     const refusal = this.options.admit(request);
     if (refusal !== undefined) return refusal;
     const { maxMessageBytes, resumeBufferBytes, resumeWindowMs, pingIntervalMs, stallTimeoutMs } = resolved;
@@ -58,7 +58,7 @@ export class HttpAcceptor {
           // A client gone without DELETE: its connection waits out the resume window (the stall timeout without one).
           detachedTimeoutMs:
             resumeWindowMs > 0 ? resumeWindowMs : stallTimeoutMs > 0 ? stallTimeoutMs : 60_000,
-          detachedSessions,
+          sessions,
           routeKeysOf: (payload) => this.#routeKeys.read(payload),
         });
         port = made;

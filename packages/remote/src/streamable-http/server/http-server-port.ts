@@ -5,7 +5,11 @@ import type { FrameLog } from '../../relay/frame-log.js';
 import type { FramePort, PortClose } from '../../relay/frame-port.js';
 import { NO_RELAY_METRICS, type RelayMetrics } from '../../relay/relay-metrics.js';
 import { reportStall, StallGuard, type StallProbe } from '../../relay/stall-guard.js';
-import type { DetachedSession, DetachedSessions } from '../../sessions/detached-sessions.js';
+import {
+  type DetachedSession,
+  MemorySessionKeeper,
+  type SessionKeeper,
+} from '../../sessions/session-keeper.js';
 import { CloseCode } from '../../shared/constants.js';
 import { ROUTE_WATCH, type RouteKeys } from '../../wire/route-keys.js';
 import { type ResumeGap, RetentionBudget, SseStream, type SseStreamOwner } from './sse-stream.js';
@@ -36,11 +40,11 @@ export interface HttpServerPortOptions {
   readonly firstStreamTimeoutMs: number;
   /**
    * Once it had a reader, no stream read and no POST in progress this long ends the connection (the resume window);
-   * meanwhile it waits among the server's {@link detachedSessions}.
+   * meanwhile it waits in the server's {@link sessions}.
    */
   readonly detachedTimeoutMs: number;
-  /** The server's bound on sessions waiting for their client (shared with the WebSocket's resume); none: unbounded. */
-  readonly detachedSessions?: DetachedSessions;
+  /** The server's session keeper (shared with the WebSocket's resume); none: a keeper of its own, unbounded. */
+  readonly sessions?: SessionKeeper;
   /** Reads route keys from a frame the relay handed over without them (its own answers). */
   readonly routeKeysOf: (payload: Buffer | string) => RouteKeys;
   readonly routeLimits?: StreamRouteLimits;
@@ -102,16 +106,20 @@ export class HttpServerPort implements FramePort, StallProbe {
   private everRead = false;
   /** Whether the loss of the last reader was logged (once per loss, not again after each POST meanwhile). */
   private interruptionLogged = false;
-  /** Ends the connection when nobody reads or posts (the first-stream or the detached timeout). */
+  /** Ends the connection when its first stream does not open in time. */
   private unattendedTimer: NodeJS.Timeout | undefined;
-  /** What the server's detached sessions hold while this connection waits there. */
+  /** What the server's session keeper holds while this connection waits there for its client. */
   private waiting: DetachedSession | undefined;
+  private readonly sessions: SessionKeeper;
   private readonly stallGuard: StallGuard;
   private resolveClosed!: (close: PortClose) => void;
   private endedWith: PortClose | undefined;
 
   constructor(private readonly options: HttpServerPortOptions) {
     this.metrics = options.metrics ?? NO_RELAY_METRICS;
+    this.sessions =
+      options.sessions ??
+      new MemorySessionKeeper({ maxDetached: Number.POSITIVE_INFINITY, logger: options.log.logger });
     this.routes = new StreamRoutes(options.routeLimits ?? DEFAULT_STREAM_ROUTE_LIMITS);
     const retention = new RetentionBudget(options.retention.maxBytes, options.retention.windowMs);
     this.owner = {
@@ -387,7 +395,7 @@ export class HttpServerPort implements FramePort, StallProbe {
       this.leaveDetached();
       return;
     }
-    if (this.unattendedTimer !== undefined) return;
+    if (this.unattendedTimer !== undefined || this.waiting !== undefined) return;
     if (!this.everRead) {
       const timeoutMs = this.options.firstStreamTimeoutMs;
       this.unattend(timeoutMs, `the client opened no event stream within ${timeoutMs} ms`);
@@ -403,18 +411,18 @@ export class HttpServerPort implements FramePort, StallProbe {
         windowMs: timeoutMs,
       });
     }
-    const detached = this.options.detachedSessions;
-    if (detached !== undefined) {
-      this.waiting = {
-        connection: (this.options.log.fields.connection as number | undefined) ?? this.connectionId,
-        evict: (reason) => {
-          this.waiting = undefined;
-          this.terminate({ code: CloseCode.GoingAway, reason });
-        },
-      };
-      if (!detached.add(this.waiting)) return;
-    }
-    this.unattend(timeoutMs, `the client opened no stream and sent nothing for ${timeoutMs} ms`);
+    this.waiting = {
+      connection: (this.options.log.fields.connection as number | undefined) ?? this.connectionId,
+      end: (cause, reason) => {
+        this.waiting = undefined;
+        this.terminate({
+          code: CloseCode.GoingAway,
+          reason:
+            cause === 'expired' ? `the client opened no stream and sent nothing for ${timeoutMs} ms` : reason,
+        });
+      },
+    };
+    this.sessions.detach(this.waiting, timeoutMs);
   }
 
   /** Ends the connection (1001, `reason`) unless a reader or a POST comes within `timeoutMs`. */
@@ -427,7 +435,7 @@ export class HttpServerPort implements FramePort, StallProbe {
 
   private leaveDetached(): void {
     if (this.waiting === undefined) return;
-    this.options.detachedSessions?.delete(this.waiting);
+    this.sessions.reattach(this.waiting);
     this.waiting = undefined;
   }
 }
