@@ -9,6 +9,7 @@ import type { FramePort, PortClose } from '../../relay/frame-port.js';
 import { NO_RELAY_METRICS, type RelayMetrics } from '../../relay/relay-metrics.js';
 import { reportStall, StallGuard, type StallProbe } from '../../relay/stall-guard.js';
 import { CloseCode } from '../../shared/constants.js';
+import { reconnectBackoffMs } from '../../shared/reconnect-backoff.js';
 import { errorResponseText, wireErrors } from '../../wire/json-rpc.js';
 import { ROUTE_WATCH, type RouteKeys } from '../../wire/route-keys.js';
 import {
@@ -26,8 +27,6 @@ import { SseReader } from './sse-reader.js';
 const MAX_ERROR_BODY_BYTES = 8 * 1024;
 /** Statuses of a POST that mean the connection itself is gone or refused (the TS SDK client's list). */
 const CONNECTION_FAILURES = new Set([401, 403, 404, 410]);
-const BACKOFF_BASE_MS = 250;
-const BACKOFF_MAX_MS = 5_000;
 /** How long a closing client waits for its DELETE before it gives up on it. */
 const DELETE_TIMEOUT_MS = 5_000;
 
@@ -464,7 +463,8 @@ export class HttpClientPort implements FramePort, StallProbe {
         this.finish({ code: 1006, reason: message });
         return;
       }
-      if (interruption.attempts > 1) await delay(backoffMs(interruption.attempts), undefined, { ref: false });
+      if (interruption.attempts > 1)
+        await delay(reconnectBackoffMs(interruption.attempts), undefined, { ref: false });
     }
   }
 
@@ -568,11 +568,4 @@ export class HttpClientPort implements FramePort, StallProbe {
     this.options.exchange.close();
     this.resolveClosed(close);
   }
-}
-
-/** Backoff before reopen attempt n (n ≥ 2): 250 ms × 2^(n-2), at most 5 s, with jitter. */
-function backoffMs(attempt: number): number {
-  return (
-    Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempt - 2)) * (0.5 + Math.random() / 2)
-  );
 }
