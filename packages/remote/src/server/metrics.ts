@@ -18,7 +18,7 @@ import {
 } from '../relay/relay-metrics.js';
 import type { ResumeRefusalReason } from '../websocket/resume/resume-protocol.js';
 import type { ResumeCounters } from '../websocket/resume/resume-registry.js';
-import type { RefusalReason } from './admission.js';
+import { type RefusalReason, refusalReasons } from './refusal-reasons.js';
 
 /**
  * Everything a server counts. A server with metrics off hands out {@link NO_METRICS}; handlers call these methods
@@ -89,18 +89,7 @@ export interface MetricsEndpoint {
 }
 
 /** Outcomes every `acpremote_connections_total` series starts at 0 with, so rates work from the first scrape. */
-const CONNECTION_OUTCOMES = [
-  'accepted',
-  'auth',
-  'origin',
-  'host',
-  'path',
-  'limit',
-  'draining',
-  'resume',
-  'malformed',
-  'shutdown',
-] as const;
+const CONNECTION_OUTCOMES = ['accepted', ...refusalReasons('webSocket')] as const;
 /** Outcomes of a resume request: accepted, or the reason it was refused (`Acpkit-Resume-Refused`). */
 const RESUME_OUTCOMES: readonly ('accepted' | ResumeRefusalReason)[] = [
   'accepted',
@@ -116,25 +105,8 @@ const FRAME_REASONS: Readonly<Record<string, readonly FrameRefusalReason[]>> = {
   agent: ['oversize', 'invalid_utf8', 'not_json_rpc'],
 };
 /** Outcomes a Streamable HTTP `initialize` can have (its other refusals are plain request refusals). */
-const HTTP_CONNECTION_OUTCOMES = ['accepted', 'limit', 'draining', 'shutdown'] as const;
-const HTTP_REFUSALS: readonly RefusalReason[] = [
-  'auth',
-  'host',
-  'origin',
-  'path',
-  'method',
-  'malformed',
-  'timeout',
-  'limit',
-  'media_type',
-  'accept',
-  'size',
-  'connection',
-  'session',
-  'batch',
-  'invalid',
-  'initialize',
-];
+const HTTP_CONNECTION_OUTCOMES = ['accepted', ...refusalReasons('streamableHttp')] as const;
+const HTTP_REFUSALS: readonly RefusalReason[] = refusalReasons('request');
 const DIRECTIONS = ['received', 'sent'] as const;
 const TRANSPORTS: readonly TransportLabel[] = ['websocket', 'streamable_http'];
 /** The message counters of each transport and direction. */
