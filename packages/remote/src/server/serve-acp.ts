@@ -7,6 +7,7 @@ import type { FramePort } from '../relay/frame-port.js';
 import { messageStream } from '../relay/message-stream.js';
 import { CloseCode } from '../shared/constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
+import { INITIALIZE_METHOD } from '../wire/initialize.js';
 import type { ConnectionContext, ConnectionSession } from './connection.js';
 import { RemoteServerHost } from './remote-server.js';
 import type { RemoteServer } from './remote-server-api.js';
@@ -53,7 +54,7 @@ function serveAgentConnection(
     maxPendingRequests: context.maxPendingRequests,
     // A session is kept for a resume only once the agent answered `initialize`.
     answered: (method) => {
-      if (method === 'initialize') port.markEstablished();
+      if (method === INITIALIZE_METHOD) port.markEstablished();
     },
   });
   const started = (async () => {

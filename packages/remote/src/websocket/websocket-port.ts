@@ -9,6 +9,7 @@ import { reportStall, StallGuard, type StallKind, type StallProbe } from '../rel
 import { tickCorker, underlyingSocket } from '../relay/write-batching.js';
 import { CloseCode } from '../shared/constants.js';
 import { closeReason, inspectOversize, rawDataToBuffer } from '../wire/inbound.js';
+import { checkInitializeMessage } from '../wire/initialize.js';
 
 const TEXT_FRAME = { binary: false } as const;
 /** The close code `ws` reports when no close frame was received (RFC 6455: never sent on the wire). */
@@ -102,13 +103,9 @@ export function firstMessageRefusal(frame: Buffer): string | undefined {
   } catch {
     return 'First message must be initialize';
   }
-  if (message === null || typeof message !== 'object' || Array.isArray(message))
-    return 'First message must be initialize';
-  const { method, id } = message as { method?: unknown; id?: unknown };
-  if (method !== 'initialize') return 'First message must be initialize';
-  return typeof id === 'string' || typeof id === 'number'
-    ? undefined
-    : 'Initialize request must include an ID';
+  const check = checkInitializeMessage(message);
+  if (check.kind === 'other') return 'First message must be initialize';
+  return check.kind === 'missing-id' ? 'Initialize request must include an ID' : undefined;
 }
 
 /**

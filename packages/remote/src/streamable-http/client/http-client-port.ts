@@ -10,6 +10,7 @@ import { NO_RELAY_METRICS, type RelayMetrics } from '../../relay/relay-metrics.j
 import { reportStall, StallGuard, type StallProbe } from '../../relay/stall-guard.js';
 import { CloseCode } from '../../shared/constants.js';
 import { reconnectBackoffMs } from '../../shared/reconnect-backoff.js';
+import { checkInitialize } from '../../wire/initialize.js';
 import { errorResponseText, wireErrors } from '../../wire/json-rpc.js';
 import { ROUTE_WATCH, type RouteKeys } from '../../wire/route-keys.js';
 import {
@@ -190,7 +191,7 @@ export class HttpClientPort implements FramePort, StallProbe {
     const routeKeys = keys ?? this.options.routeKeysOf(payload);
     const bytes = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
     if (this.state === 'idle') {
-      if (routeKeys.kind !== 'request' || routeKeys.method !== 'initialize') {
+      if (routeKeys.kind !== 'request' || checkInitialize(routeKeys.method, routeKeys.id).kind === 'other') {
         this.answerLocally(
           routeKeys,
           'the first message on an ACP Streamable HTTP connection must be initialize',

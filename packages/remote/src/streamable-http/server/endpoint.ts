@@ -6,6 +6,7 @@ import { type Refusal, type RefusalReason, refuse } from '../../server/admission
 import { clientIdentity, isSameClient, type SessionKeeper } from '../../sessions/session-keeper.js';
 import { compileWatch } from '../../wire/frame-scan.js';
 import { FrameChecks } from '../../wire/inbound.js';
+import { checkInitialize } from '../../wire/initialize.js';
 import { errorResponseText, type WireError, wireErrors } from '../../wire/json-rpc.js';
 import { ROUTE_WATCH, type RouteNodes, readRouteKeys, routeNodesOf } from '../../wire/route-keys.js';
 import {
@@ -197,17 +198,17 @@ export class StreamableHttpEndpoint {
       this.refuse(request, response, refusal(400, 'session', `${SESSION_ID_HEADER} is too long`));
       return;
     }
-    const isInitialize = keys.method === 'initialize';
+    const initialize = checkInitialize(keys.method, keys.id);
     if (held === undefined) {
-      if (!isInitialize) {
+      if (initialize.kind === 'other') {
         const text = `${CONNECTION_ID_HEADER} is missing: POST initialize first, then send its ${CONNECTION_ID_HEADER} on every request`;
         this.refuse(request, response, refusal(400, 'invalid', text));
-      } else if (keys.id === undefined || keys.id === 'null') {
+      } else if (initialize.kind === 'missing-id') {
         this.refuse(request, response, refusal(400, 'invalid', 'initialize must be a request with an id'));
-      } else await this.initialize(request, response, frame, keys.id);
+      } else await this.initialize(request, response, frame, initialize.id);
       return;
     }
-    if (isInitialize) {
+    if (initialize.kind !== 'other') {
       this.refuse(
         request,
         response,

@@ -11,6 +11,7 @@ import {
   type SessionKeeper,
 } from '../../sessions/session-keeper.js';
 import { CloseCode } from '../../shared/constants.js';
+import { InitializeAnswers } from '../../wire/initialize.js';
 import { ROUTE_WATCH, type RouteKeys } from '../../wire/route-keys.js';
 import { type ResumeGap, RetentionBudget, SseStream, type SseStreamOwner } from './sse-stream.js';
 import {
@@ -93,7 +94,8 @@ export class HttpServerPort implements FramePort, StallProbe {
   private readonly streams = new Map<string, SseStream>();
   private readonly owner: SseStreamOwner;
   private handler: ((frame: Buffer) => void) | undefined;
-  private initializeId: string | undefined;
+  /** The `initialize` that opened the connection, until the agent answers it. */
+  private readonly handshake = new InitializeAnswers();
   private resolveInitialized: ((response: Buffer | string) => void) | undefined;
   private readonly fullListeners: Array<() => void> = [];
   private readonly drainWaiters: Array<() => void> = [];
@@ -234,7 +236,7 @@ export class HttpServerPort implements FramePort, StallProbe {
    * bytes it wrote), which the endpoint returns as the POST's body. Rejects when the connection ends first.
    */
   initialize(frame: Buffer, id: string): Promise<Buffer | string> {
-    this.initializeId = id;
+    this.handshake.request(id);
     const answered = new Promise<Buffer | string>((resolve, reject) => {
       this.resolveInitialized = resolve;
       void this.closed.then((close) =>
@@ -283,7 +285,7 @@ export class HttpServerPort implements FramePort, StallProbe {
   send(payload: Buffer | string, keys?: RouteKeys): void {
     if (!this.isOpen) return;
     const route = keys ?? this.options.routeKeysOf(payload);
-    if (this.state === 'initializing' && route.kind === 'response' && route.id === this.initializeId) {
+    if (this.state === 'initializing' && route.kind === 'response' && this.handshake.answers(route.id)) {
       this.state = 'open';
       const resolve = this.resolveInitialized;
       this.resolveInitialized = undefined;
