@@ -1,8 +1,9 @@
 // What a served connection is to the server, whatever its transport: the handler it runs, the values it gets, and the
 // one path through which every transport's acceptor opens one (ConnectionOpener).
 import type { FrameLog } from '../relay/frame-log.js';
-import type { FramePort, TransportLabel } from '../relay/frame-port.js';
+import type { FramePort } from '../relay/frame-port.js';
 import type { RemoteLogger } from '../shared/logger.js';
+import type { Transport } from '../shared/transport.js';
 import type { ServerMetrics } from './metrics.js';
 
 /** Close reason when the server stops (close() without a grace), and of a handshake completed meanwhile. */
@@ -46,7 +47,7 @@ export type ConnectionHandler = (port: FramePort, context: ConnectionContext) =>
 
 /** What an acceptor hands the server to open a connection it admitted. */
 export interface ConnectionOpening {
-  readonly transport: TransportLabel;
+  readonly transport: Transport;
   readonly remoteAddress: string | undefined;
   /** Extra fields of the `connection opened` line (`resumable: true`, ...). */
   readonly logFields?: Record<string, unknown>;

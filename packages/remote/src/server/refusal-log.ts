@@ -2,8 +2,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { TransportLabel } from '../relay/frame-port.js';
 import { type RemoteLogger, rateLimitLogger } from '../shared/logger.js';
+import { type Transport, transportLabel } from '../shared/transport.js';
 import { RESUME_REFUSED_HEADER } from '../websocket/resume/resume-protocol.js';
 import type { Refusal } from './admission.js';
 import type { ServerMetrics } from './metrics.js';
@@ -29,7 +29,7 @@ function loggedPath(request: IncomingMessage): string {
  *
  * @example
  * ```ts
- * refusals.refused('connection', decision, request, 'streamable_http');
+ * refusals.refused('connection', decision, request, 'streamable-http');
  * ```
  */
 export class RefusalLog {
@@ -48,7 +48,7 @@ export class RefusalLog {
     kind: 'connection' | 'request',
     refusal: Refusal,
     request: IncomingMessage,
-    transport: TransportLabel = 'websocket',
+    transport: Transport = 'websocket',
   ): void {
     if (kind === 'connection') this.metrics().connectionRefused(refusal.reason, transport);
     else this.metrics().requestRefused(refusal.reason);
@@ -57,7 +57,7 @@ export class RefusalLog {
       status: refusal.status,
       remoteAddress: request.socket.remoteAddress,
       path: loggedPath(request),
-      ...(kind === 'connection' ? { transport } : {}),
+      ...(kind === 'connection' ? { transport: transportLabel(transport) } : {}),
       ...(refusal.reason === 'limit' ? { maxConnections: this.limits.maxConnections } : {}),
       ...(refusal.reason === 'resume' ? { resume: refusal.headers?.[RESUME_REFUSED_HEADER] } : {}),
     });

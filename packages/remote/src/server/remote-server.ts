@@ -9,12 +9,13 @@ import type { Duplex } from 'node:stream';
 import type { ServerPaths } from '../options/mount-path.js';
 import { type ResolvedServeOptions, resolveGraceMs } from '../options/validation.js';
 import { FrameLog } from '../relay/frame-log.js';
-import type { FramePort, TransportLabel } from '../relay/frame-port.js';
+import type { FramePort } from '../relay/frame-port.js';
 import { MemorySessionKeeper } from '../sessions/session-keeper.js';
 import { CloseCode } from '../shared/constants.js';
 
 import { INITIALIZE_TIMEOUT_MS } from '../shared/fixed-limits.js';
 import type { RemoteLogger } from '../shared/logger.js';
+import { type Transport, transportLabel } from '../shared/transport.js';
 import { StreamableHttpEndpoint } from '../streamable-http/server/endpoint.js';
 import { HttpAcceptor } from '../streamable-http/server/http-acceptor.js';
 import { ResumeRegistry } from '../websocket/resume/resume-registry.js';
@@ -226,7 +227,7 @@ export class RemoteServerHost implements RemoteServer {
     const httpAcceptor = new HttpAcceptor({
       resolved,
       opener: this.#opener,
-      admit: (request) => this.#admitConnection(request, 'streamable_http'),
+      admit: (request) => this.#admitConnection(request, 'streamable-http'),
       sessions: this.#sessionKeeper,
     });
     this.#streamableHttp = new StreamableHttpEndpoint({
@@ -273,7 +274,7 @@ export class RemoteServerHost implements RemoteServer {
   }
 
   /** Admission of a new connection after its request passed (shutdown, drain, the cap): the refusal, recorded. */
-  #admitConnection(request: IncomingMessage, transport: TransportLabel): Refusal | undefined {
+  #admitConnection(request: IncomingMessage, transport: Transport): Refusal | undefined {
     const decision = decideNewConnection(
       this.#admissionRules,
       this.#admissionPhase,
@@ -346,7 +347,7 @@ export class RemoteServerHost implements RemoteServer {
     const logger = this.#logger;
     this.#metrics.connectionAccepted(opening.transport);
     const connectionId = this.#nextConnectionId++;
-    const fields = { connection: connectionId, transport: opening.transport };
+    const fields = { connection: connectionId, transport: transportLabel(opening.transport) };
     logger.info('connection opened', {
       ...fields,
       remoteAddress: opening.remoteAddress,

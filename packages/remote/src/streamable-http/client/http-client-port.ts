@@ -83,7 +83,7 @@ interface StreamReader {
  * messages wait ends the connection (1008).
  */
 export class HttpClientPort implements FramePort, StallProbe {
-  readonly transport = 'streamable_http';
+  readonly transport = 'streamable-http';
   readonly reading: ReadGate;
   readonly closed: Promise<PortClose>;
   readonly metrics: RelayMetrics = NO_RELAY_METRICS;

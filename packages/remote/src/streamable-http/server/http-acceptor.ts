@@ -43,13 +43,13 @@ export class HttpAcceptor {
     const { maxMessageBytes, resumeBufferBytes, resumeWindowMs, pingIntervalMs, stallTimeoutMs } = resolved;
     let port: HttpServerPort | undefined;
     opener.open({
-      transport: 'streamable_http',
+      transport: 'streamable-http',
       remoteAddress: request.socket.remoteAddress,
       makePort: (_connectionId, log) => {
         const made = new HttpServerPort({
           connectionId: acpConnectionId,
           log,
-          metrics: opener.metrics.forTransport('streamable_http'),
+          metrics: opener.metrics.forTransport('streamable-http'),
           // As a replay buffer: resumeBufferBytes plus one message, so one large event never costs a reader its resume.
           retention: { maxBytes: resumeBufferBytes + maxMessageBytes, windowMs: resumeWindowMs },
           keepAliveMs: pingIntervalMs,

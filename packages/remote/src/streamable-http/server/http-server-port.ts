@@ -11,6 +11,7 @@ import {
   type SessionKeeper,
 } from '../../sessions/session-keeper.js';
 import { CloseCode } from '../../shared/constants.js';
+import { transportLabel } from '../../shared/transport.js';
 import { InitializeAnswers } from '../../wire/initialize.js';
 import { ROUTE_WATCH, type RouteKeys } from '../../wire/route-keys.js';
 import { type ResumeGap, RetentionBudget, SseStream, type SseStreamOwner } from './sse-stream.js';
@@ -81,7 +82,7 @@ export type StreamOutcome =
  */
 export class HttpServerPort implements FramePort, StallProbe {
   readonly peer = 'client';
-  readonly transport = 'streamable_http';
+  readonly transport = 'streamable-http';
   /** Frames towards the client become SSE `data:` lines: no raw line break may survive. */
   readonly outboundRules = { singleLine: true } as const;
   /** The relay's scan of each frame it sends records what routing needs. */
@@ -409,7 +410,7 @@ export class HttpServerPort implements FramePort, StallProbe {
       // The WebSocket's line for a dropped resumable session: one line to look for, whatever the transport.
       this.options.log.logger.info('connection interrupted; session kept for resume', {
         ...this.options.log.fields,
-        transport: this.transport,
+        transport: transportLabel(this.transport),
         windowMs: timeoutMs,
       });
     }
