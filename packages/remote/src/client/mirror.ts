@@ -67,7 +67,7 @@ export function rewriteSessionCwd(
 
 /**
  * Runs the stdio mirror: a local stdio ACP server (NDJSON on `input`/`output`) that relays **frames** to a remote
- * WebSocket endpoint. It rewrites only `initialize.clientCapabilities` (host ownership) and the `cwd` of session
+ * endpoint (Streamable HTTP or WebSocket). It rewrites only `initialize.clientCapabilities` (host ownership) and the `cwd` of session
  * requests (to the server's `remote_cwd`); everything else passes byte-for-byte in order. Without
  * `useUnstableProtocol` it answers `-32601` itself for requests whose method exists only in the SDK's `/unstable`
  * entrypoint (both directions) and drops such notifications with a stderr note; `_`-prefixed methods always pass.

@@ -1,4 +1,4 @@
-// Admission: every check a request or WebSocket upgrade passes before the server answers it (once-only security
+// Admission: every check a request, WebSocket upgrade or Streamable HTTP `initialize` passes before the server answers it (once-only security
 // headers, Host and Origin, path, method, bearer token, resume, drain, connection cap), each refusal with its HTTP
 // status and a stable reason. Pure decisions: the server logs, counts and answers them.
 import { createHash, timingSafeEqual } from 'node:crypto';

@@ -45,11 +45,6 @@ export class AgentHandshake {
     private readonly events: AgentHandshakeEvents,
   ) {}
 
-  /** Whether the agent answered, or was found not speaking ACP, or the session ended. */
-  get isOver(): boolean {
-    return this.over;
-  }
-
   /** A frame from the client, relayed to the agent. */
   clientFrame(payload: Buffer): void {
     if (this.over) return;

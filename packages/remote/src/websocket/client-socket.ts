@@ -12,7 +12,7 @@ import { fetchServerMetadata, type ServerMetadata } from '../wire/server-metadat
 import { RESUME_REFUSED_HEADER, RESUME_SUBPROTOCOL } from './resume/resume-protocol.js';
 
 /** Whether a `ws://` or `http://` URL points at a non-loopback host (traffic and token travel in clear text). */
-export function isInsecureRemoteUrl(url: URL): boolean {
+function isInsecureRemoteUrl(url: URL): boolean {
   return (url.protocol === 'ws:' || url.protocol === 'http:') && !isLoopbackHost(url.hostname);
 }
 

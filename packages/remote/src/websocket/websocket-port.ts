@@ -96,7 +96,7 @@ export interface WebSocketPortOptions {
 }
 
 /** Why a connection's first data frame breaks the RFD WebSocket's rule, in the TypeScript SDK's words; else undefined. */
-export function firstMessageRefusal(frame: Buffer): string | undefined {
+function firstMessageRefusal(frame: Buffer): string | undefined {
   let message: unknown;
   try {
     message = JSON.parse(frame.toString('utf8'));
