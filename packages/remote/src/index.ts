@@ -1,7 +1,7 @@
 /**
- * Public surface of @acpkit/remote: serve an ACP agent (in-process or a stdio command) over WebSocket, connect to
- * one, and mirror one back to stdio. Every export here is public API: named exports only. What only the CLIs
- * share with this package lives in `@acpkit/remote/internal` (src/internal.ts), which is not public API.
+ * Public surface of @acpkit/remote: serve an ACP agent (in-process or a stdio command) over Streamable HTTP and
+ * WebSocket, connect to one, and mirror one back to stdio. Every export here is public API: named exports only. What
+ * only the CLIs share with this package lives in `@acpkit/remote/internal` (src/internal.ts), which is not public API.
  */
 
 export type { RemoteConnection } from './client/connect.js';
@@ -24,7 +24,7 @@ export type {
   SpawnProcessGroupOptions,
 } from './server/child-process.js';
 export { spawnProcessGroup } from './server/child-process.js';
-export type { CloseOptions, DrainOptions, DrainResult, RemoteServer } from './server/remote-server.js';
+export type { CloseOptions, DrainOptions, DrainResult, RemoteServer } from './server/remote-server-api.js';
 export type { AgentAppSource, ConnectableAgentApp } from './server/serve-acp.js';
 export { serveAcp } from './server/serve-acp.js';
 export { serveCommand } from './server/serve-command.js';

@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { runMirror, serveAcp } from '../src/index.js';
-import { startHeartbeat } from '../src/relay/heartbeat.js';
+import { startHeartbeat } from '../src/websocket/heartbeat.js';
 import { Cleanup, recordingLogger } from './support/helpers.js';
 
 const cleanup = new Cleanup();

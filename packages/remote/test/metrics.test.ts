@@ -3,7 +3,7 @@ import { agent, methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { type RemoteServer, serveAcp, serveCommand } from '../src/index.js';
-import { RESUME_SUBPROTOCOL } from '../src/resume/resume-protocol.js';
+import { RESUME_SUBPROTOCOL } from '../src/websocket/resume/resume-protocol.js';
 import { Cleanup, ECHO_AGENT, RawClient, rawRequest, recordingLogger } from './support/helpers.js';
 import { type Family, parseMetrics, sampleValue } from './support/prometheus.js';
 
@@ -69,7 +69,10 @@ describe('/metrics', () => {
     binary.socket.send(Buffer.from([1, 2, 3]), { binary: true });
     expect((await binary.closed).code).toBe(1003);
     // Its teardown (the agent reaped) has finished once the server logs the close.
-    expect((await recorder.waitFor(/^connection closed$/)).fields).toEqual({ connection: 2 });
+    expect((await recorder.waitFor(/^connection closed$/)).fields).toEqual({
+      connection: 2,
+      transport: 'websocket',
+    });
     // Refused upgrades: no token, a foreign Origin.
     expect((await rawRequest(server.port, '/acp/ws', {}, { upgrade: true })).status).toBe(401);
     expect(

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { CloseCode, type RemoteServer, type ServeOptions, serveAcp, serveCommand } from '../src/index.js';
-import { RESUME_SUBPROTOCOL } from '../src/resume/resume-protocol.js';
+import { RESUME_SUBPROTOCOL } from '../src/websocket/resume/resume-protocol.js';
 import { echoApp } from './support/echo-app.js';
 import { Cleanup, ECHO_AGENT, processExists, rawRequest, recordingLogger } from './support/helpers.js';
 

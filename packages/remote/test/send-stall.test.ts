@@ -7,7 +7,7 @@ import type { AnyMessage } from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { connectAcp, serveCommand } from '../src/index.js';
-import { RESUME_SUBPROTOCOL } from '../src/resume/resume-protocol.js';
+import { RESUME_SUBPROTOCOL } from '../src/websocket/resume/resume-protocol.js';
 import { Cleanup, RawClient, recordingLogger } from './support/helpers.js';
 
 const FLOOD_WRITER = fileURLToPath(new URL('./fixtures/flood-writer.mjs', import.meta.url));

@@ -3,9 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Cleanup, collectGarbage, ECHO_AGENT } from '../../test/support/helpers.js';
 import type { ConnectionEvent } from '../options/connection-events.js';
 import { resolveConnectOptions } from '../options/validation.js';
-import type { WebSocketPort } from '../relay/websocket-port.js';
 import { serveCommand } from '../server/serve-command.js';
 import { silentLogger } from '../shared/logger.js';
+import type { WebSocketPort } from '../websocket/websocket-port.js';
 import { openClientConnection } from './client-connection.js';
 
 const cleanup = new Cleanup();

@@ -7,24 +7,22 @@ import type { ConnectionEvent, ResumeFailureReason } from '../options/connection
 import type { ResolvedConnectOptions } from '../options/validation.js';
 import { FrameLog } from '../relay/frame-log.js';
 import type { PortClose } from '../relay/frame-port.js';
-import { startHeartbeat } from '../relay/heartbeat.js';
-import { WebSocketPort } from '../relay/websocket-port.js';
-import { ResumeLink } from '../resume/resume-link.js';
+import { CloseCode } from '../shared/constants.js';
+import { reconnectBackoffMs } from '../shared/reconnect-backoff.js';
+import { openHttpClientConnection } from '../streamable-http/client/open-http-connection.js';
+import { openClientSocket, openWebSocket } from '../websocket/client-socket.js';
+import { startHeartbeat } from '../websocket/heartbeat.js';
+import { ResumeLink } from '../websocket/resume/resume-link.js';
 import {
   isResumeRefusalReason,
   REFUSAL_EXPLANATIONS,
   RESUME_SUBPROTOCOL,
   resumeRequestHeaders,
-} from '../resume/resume-protocol.js';
-import { CloseCode } from '../shared/constants.js';
+} from '../websocket/resume/resume-protocol.js';
+import { WebSocketPort } from '../websocket/websocket-port.js';
 import type { ClientConnection } from './client-connection-shape.js';
-import { openClientSocket, openWebSocket } from './client-socket.js';
 import { closeClientPort } from './close-client-port.js';
-import { openHttpClientConnection } from './streamable-http/open-http-connection.js';
 
-/** First reconnect attempt at once, then 250 ms, 500 ms, ... up to 5 s between attempts (each with jitter). */
-const BACKOFF_BASE_MS = 250;
-const BACKOFF_MAX_MS = 5_000;
 /** The least time an attempt gets to open and be welcomed, even at the end of the window. */
 const MIN_ATTEMPT_MS = 1_000;
 
@@ -179,7 +177,7 @@ class Reconnection {
         );
         return;
       }
-      await this.sleep(Math.min(backoffMs(this.attempts), deadline - now));
+      await this.sleep(Math.min(reconnectBackoffMs(this.attempts + 1), deadline - now));
     }
   }
 
@@ -309,10 +307,4 @@ function refusedAttempt(status: number, body: string, resumeRefusal: string | un
   }
   // A proxy or a server that is restarting, draining or full (502, 503, ...): it may let us in before the window ends.
   return { kind: 'retry', error: `HTTP ${status}${body ? `: ${body}` : ''}` };
-}
-
-/** Exponential backoff with jitter: attempt 1 waited nothing, attempt n waits up to 250 ms × 2^(n-2), at most 5 s. */
-function backoffMs(attempt: number): number {
-  const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempt - 1));
-  return ceiling * (0.5 + Math.random() / 2);
 }

@@ -4,9 +4,9 @@ import type { ConnectOptions } from '../options/options.js';
 import { resolveConnectOptions } from '../options/validation.js';
 import { messageStream } from '../relay/message-stream.js';
 import { RemoteDeprecationCode, warnDeprecatedOnce } from '../shared/deprecation-warnings.js';
+import { warnIfInsecure } from '../websocket/client-socket.js';
 import type { ServerMetadata } from '../wire/server-metadata.js';
 import { openClientConnection } from './client-connection.js';
-import { warnIfInsecure } from './client-socket.js';
 
 const MIRROR_ONLY_OPTIONS = ['useUnstableProtocol', 'hostOwnership', 'emitLatencyMeta'] as const;
 
@@ -50,14 +50,15 @@ export interface RemoteConnection {
 }
 
 /**
- * Opens a WebSocket to a remote ACP endpoint and returns it as an SDK `Stream` of JSON-RPC objects (for
+ * Opens a connection (Streamable HTTP or WebSocket) to a remote ACP endpoint and returns it as an SDK `Stream` of JSON-RPC objects (for
  * programmatic clients). No typed parsing happens here; the stream carries the messages as sent. When the server
  * supports resume (ours does by default), the stream survives a network drop: the client reconnects within the
  * server's resume window and both sides replay what the other missed, so every message arrives exactly once and in
  * order; pending requests simply take longer. `onConnectionEvent` tells when that happens, and `closed` settles only
  * when the connection is over.
  *
- * @param url - `ws://` or `wss://` URL, e.g. `ws://127.0.0.1:8080/acp/ws`.
+ * @param url - `http(s)://` (Streamable HTTP, e.g. `http://127.0.0.1:8080/acp`) or `ws(s)://` (WebSocket, e.g.
+ *   `ws://127.0.0.1:8080/acp/ws`) URL.
  * @param options - Connection options (token, headers, CA, limits, one open deadline, logger).
  * @throws {@link AcpRemoteError} `INVALID_OPTION`, `AUTHENTICATION_FAILED` or `CONNECTION_FAILED`.
  * @example

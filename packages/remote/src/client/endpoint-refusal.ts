@@ -2,9 +2,10 @@
 // refused upgrade or probe, the message of a credentials refusal (401/403), and a network failure's hint.
 import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
 import { redactUrls } from '../shared/logger.js';
+import type { Transport } from '../shared/transport.js';
 
 /** The transport a refused client dialled. */
-export type RefusedTransport = 'websocket' | 'streamable-http';
+export type RefusedTransport = Transport;
 
 /**
  * The `cause` of an `AcpRemoteError` for an endpoint that refused the client (a WebSocket upgrade or a Streamable HTTP

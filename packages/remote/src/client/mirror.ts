@@ -4,10 +4,10 @@ import { resolveMirrorOptions } from '../options/validation.js';
 import { Relay } from '../relay/relay-core.js';
 import { CloseCode } from '../shared/constants.js';
 import { redactUrls } from '../shared/logger.js';
+import { warnIfInsecure } from '../websocket/client-socket.js';
 import { inspectOversize } from '../wire/inbound.js';
 import { errorResponseText, wireErrors } from '../wire/json-rpc.js';
 import { openClientConnection } from './client-connection.js';
-import { warnIfInsecure } from './client-socket.js';
 import { MirrorPolicy } from './mirror-policy.js';
 
 /** After local EOF, how long answers to requests already sent may still arrive before the mirror closes. */
@@ -67,7 +67,7 @@ export function rewriteSessionCwd(
 
 /**
  * Runs the stdio mirror: a local stdio ACP server (NDJSON on `input`/`output`) that relays **frames** to a remote
- * WebSocket endpoint. It rewrites only `initialize.clientCapabilities` (host ownership) and the `cwd` of session
+ * endpoint (Streamable HTTP or WebSocket). It rewrites only `initialize.clientCapabilities` (host ownership) and the `cwd` of session
  * requests (to the server's `remote_cwd`); everything else passes byte-for-byte in order. Without
  * `useUnstableProtocol` it answers `-32601` itself for requests whose method exists only in the SDK's `/unstable`
  * entrypoint (both directions) and drops such notifications with a stderr note; `_`-prefixed methods always pass.

@@ -1,6 +1,7 @@
 // The relay core's seam to the network: what a transport's side of a connection (a FramePort) gives the relay and the
 // SDK message stream. WebSocketPort, the Streamable HTTP server port and the Streamable HTTP client port implement it.
 
+import type { Transport } from '../shared/transport.js';
 import type { WatchSpec } from '../wire/frame-scan.js';
 import type { FrameRules } from '../wire/inbound.js';
 import type { RouteKeys } from '../wire/route-keys.js';
@@ -12,9 +13,6 @@ export interface PortClose {
   readonly code: number;
   readonly reason: string;
 }
-
-/** Which transport a port speaks: a metric label and a log field. */
-export type TransportLabel = 'websocket' | 'streamable_http';
 
 /**
  * The network side of one connection as the relay core sees it, whatever the transport: frames in (`receive`), frames
@@ -30,7 +28,8 @@ export type TransportLabel = 'websocket' | 'streamable_http';
 export interface FramePort {
   /** Who is on the other end (`client`, `remote`, `peer`): log label and metric sender. */
   readonly peer: string;
-  readonly transport: TransportLabel;
+  /** Which transport it speaks (its metric label and log field: `transportLabel`). */
+  readonly transport: Transport;
   /** Messages counted in each direction and frames refused (a no-op object when nothing is counted). */
   readonly metrics: RelayMetrics;
   /** Pauses and resumes reading what the peer sends. */

@@ -199,11 +199,6 @@ export class Relay {
     this.linePolicy = undefined;
   }
 
-  /** Stops reading the line input for good (the other side is gone). */
-  stopLines(): void {
-    this.lines.stop();
-  }
-
   private onFrame(frame: Buffer): void {
     if (this.finished) return;
     const { fromPort } = this.options;

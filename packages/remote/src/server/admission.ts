@@ -1,18 +1,11 @@
-// Admission: every check a request or WebSocket upgrade passes before the server answers it (once-only security
+// Admission: every check a request, WebSocket upgrade or Streamable HTTP `initialize` passes before the server answers it (once-only security
 // headers, Host and Origin, path, method, bearer token, resume, drain, connection cap), each refusal with its HTTP
 // status and a stable reason. Pure decisions: the server logs, counts and answers them.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { ServerPaths } from '../options/mount-path.js';
 import type { SecurityPolicy } from '../options/security-policy.js';
-import {
-  REFUSAL_EXPLANATIONS,
-  RESUME_REFUSED_HEADER,
-  RESUME_SUBPROTOCOL,
-  type ResumeRefusalReason,
-  readResumeRequest,
-} from '../resume/resume-protocol.js';
-import { connectionIdentity, type ResumableSession, type ResumeRegistry } from '../resume/resume-registry.js';
+import { clientIdentity } from '../sessions/session-keeper.js';
 import { RemoteProtocol } from '../shared/constants.js';
 import {
   normalizeOrigin,
@@ -20,6 +13,15 @@ import {
   presentedBearerToken,
   singleHeader,
 } from '../shared/http-headers.js';
+import {
+  REFUSAL_EXPLANATIONS,
+  RESUME_REFUSED_HEADER,
+  RESUME_SUBPROTOCOL,
+  type ResumeRefusalReason,
+  readResumeRequest,
+} from '../websocket/resume/resume-protocol.js';
+import type { ResumableSession, ResumeRegistry } from '../websocket/resume/resume-registry.js';
+import type { RefusalReason } from './refusal-reasons.js';
 
 /**
  * Compares a presented bearer token with the expected one in constant time: both are hashed with SHA-256 first, so
@@ -51,37 +53,7 @@ function expectedDigest(expected: string): Buffer {
   return digest;
 }
 
-/**
- * Why the server refused a request or connection: a stable string per refusal point, for logs (and counters).
- * `malformed` 400, `host`/`origin` 403, `path` 404, `method` 405, `auth` 401, `limit` 503 (or a closed socket),
- * `draining` 503 with `Retry-After` (the server drains before it stops), `shutdown` 503, `timeout` 408, `resume` 410
- * (or 400; the resume reason is in the `Acpkit-Resume-Refused` header). The Streamable HTTP endpoint adds
- * `media_type` 415, `accept` 406, `size` 413, `connection` 404 (an unknown or ended `Acp-Connection-Id`),
- * `session` 400/409 (a session header that does not fit, events no longer held), `batch` 501 and `invalid` 400 (a
- * body that is not one JSON-RPC message, a missing header, `initialize` where it does not belong), `initialize`
- * 502/504 (the agent failed or did not answer `initialize`). The same strings label `acpremote_connections_total`
- * and `acpremote_http_requests_refused_total`.
- */
-export type RefusalReason =
-  | 'resume'
-  | 'malformed'
-  | 'host'
-  | 'origin'
-  | 'path'
-  | 'method'
-  | 'auth'
-  | 'limit'
-  | 'draining'
-  | 'shutdown'
-  | 'timeout'
-  | 'media_type'
-  | 'accept'
-  | 'size'
-  | 'connection'
-  | 'session'
-  | 'batch'
-  | 'invalid'
-  | 'initialize';
+export type { RefusalReason } from './refusal-reasons.js';
 
 /** A refused request: the HTTP answer and its reason. */
 export interface Refusal {
@@ -228,11 +200,7 @@ function decideResume(
     return refuseCounted('invalid');
   // Resume off: this server keeps no session for anyone.
   if (resumes === undefined) return refuseResume('unknown');
-  const verdict = resumes.check(
-    resumeRequest.token,
-    resumeRequest.received,
-    connectionIdentity(request.headers),
-  );
+  const verdict = resumes.check(resumeRequest.token, resumeRequest.received, clientIdentity(request.headers));
   if (!verdict.ok) return refuseResume(verdict.reason);
   return { ok: true, resume: { session: verdict.session, received: resumeRequest.received } };
 }

@@ -1,4 +1,5 @@
 // The start of a serveCommand session: the client's `initialize`, and whether its agent answers it or writes text.
+import { checkInitialize, InitializeAnswers } from '../wire/initialize.js';
 import { idKey, recoverRequestHead, type WireId } from '../wire/json-rpc.js';
 
 /** How much of a frame or line is scanned for its `id` and `method` (the start of a session only). */
@@ -34,7 +35,7 @@ function headOf(payload: Buffer): string {
  * ```
  */
 export class AgentHandshake {
-  private readonly waiting = new Map<string, string>();
+  private readonly initialize = new InitializeAnswers();
   private preview: string | undefined;
   private timer: NodeJS.Timeout | undefined;
   private over = false;
@@ -44,17 +45,13 @@ export class AgentHandshake {
     private readonly events: AgentHandshakeEvents,
   ) {}
 
-  /** Whether the agent answered, or was found not speaking ACP, or the session ended. */
-  get isOver(): boolean {
-    return this.over;
-  }
-
   /** A frame from the client, relayed to the agent. */
   clientFrame(payload: Buffer): void {
     if (this.over) return;
     const { idToken, method } = recoverRequestHead(headOf(payload));
-    if (method !== 'initialize' || idToken === undefined) return;
-    this.waiting.set(keyOf(idToken), idToken);
+    const check = checkInitialize(method, idToken === undefined ? undefined : keyOf(idToken));
+    if (check.kind !== 'initialize') return;
+    this.initialize.request(check.id, idToken);
     this.arm();
   }
 
@@ -62,7 +59,7 @@ export class AgentHandshake {
   agentLine(payload: Buffer): void {
     if (this.over) return;
     const { idToken, method } = recoverRequestHead(headOf(payload));
-    if (method !== undefined || idToken === undefined || !this.waiting.has(keyOf(idToken))) return;
+    if (method !== undefined || idToken === undefined || !this.initialize.answers(keyOf(idToken))) return;
     this.end();
     this.events.established();
   }
@@ -82,9 +79,9 @@ export class AgentHandshake {
   }
 
   private arm(): void {
-    if (this.timer !== undefined || this.preview === undefined || this.waiting.size === 0) return;
+    if (this.timer !== undefined || this.preview === undefined || this.initialize.waiting.size === 0) return;
     this.timer = setTimeout(() => {
-      const ids = [...this.waiting.values()];
+      const ids = [...this.initialize.waiting.values()];
       const preview = this.preview!;
       this.end();
       this.events.notSpeakingAcp(ids, preview);

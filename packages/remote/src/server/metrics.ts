@@ -7,7 +7,6 @@
 // prom-client is loaded only when a server turns metrics on, and every server gets its own Registry (never the
 // library's global one), so two servers in one process never share or collide.
 import type { Counter, Gauge, Metric, Registry } from 'prom-client';
-import type { TransportLabel } from '../relay/frame-port.js';
 import {
   CountingMessageCounter,
   DISCARDED_MESSAGES,
@@ -16,9 +15,10 @@ import {
   MESSAGE_SIZE_BUCKETS,
   type RelayMetrics,
 } from '../relay/relay-metrics.js';
-import type { ResumeRefusalReason } from '../resume/resume-protocol.js';
-import type { ResumeCounters } from '../resume/resume-registry.js';
-import type { RefusalReason } from './admission.js';
+import { TRANSPORTS, type Transport, type TransportLabel, transportLabel } from '../shared/transport.js';
+import type { ResumeRefusalReason } from '../websocket/resume/resume-protocol.js';
+import type { ResumeCounters } from '../websocket/resume/resume-registry.js';
+import { type RefusalReason, refusalReasons } from './refusal-reasons.js';
 
 /**
  * Everything a server counts. A server with metrics off hands out {@link NO_METRICS}; handlers call these methods
@@ -26,11 +26,11 @@ import type { RefusalReason } from './admission.js';
  */
 export interface ServerMetrics extends RelayMetrics {
   /** What the ports of one transport count (this object itself counts the WebSocket's). */
-  forTransport(transport: TransportLabel): RelayMetrics;
+  forTransport(transport: Transport): RelayMetrics;
   /** A new connection accepted: a WebSocket upgrade, or a Streamable HTTP `initialize`. */
-  connectionAccepted(transport?: TransportLabel): void;
+  connectionAccepted(transport?: Transport): void;
   /** A new connection refused (the reason the server's admission gave). */
-  connectionRefused(reason: RefusalReason, transport?: TransportLabel): void;
+  connectionRefused(reason: RefusalReason, transport?: Transport): void;
   /** A plain HTTP request refused, or an HTTP connection closed at the connection cap (`limit`). */
   requestRefused(reason: RefusalReason): void;
   /** An agent process started (`serveCommand`: one per connection). */
@@ -60,7 +60,7 @@ export const NO_METRICS: ServerMetrics = Object.freeze({
 /** What the server tells the metrics at scrape time. */
 export interface ServerState {
   /** Open connections of a transport (sessions whose teardown has not finished). */
-  readonly openConnections: (transport: TransportLabel) => number;
+  readonly openConnections: (transport: Transport) => number;
   /** Whether the server is draining or closing. */
   readonly draining: () => boolean;
   /** Sessions whose client dropped and that wait for a resume (included in `openConnections`). */
@@ -99,18 +99,7 @@ export interface MetricsEndpoint {
 }
 
 /** Outcomes every `acpremote_connections_total` series starts at 0 with, so rates work from the first scrape. */
-const CONNECTION_OUTCOMES = [
-  'accepted',
-  'auth',
-  'origin',
-  'host',
-  'path',
-  'limit',
-  'draining',
-  'resume',
-  'malformed',
-  'shutdown',
-] as const;
+const CONNECTION_OUTCOMES = ['accepted', ...refusalReasons('webSocket')] as const;
 /** Outcomes of a resume request: accepted, or the reason it was refused (`Acpkit-Resume-Refused`). */
 const RESUME_OUTCOMES: readonly ('accepted' | ResumeRefusalReason)[] = [
   'accepted',
@@ -126,27 +115,10 @@ const FRAME_REASONS: Readonly<Record<string, readonly FrameRefusalReason[]>> = {
   agent: ['oversize', 'invalid_utf8', 'not_json_rpc'],
 };
 /** Outcomes a Streamable HTTP `initialize` can have (its other refusals are plain request refusals). */
-const HTTP_CONNECTION_OUTCOMES = ['accepted', 'limit', 'draining', 'shutdown'] as const;
-const HTTP_REFUSALS: readonly RefusalReason[] = [
-  'auth',
-  'host',
-  'origin',
-  'path',
-  'method',
-  'malformed',
-  'timeout',
-  'limit',
-  'media_type',
-  'accept',
-  'size',
-  'connection',
-  'session',
-  'batch',
-  'invalid',
-  'initialize',
-];
+const HTTP_CONNECTION_OUTCOMES = ['accepted', ...refusalReasons('streamableHttp')] as const;
+const HTTP_REFUSALS: readonly RefusalReason[] = refusalReasons('request');
 const DIRECTIONS = ['received', 'sent'] as const;
-const TRANSPORTS: readonly TransportLabel[] = ['websocket', 'streamable_http'];
+const TRANSPORT_LABELS: readonly TransportLabel[] = TRANSPORTS.map(transportLabel);
 /** The message counters of each transport and direction. */
 type Traffic = Record<TransportLabel, Record<(typeof DIRECTIONS)[number], CountingMessageCounter>>;
 
@@ -179,7 +151,8 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
     labelNames: ['transport'],
     registers,
     collect(this: Gauge<'transport'>) {
-      for (const transport of TRANSPORTS) this.set({ transport }, state.openConnections(transport));
+      for (const transport of TRANSPORTS)
+        this.set({ transport: transportLabel(transport) }, state.openConnections(transport));
     },
   });
   new promClient.Gauge({
@@ -246,7 +219,7 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
     'acpremote_messages_total',
     'Messages by direction and transport.',
     (counter) => {
-      for (const transport of TRANSPORTS)
+      for (const transport of TRANSPORT_LABELS)
         for (const direction of DIRECTIONS)
           counter.inc({ direction, transport }, traffic[transport][direction].messages);
     },
@@ -257,7 +230,7 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
     'acpremote_message_bytes_total',
     'Bytes of messages by direction and transport.',
     (counter) => {
-      for (const transport of TRANSPORTS)
+      for (const transport of TRANSPORT_LABELS)
         for (const direction of DIRECTIONS)
           counter.inc({ direction, transport }, traffic[transport][direction].bytes);
     },
@@ -292,7 +265,7 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
 
   for (const outcome of CONNECTION_OUTCOMES) connections.inc({ outcome, transport: 'websocket' }, 0);
   for (const outcome of HTTP_CONNECTION_OUTCOMES)
-    connections.inc({ outcome, transport: 'streamable_http' }, 0);
+    connections.inc({ outcome, transport: transportLabel('streamable-http') }, 0);
   for (const reason of HTTP_REFUSALS) refusedRequests.inc({ reason }, 0);
   for (const [sender, reasons] of Object.entries(FRAME_REASONS)) {
     for (const reason of reasons) framesRefused.inc({ sender, reason }, 0);
@@ -316,8 +289,10 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
     ...traffic.websocket,
     ...shared,
     forTransport: (transport) => (transport === 'websocket' ? metrics : streamableHttp),
-    connectionAccepted: (transport = 'websocket') => connections.inc({ outcome: 'accepted', transport }),
-    connectionRefused: (reason, transport = 'websocket') => connections.inc({ outcome: reason, transport }),
+    connectionAccepted: (transport = 'websocket') =>
+      connections.inc({ outcome: 'accepted', transport: transportLabel(transport) }),
+    connectionRefused: (reason, transport = 'websocket') =>
+      connections.inc({ outcome: reason, transport: transportLabel(transport) }),
     requestRefused: (reason) => refusedRequests.inc({ reason }),
     childStarted: () => childrenStarted.inc(),
     childExited: ({ code, signal, error }) => {
@@ -411,7 +386,7 @@ function messageSizeHistogram(traffic: Traffic) {
     help: 'Sizes of messages by direction and transport (bytes).',
     type: 'histogram',
     aggregator: 'sum',
-    values: TRANSPORTS.flatMap((transport) =>
+    values: TRANSPORT_LABELS.flatMap((transport) =>
       DIRECTIONS.flatMap((direction) => {
         const counter = traffic[transport][direction];
         let cumulative = 0;

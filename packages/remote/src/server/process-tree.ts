@@ -14,7 +14,7 @@ export const PROCESS_TREE_VARIABLE = 'ACPKIT_PROCESS_TREE';
 const ENTRY_PREFIX = Buffer.from(`${PROCESS_TREE_VARIABLE}=`);
 
 /** Whether this platform lets teardown find escaped descendants. */
-export const canFindEscapedDescendants = process.platform === 'linux';
+const canFindEscapedDescendants = process.platform === 'linux';
 
 /** A fresh marker, and the variable's value for a child of a process whose own value is `inherited`. */
 export function newTreeMarker(inherited: string | undefined): { marker: string; value: string } {

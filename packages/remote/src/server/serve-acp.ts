@@ -1,4 +1,4 @@
-// serveAcp: serves an in-process ACP agent over WebSocket, one agent connection per client.
+// serveAcp: serves an in-process ACP agent over Streamable HTTP and WebSocket, one agent connection per client.
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Stream } from '@agentclientprotocol/sdk';
 import type { ServeOptions } from '../options/options.js';
@@ -7,12 +7,10 @@ import type { FramePort } from '../relay/frame-port.js';
 import { messageStream } from '../relay/message-stream.js';
 import { CloseCode } from '../shared/constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
-import {
-  type ConnectionContext,
-  type ConnectionSession,
-  type RemoteServer,
-  RemoteServerHost,
-} from './remote-server.js';
+import { INITIALIZE_METHOD } from '../wire/initialize.js';
+import type { ConnectionContext, ConnectionSession } from './connection.js';
+import { RemoteServerHost } from './remote-server.js';
+import type { RemoteServer } from './remote-server-api.js';
 
 /**
  * What `serveAcp` needs from an agent app: the SDK's `AgentApp` (stable or `/unstable`) satisfies it.
@@ -27,7 +25,7 @@ export interface ConnectableAgentApp {
 }
 
 /**
- * An agent app, or a factory called once per WebSocket connection (preferred: nothing is shared by accident).
+ * An agent app, or a factory called once per connection (preferred: nothing is shared by accident).
  *
  * @example
  * ```ts
@@ -56,7 +54,7 @@ function serveAgentConnection(
     maxPendingRequests: context.maxPendingRequests,
     // A session is kept for a resume only once the agent answered `initialize`.
     answered: (method) => {
-      if (method === 'initialize') port.markEstablished();
+      if (method === INITIALIZE_METHOD) port.markEstablished();
     },
   });
   const started = (async () => {
@@ -96,7 +94,7 @@ function serveAgentConnection(
 }
 
 /**
- * Serves an in-process SDK agent app over WebSocket: a fresh agent connection per WebSocket connection. Pass a
+ * Serves an in-process SDK agent app over Streamable HTTP and WebSocket: a fresh agent connection per connection. Pass a
  * factory to get a fresh app (and fresh closures) per connection; a plain app is connected once per socket.
  *
  * @param agentOrFactory - An `AgentApp` or a function returning one (sync or async), called per connection.
@@ -110,7 +108,7 @@ function serveAgentConnection(
  *   () => agent({ name: 'demo' }).onRequest(methods.agent.initialize, () => ({ protocolVersion: PROTOCOL_VERSION })),
  *   { port: 0 },
  * );
- * console.error(`Serving ACP WebSocket at ${server.url}`);
+ * console.error(`Serving ACP at ${server.endpoint}`);
  * ```
  */
 export async function serveAcp(

@@ -1,4 +1,4 @@
-// serveCommand: serves a stdio ACP command over WebSocket, one child process per connection.
+// serveCommand: serves a stdio ACP command over Streamable HTTP and WebSocket, one child process per connection.
 import type { CommandOptions, ServeOptions } from '../options/options.js';
 import { type ResolvedCommand, resolveCommandOptions, resolveServeOptions } from '../options/validation.js';
 import type { FramePort } from '../relay/frame-port.js';
@@ -8,12 +8,9 @@ import type { FrameRules } from '../wire/inbound.js';
 import { errorResponseText, wireErrors } from '../wire/json-rpc.js';
 import { AgentHandshake } from './agent-handshake.js';
 import { type ProcessGroupChild, spawnProcessGroup } from './child-process.js';
-import {
-  type ConnectionContext,
-  type ConnectionSession,
-  type RemoteServer,
-  RemoteServerHost,
-} from './remote-server.js';
+import type { ConnectionContext, ConnectionSession } from './connection.js';
+import { RemoteServerHost } from './remote-server.js';
+import type { RemoteServer } from './remote-server-api.js';
 
 const PREVIEW_CHARS = 200;
 /**
@@ -64,7 +61,7 @@ const CLIENT_RULES: FrameRules = { utf8: 'trusted', singleLine: true };
  */
 const AGENT_RULES: FrameRules = { utf8: 'refuse', stripByteOrderMark: true, singleLine: false };
 
-/** Relays one WebSocket connection to one fresh child process. */
+/** Relays one connection, whatever its transport, to one fresh child process. */
 function relayToChild(
   port: FramePort,
   command: ResolvedCommand,
@@ -180,7 +177,7 @@ function relayToChild(
 }
 
 /**
- * Serves a stdio ACP command over WebSocket: **one child process per connection**, spawned from `argv` without a
+ * Serves a stdio ACP command over Streamable HTTP and WebSocket: **one child process per connection**, spawned from `argv` without a
  * shell in its own process group; one text message = one JSON-RPC message = one NDJSON line, relayed unchanged.
  * A child stdout line that is not a JSON object is logged to stderr and not forwarded. When the child exits the
  * socket closes with {@link CloseCode.AgentExited} (4000) and a reason naming the exit code; when the socket closes
@@ -194,7 +191,7 @@ function relayToChild(
  * @example
  * ```ts
  * const server = await serveCommand(['node', 'examples/deploy-target/dist/agent.js'], { port: 0 });
- * console.error(`Serving ACP WebSocket at ${server.url}`);
+ * console.error(`Serving ACP at ${server.endpoint}`);
  * // later
  * await server.close();
  * ```

@@ -19,7 +19,7 @@ export const RemoteDefaults = Object.freeze({
   port: 8080,
   /** Mount path: metadata at `/acp`, WebSocket at `/acp/ws` (and `/acp`). */
   mountPath: '/acp',
-  /** Limit for one WebSocket payload and one NDJSON line: 16 MiB. */
+  /** Limit for one message: a WebSocket payload, a POST body, an SSE event, an NDJSON line: 16 MiB. */
   maxMessageBytes: 16 * 1024 * 1024,
   /**
    * Cap on plain HTTP connections (not upgraded to WebSocket) a server holds at once: at the cap the oldest one with
@@ -39,7 +39,7 @@ export const RemoteDefaults = Object.freeze({
    * logged reason, so a peer that stops reading or acknowledging cannot hold a relay forever.
    */
   stallTimeoutMs: 60_000,
-  /** Deadline for opening a client connection: the metadata fetch and the WebSocket open together. */
+  /** Deadline for opening a client connection: the metadata fetch and the open (upgrade or probe) together. */
   openTimeoutMs: 10_000,
   /**
    * Resume window (60 s): how long a server keeps a session whose client dropped uncleanly, agent included, for the
@@ -93,7 +93,7 @@ export const RemoteProtocol = Object.freeze({
   /** Prometheus metrics route of a server started with `metrics: true` (behind the bearer token when one is set). */
   metricsPath: '/metrics',
   /**
-   * `Retry-After` (seconds) of the 503 a draining server answers new WebSocket upgrades with: short, because a load
+   * `Retry-After` (seconds) of the 503 a draining server answers new connections (WebSocket upgrades, Streamable HTTP `initialize`) with: short, because a load
    * balancer sends the retry to another instance.
    */
   drainRetryAfterSeconds: 1,

@@ -16,7 +16,7 @@ export const AcpRemoteErrorCode = {
   UnauthenticatedPublicBind: 'UNAUTHENTICATED_PUBLIC_BIND',
   /** The HTTP server could not listen (port in use, permission denied, ...). */
   ListenFailed: 'LISTEN_FAILED',
-  /** The WebSocket connection to a remote endpoint could not be opened. */
+  /** The connection to a remote endpoint (WebSocket or Streamable HTTP) could not be opened. */
   ConnectionFailed: 'CONNECTION_FAILED',
   /** The remote endpoint refused the credentials (HTTP 401 or 403 at upgrade). */
   AuthenticationFailed: 'AUTHENTICATION_FAILED',

@@ -64,7 +64,7 @@ export interface FrameRules {
    * with U+FFFD replacements, as the mirror always did for its stdin), or `refuse`.
    */
   readonly utf8: 'trusted' | 'repair' | 'refuse';
-  /** Drop one leading byte order mark before checking (an agent's stdout, as the UTF-8 decoder used to). */
+  /** Drop one leading byte order mark before checking (an agent's stdout, as a UTF-8 text decoder would). */
   readonly stripByteOrderMark?: boolean;
   /** Replace raw line breaks (JSON whitespace) with spaces: required for frames that become NDJSON lines. */
   readonly singleLine: boolean;

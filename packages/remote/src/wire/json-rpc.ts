@@ -1,5 +1,6 @@
 // JSON-RPC on the wire: the errors the relays write themselves, frame parsing, ids, and request-head recovery.
 import { RelayErrorCode } from '../shared/constants.js';
+import type { Transport } from '../shared/transport.js';
 
 /** A JSON-RPC id as it appears on the wire. */
 export type WireId = string | number | null;
@@ -85,11 +86,7 @@ export const wireErrors = {
    * The answer the mirror gives its in-flight requests when the connection to the remote is gone (`transport`: which
    * one; close codes are the WebSocket's for both).
    */
-  transportLost: (
-    closeCode: number,
-    reason: string,
-    transport: 'websocket' | 'streamable-http' = 'websocket',
-  ): WireError => ({
+  transportLost: (closeCode: number, reason: string, transport: Transport = 'websocket'): WireError => ({
     code: RelayErrorCode.TransportLost,
     message: `ACP remote transport lost: ${transport === 'websocket' ? 'the WebSocket connection closed' : 'the Streamable HTTP connection ended'} (code ${closeCode}${reason ? `: ${reason}` : ''})`,
     data: { transport, closeCode, reason },

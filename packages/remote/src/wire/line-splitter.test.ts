@@ -108,4 +108,22 @@ describe('LineSplitter', () => {
     expect(lines).toEqual([]);
     expect(oversize).toHaveLength(1);
   });
+
+  it('ends SSE lines at CRLF, LF or a lone CR, wherever the chunks are cut', () => {
+    const text = 'a\r\nb\nc\rd\r\re\n';
+    const read = (chunks: string[]) => {
+      const lines: string[] = [];
+      const splitter = new LineSplitter(
+        64,
+        { onLine: (line) => lines.push(line.toString('utf8')), onOversize: () => lines.push('!') },
+        'sse',
+      );
+      for (const chunk of chunks) splitter.push(Buffer.from(chunk));
+      splitter.end();
+      return lines;
+    };
+    expect(read([text])).toEqual(['a', 'b', 'c', 'd', '', 'e']);
+    for (let cut = 1; cut < text.length; cut += 1)
+      expect(read([text.slice(0, cut), text.slice(cut)])).toEqual(['a', 'b', 'c', 'd', '', 'e']);
+  });
 });

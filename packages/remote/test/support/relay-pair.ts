@@ -3,8 +3,8 @@ import { PassThrough } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import { FrameLog } from '../../src/relay/frame-log.js';
 import { Relay, type RelayOptions } from '../../src/relay/relay-core.js';
-import { WebSocketPort } from '../../src/relay/websocket-port.js';
 import type { RemoteLogger } from '../../src/shared/logger.js';
+import { WebSocketPort } from '../../src/websocket/websocket-port.js';
 import type { FrameRules } from '../../src/wire/inbound.js';
 
 /** A connected pair of real `ws` sockets on loopback: `server` is the side a relay runs on. */

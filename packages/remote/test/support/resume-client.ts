@@ -1,7 +1,7 @@
 // A raw client of the resume wire (`acpkit.resume.v1`) for tests that must misbehave on purpose: it offers the
 // subprotocol, keeps every frame in arrival order, and acknowledges only when the test says so.
 import { WebSocket } from 'ws';
-import { RESUME_SUBPROTOCOL } from '../../src/resume/resume-protocol.js';
+import { RESUME_SUBPROTOCOL } from '../../src/websocket/resume/resume-protocol.js';
 
 /** One frame as received: control frames (binary) parsed, data frames (text) parsed as JSON-RPC. */
 export type ReceivedFrame =

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SseReceiver as Receiver } from '../../../test/support/sse-receiver.js';
 import { FrameLog } from '../../relay/frame-log.js';
-import { DetachedSessions } from '../../resume/detached-sessions.js';
+import { MemorySessionKeeper } from '../../sessions/session-keeper.js';
 import { silentLogger } from '../../shared/logger.js';
 import { routeKeysOf } from '../../wire/route-keys.js';
 import { HttpServerPort, type HttpServerPortOptions } from './http-server-port.js';
@@ -143,8 +143,8 @@ describe('HttpServerPort', () => {
 
   it('ends a connection whose client opens no event stream within the first-stream timeout', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const detached = new DetachedSessions(64, silentLogger);
-    const { port } = makePort({ firstStreamTimeoutMs: 1_000, detachedSessions: detached });
+    const detached = new MemorySessionKeeper({ maxDetached: 64, logger: silentLogger });
+    const { port } = makePort({ firstStreamTimeoutMs: 1_000, sessions: detached });
     void port.initialize(Buffer.from(message({ id: 0, method: 'initialize' })), '0').catch(() => {});
     port.send(message({ id: 0, result: {} }));
     vi.advanceTimersByTime(1_000);
@@ -153,14 +153,14 @@ describe('HttpServerPort', () => {
       reason: 'the client opened no event stream within 1000 ms',
     });
     // Never a detached session: it had nothing anyone could come back for.
-    expect(detached.size).toBe(0);
+    expect(detached.detachedCount).toBe(0);
   });
 
   it('waits as a detached session once its readers went away: one more than the bound ends the oldest', async () => {
-    const detached = new DetachedSessions(1, silentLogger);
+    const detached = new MemorySessionKeeper({ maxDetached: 1, logger: silentLogger });
     const lines: string[] = [];
     const logger = { ...silentLogger, info: (message: string) => lines.push(message) };
-    const ports = [1, 2].map(() => makePort({ detachedSessions: detached, log: new FrameLog(logger) }).port);
+    const ports = [1, 2].map(() => makePort({ sessions: detached, log: new FrameLog(logger) }).port);
     const streams = ports.map((port) => {
       const stream = new Receiver();
       port.attachStream(undefined, stream, undefined);
@@ -168,23 +168,23 @@ describe('HttpServerPort', () => {
     });
     streams[0]!.destroy();
     await tick();
-    expect(detached.size).toBe(1);
+    expect(detached.detachedCount).toBe(1);
     streams[1]!.destroy();
     await tick();
     expect(await ports[0]!.closed).toEqual({
       code: 1001,
       reason: 'resume window cut short: more than 1 detached sessions',
     });
-    expect(detached.size).toBe(1);
+    expect(detached.detachedCount).toBe(1);
     // A POST meanwhile keeps the connection attended while it is read; after it, it waits again (logged once).
     const done = ports[1]!.postStarted();
-    expect(detached.size).toBe(0);
+    expect(detached.detachedCount).toBe(0);
     done();
-    expect(detached.size).toBe(1);
+    expect(detached.detachedCount).toBe(1);
     expect(lines.filter((line) => /session kept for resume/.test(line))).toHaveLength(2);
     // A reader that comes back takes its connection out of the detached sessions.
     ports[1]!.attachStream(undefined, new Receiver(), undefined);
-    expect(detached.size).toBe(0);
+    expect(detached.detachedCount).toBe(0);
   });
 
   it('ends a connection nobody reads from or posts to for the detached timeout', async () => {

@@ -1,14 +1,15 @@
 // The WebSocket side of a relay: frames in and out, size limits, flow control, and the seam where resume attaches.
 import type { Writable } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';
+import { HIGH_WATER_BYTES, PauseReason, ReadGate } from '../relay/flow-control.js';
+import type { FrameLog } from '../relay/frame-log.js';
+import type { FramePort, PortClose } from '../relay/frame-port.js';
+import { type MessageCounter, NO_RELAY_METRICS, type RelayMetrics } from '../relay/relay-metrics.js';
+import { reportStall, StallGuard, type StallKind, type StallProbe } from '../relay/stall-guard.js';
+import { tickCorker, underlyingSocket } from '../relay/write-batching.js';
 import { CloseCode } from '../shared/constants.js';
 import { closeReason, inspectOversize, rawDataToBuffer } from '../wire/inbound.js';
-import { HIGH_WATER_BYTES, PauseReason, ReadGate } from './flow-control.js';
-import type { FrameLog } from './frame-log.js';
-import type { FramePort, PortClose } from './frame-port.js';
-import { type MessageCounter, NO_RELAY_METRICS, type RelayMetrics } from './relay-metrics.js';
-import { reportStall, StallGuard, type StallKind, type StallProbe } from './stall-guard.js';
-import { tickCorker, underlyingSocket } from './write-batching.js';
+import { checkInitializeMessage } from '../wire/initialize.js';
 
 const TEXT_FRAME = { binary: false } as const;
 /** The close code `ws` reports when no close frame was received (RFC 6455: never sent on the wire). */
@@ -95,20 +96,16 @@ export interface WebSocketPortOptions {
 }
 
 /** Why a connection's first data frame breaks the RFD WebSocket's rule, in the TypeScript SDK's words; else undefined. */
-export function firstMessageRefusal(frame: Buffer): string | undefined {
+function firstMessageRefusal(frame: Buffer): string | undefined {
   let message: unknown;
   try {
     message = JSON.parse(frame.toString('utf8'));
   } catch {
     return 'First message must be initialize';
   }
-  if (message === null || typeof message !== 'object' || Array.isArray(message))
-    return 'First message must be initialize';
-  const { method, id } = message as { method?: unknown; id?: unknown };
-  if (method !== 'initialize') return 'First message must be initialize';
-  return typeof id === 'string' || typeof id === 'number'
-    ? undefined
-    : 'Initialize request must include an ID';
+  const check = checkInitializeMessage(message);
+  if (check.kind === 'other') return 'First message must be initialize';
+  return check.kind === 'missing-id' ? 'Initialize request must include an ID' : undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceptsEventStream, isJsonContentType, parseLastEventId } from './streamable-http.js';
+import { acceptsEventStream, isJsonContentType, parseLastEventId } from './protocol.js';
 
 describe('isJsonContentType', () => {
   it.each([

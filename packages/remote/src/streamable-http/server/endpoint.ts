@@ -2,9 +2,12 @@
 // the CORS preflight, and the registry of the connections this server holds (with why the ended ones ended).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PortClose } from '../../relay/frame-port.js';
+import { type Refusal, type RefusalReason, refuse } from '../../server/admission.js';
+import { clientIdentity, isSameClient, type SessionKeeper } from '../../sessions/session-keeper.js';
 import { HTTP_BODY_GRACE_MS, HTTP_BODY_MIN_BYTES_PER_SECOND } from '../../shared/fixed-limits.js';
 import { compileWatch } from '../../wire/frame-scan.js';
 import { FrameChecks } from '../../wire/inbound.js';
+import { checkInitialize } from '../../wire/initialize.js';
 import { errorResponseText, type WireError, wireErrors } from '../../wire/json-rpc.js';
 import { ROUTE_WATCH, type RouteNodes, readRouteKeys, routeNodesOf } from '../../wire/route-keys.js';
 import {
@@ -19,8 +22,7 @@ import {
   parseLastEventId,
   RESUME_WINDOW_HEADER,
   SESSION_ID_HEADER,
-} from '../../wire/streamable-http.js';
-import { type Refusal, type RefusalReason, refuse } from '../admission.js';
+} from '../protocol.js';
 import { corsPreflight, corsResponseHeaders } from './cors.js';
 import type { HttpServerPort } from './http-server-port.js';
 import { type BodyPace, readRequestBody } from './request-body.js';
@@ -32,6 +34,8 @@ export interface StreamableHttpHost {
   readonly allowedOrigins: ReadonlySet<string>;
   /** `Acpkit-Resume-Window-Ms` of the initialize answer: how long streams may be reopened with `Last-Event-ID`. */
   readonly resumeWindowMs: number;
+  /** Who is the same client, and how ended connections ended (the server's, shared with the WebSocket's resume). */
+  readonly sessions: SessionKeeper;
   /** How long `initialize` may take the agent (ms). */
   readonly initializeTimeoutMs: number;
   /**
@@ -53,30 +57,22 @@ export interface StreamableHttpHost {
 /** What {@link StreamableHttpEndpoint.handle} did with a request. */
 export type EndpointHandling = 'handled' | 'not-mine';
 
-/** A connection this server holds: its port, and who opened it. */
+/**
+ * A connection this server holds: its port, and who opened it ({@link clientIdentity}). A request naming the
+ * connection with another identity gets the same 404 as an unknown id, so a connection id alone (logged by a proxy,
+ * say) is not enough to join someone's connection.
+ */
 interface HeldConnection {
   readonly port: HttpServerPort;
-  readonly identity: string;
+  readonly identity: Buffer;
 }
 
 /** How slowly a POST body may arrive (then 408): its deadline grows with its size. */
 const BODY_PACE: BodyPace = { graceMs: HTTP_BODY_GRACE_MS, bytesPerSecond: HTTP_BODY_MIN_BYTES_PER_SECOND };
 
-/** How many ended connections are remembered, so a late request hears why its connection ended. */
-const MAX_TOMBSTONES = 4096;
-
 function headerValue(request: IncomingMessage, name: string): string | undefined {
   const value = request.headers[name.toLowerCase()];
   return typeof value === 'string' ? value : undefined;
-}
-
-/**
- * Who may use a connection: the request's `Authorization` and `Origin`. A request naming the connection with another
- * identity gets the same 404 as an unknown id, so a connection id alone (logged by a proxy, say) is not enough to
- * join someone's connection. Compared as plain strings: admission already checked the token in constant time.
- */
-function identityOf(request: IncomingMessage): string {
-  return `${headerValue(request, 'authorization') ?? ''}\n${headerValue(request, 'origin') ?? ''}`;
 }
 
 /** A refusal with a one-line `text/plain` explanation. */
@@ -110,7 +106,6 @@ function jsonRefusal(status: number, reason: RefusalReason, id: string, error: W
  */
 export class StreamableHttpEndpoint {
   private readonly connections = new Map<string, HeldConnection>();
-  private readonly tombstones = new Map<string, PortClose>();
   /** One check per POST body (UTF-8, one JSON object, line breaks), recording what routing reads. */
   private readonly checks: FrameChecks;
   private readonly nodes: RouteNodes;
@@ -215,17 +210,17 @@ export class StreamableHttpEndpoint {
       this.refuse(request, response, refusal(400, 'session', `${SESSION_ID_HEADER} is too long`));
       return;
     }
-    const isInitialize = keys.method === 'initialize';
+    const initialize = checkInitialize(keys.method, keys.id);
     if (held === undefined) {
-      if (!isInitialize) {
+      if (initialize.kind === 'other') {
         const text = `${CONNECTION_ID_HEADER} is missing: POST initialize first, then send its ${CONNECTION_ID_HEADER} on every request`;
         this.refuse(request, response, refusal(400, 'invalid', text));
-      } else if (keys.id === undefined || keys.id === 'null') {
+      } else if (initialize.kind === 'missing-id') {
         this.refuse(request, response, refusal(400, 'invalid', 'initialize must be a request with an id'));
-      } else await this.initialize(request, response, frame, keys.id);
+      } else await this.initialize(request, response, frame, initialize.id);
       return;
     }
-    if (isInitialize) {
+    if (initialize.kind !== 'other') {
       this.refuse(
         request,
         response,
@@ -261,7 +256,7 @@ export class StreamableHttpEndpoint {
       return;
     }
     const port = opened;
-    this.connections.set(connectionId, { port, identity: identityOf(request) });
+    this.connections.set(connectionId, { port, identity: clientIdentity(request.headers) });
     void port.closed.then((close) => this.forget(connectionId, close));
     const finished = port.postStarted();
     let timer: NodeJS.Timeout | undefined;
@@ -373,11 +368,13 @@ export class StreamableHttpEndpoint {
 
   private find(request: IncomingMessage, connectionId: string): HeldConnection | undefined {
     const held = this.connections.get(connectionId);
-    return held !== undefined && held.identity === identityOf(request) ? held : undefined;
+    return held !== undefined && isSameClient(held.identity, clientIdentity(request.headers))
+      ? held
+      : undefined;
   }
 
   private refuseUnknown(request: IncomingMessage, response: ServerResponse, connectionId: string): void {
-    const ended = this.tombstones.get(connectionId);
+    const ended = this.host.sessions.endOf(connectionId)?.close;
     const why = ended
       ? `the connection ended (${ended.code}${ended.reason ? `: ${ended.reason}` : ''})`
       : 'unknown connection: it ended long ago, or this server never opened it (a restart, another instance)';
@@ -386,9 +383,7 @@ export class StreamableHttpEndpoint {
 
   private forget(connectionId: string, close: PortClose): void {
     this.connections.delete(connectionId);
-    this.tombstones.set(connectionId, close);
-    if (this.tombstones.size > MAX_TOMBSTONES)
-      this.tombstones.delete(this.tombstones.keys().next().value as string);
+    this.host.sessions.remember(connectionId, { reason: 'ended', close });
   }
 
   private refuse(request: IncomingMessage, response: ServerResponse, answer: Refusal): void {

@@ -1,6 +1,6 @@
 // Which SSE stream of a Streamable HTTP connection each agent message goes to, and what a client POST may carry.
 import type { RouteKeys } from '../../wire/route-keys.js';
-import { MAX_ID_LENGTH } from '../../wire/streamable-http.js';
+import { MAX_ID_LENGTH } from '../protocol.js';
 
 /** The key of a connection's connection-scoped stream (session streams are keyed by their session id). */
 export const CONNECTION_STREAM = '';

@@ -4,7 +4,7 @@ import {
   LAST_EVENT_ID_HEADER,
   RESUME_WINDOW_HEADER,
   SESSION_ID_HEADER,
-} from '../../wire/streamable-http.js';
+} from '../protocol.js';
 
 /** Request headers a page may send (the preflight allows them). */
 const ALLOWED_HEADERS = [

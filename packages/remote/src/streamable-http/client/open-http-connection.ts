@@ -2,17 +2,16 @@
 // Streamable HTTP endpoint from anything else with a clear error, and the port.
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import type { ClientConnection } from '../../client/client-connection-shape.js';
+import { closeClientPort } from '../../client/close-client-port.js';
+import { connectionFailure, credentialRefusal, EndpointRefusal } from '../../client/endpoint-refusal.js';
 import type { ResolvedConnectOptions } from '../../options/validation.js';
 import { FrameLog } from '../../relay/frame-log.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from '../../shared/errors.js';
 import { redactUrls } from '../../shared/logger.js';
-import { compileWatch, FrameScanner } from '../../wire/frame-scan.js';
-import { ROUTE_WATCH, type RouteKeys, readRouteKeys, routeNodesOf } from '../../wire/route-keys.js';
+import { RouteKeyReader } from '../../wire/route-key-reader.js';
 import { fetchServerMetadata, parseServerMetadata, type ServerMetadata } from '../../wire/server-metadata.js';
-import { EVENT_STREAM_MEDIA_TYPE } from '../../wire/streamable-http.js';
-import type { ClientConnection } from '../client-connection-shape.js';
-import { closeClientPort } from '../close-client-port.js';
-import { connectionFailure, credentialRefusal, EndpointRefusal } from '../endpoint-refusal.js';
+import { EVENT_STREAM_MEDIA_TYPE } from '../protocol.js';
 import { HttpClientPort } from './http-client-port.js';
 import { HttpExchange, readResponseBody } from './http-exchange.js';
 
@@ -172,13 +171,7 @@ export async function openHttpClientConnection(
     if (outcome.kind === 'refused') throw refusalError(outcome, resolved, shownUrl);
     throw connectionFailure(shownUrl, outcome.error);
   }
-  const watch = compileWatch(ROUTE_WATCH);
-  const scanner = new FrameScanner(watch);
-  const nodes = routeNodesOf(watch);
-  const routeKeysOf = (payload: Buffer | string): RouteKeys =>
-    scanner.scan(typeof payload === 'string' ? Buffer.from(payload) : payload)
-      ? readRouteKeys(scanner, nodes)
-      : { kind: 'response' };
+  const routeKeys = new RouteKeyReader();
   const log = new FrameLog(resolved.logger);
   const port = new HttpClientPort({
     exchange,
@@ -189,7 +182,7 @@ export async function openHttpClientConnection(
     pingIntervalMs: resolved.pingIntervalMs,
     stallTimeoutMs: resolved.stallTimeoutMs,
     onConnectionEvent: resolved.onConnectionEvent,
-    routeKeysOf,
+    routeKeysOf: (payload) => routeKeys.read(payload),
   });
   return {
     port,

@@ -2,7 +2,7 @@
 // documented for other implementations in docs/remote-transport.md ("Resume"); change both together.
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { singleHeader } from '../shared/http-headers.js';
+import { singleHeader } from '../../shared/http-headers.js';
 
 /**
  * The WebSocket subprotocol of resumable connections: a client offers it, a server with resume on selects it.

@@ -4,10 +4,10 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
-import { HIGH_WATER_BYTES } from '../relay/flow-control.js';
-import { FrameLog } from '../relay/frame-log.js';
-import { WebSocketPort } from '../relay/websocket-port.js';
-import { silentLogger } from '../shared/logger.js';
+import { HIGH_WATER_BYTES } from '../../relay/flow-control.js';
+import { FrameLog } from '../../relay/frame-log.js';
+import { silentLogger } from '../../shared/logger.js';
+import { WebSocketPort } from '../websocket-port.js';
 import { ResumeLink } from './resume-link.js';
 import { encodeControlFrame, newResumeToken, RESUME_SUBPROTOCOL } from './resume-protocol.js';
 

@@ -1,12 +1,9 @@
-// The server's resume registry: where resume requests find their session and detached sessions wait out their window.
-import { createHash, timingSafeEqual } from 'node:crypto';
-import type { IncomingHttpHeaders } from 'node:http';
+// The server's resume registry: where resume requests find their session, kept across a drop by the server's keeper.
 import type { WebSocket } from 'ws';
-import type { PortClose } from '../relay/frame-port.js';
-import { CloseCode } from '../shared/constants.js';
-import { normalizeOrigin, presentedBearerToken } from '../shared/http-headers.js';
-import type { RemoteLogger } from '../shared/logger.js';
-import type { DetachedSession, DetachedSessions } from './detached-sessions.js';
+import type { PortClose } from '../../relay/frame-port.js';
+import { type DetachedSession, isSameClient, type SessionKeeper } from '../../sessions/session-keeper.js';
+import { CloseCode } from '../../shared/constants.js';
+import type { RemoteLogger } from '../../shared/logger.js';
 import { ResumeLink } from './resume-link.js';
 import { newResumeToken, type ResumeRefusalReason, resumeTokenKey } from './resume-protocol.js';
 
@@ -27,9 +24,6 @@ export interface ResumeCounters {
   expired: number;
 }
 
-/** Sessions whose end is remembered, so a late resume hears `expired`/`ended`/`overflow` rather than `unknown`. */
-const REMEMBERED_ENDS = 4096;
-
 /** Resume settings of a server. */
 export interface ResumeSettings {
   /** How long a dropped session waits for its client. */
@@ -49,8 +43,7 @@ export type ResumeVerdict =
 export class ResumableSession {
   readonly link: ResumeLink;
   detachedAt: number | undefined;
-  timer: NodeJS.Timeout | undefined;
-  /** What the server's bound on detached sessions holds while this one waits (see {@link DetachedSessions}). */
+  /** What the server's session keeper holds while this one waits for its client. */
   waiting: DetachedSession | undefined;
 
   constructor(
@@ -64,22 +57,11 @@ export class ResumableSession {
 }
 
 /**
- * Who a connection is, for binding a resume token to it: a digest of the bearer token it presented and its
- * `Origin`. A resume must come from the same identity (a stolen resume token without the bearer token gets nothing;
- * the upgrade's bearer check refuses it before this).
- */
-export function connectionIdentity(headers: IncomingHttpHeaders): Buffer {
-  const token = presentedBearerToken(headers) ?? '';
-  const origin = typeof headers.origin === 'string' ? (normalizeOrigin(headers.origin) ?? '') : '';
-  return createHash('sha256').update(`${token}\n${origin}`, 'utf8').digest();
-}
-
-/**
- * The server's resumable sessions: where a resume request finds its session, where a dropped session waits out its
- * window (and is ended when it passes; a drain's grace or a shutdown ends it earlier through its connection's
- * `shutdown`). The sessions waiting count against the server's {@link DetachedSessions} (shared with its Streamable
- * HTTP connections): one more than it allows ends the oldest waiting (a session ended so has its resume refused as
- * `ended`). Resume tokens live in memory only: a restarted server knows none (`unknown`).
+ * The server's resumable WebSocket sessions: where a resume request finds its session. A dropped session waits for
+ * its client in the server's {@link SessionKeeper} (shared with its Streamable HTTP connections: one identity rule,
+ * one bound, one memory of ended sessions), which ends it when its window passes or the bound needs its room (its
+ * resume is then refused as `expired` or `ended`); a drain's grace or a shutdown ends it earlier through its
+ * connection's `shutdown`. Resume tokens live in memory only: a restarted server knows none (`unknown`).
  */
 export class ResumeRegistry {
   readonly counters: ResumeCounters = {
@@ -90,12 +72,11 @@ export class ResumeRegistry {
     expired: 0,
   };
   private readonly sessions = new Map<string, ResumableSession>();
-  private readonly endings = new Map<string, ResumeRefusalReason>();
 
   constructor(
     readonly settings: ResumeSettings,
-    /** The server's bound on sessions waiting for their client, whatever their transport. */
-    private readonly detachedSessions: DetachedSessions,
+    /** Where sessions wait for their client, whatever their transport, and how ended ones ended. */
+    private readonly keeper: SessionKeeper,
     private readonly logger: RemoteLogger,
   ) {}
 
@@ -124,9 +105,9 @@ export class ResumeRegistry {
     const session = this.sessions.get(key);
     let verdict: ResumeVerdict;
     if (session === undefined) {
-      const ending = this.endings.get(key);
+      const ending = this.keeper.endOf(key)?.reason;
       verdict = { ok: false, reason: ending ?? 'unknown', detail: ending ?? 'unknown' };
-    } else if (!timingSafeEqual(session.identity, identity)) {
+    } else if (!isSameClient(session.identity, identity)) {
       // Not told apart from an unknown token on the wire: the peer learns nothing about other peers' sessions.
       verdict = { ok: false, reason: 'unknown', detail: 'identity' };
     } else if (session.link.port?.isClosing) {
@@ -193,45 +174,38 @@ export class ResumeRegistry {
     });
     session.waiting = {
       connection: session.connectionId,
-      evict: (reason) => {
+      end: (cause, reason) => {
         session.waiting = undefined;
-        this.remember(session.key, 'ended');
-        session.link.port?.terminate({ code: close.code, reason });
+        if (cause === 'evicted') {
+          this.remember(session.key, 'ended');
+          session.link.port?.terminate({ code: close.code, reason });
+          return;
+        }
+        this.counters.expired += 1;
+        this.logger.info('resume window expired; session ended', {
+          connection: session.connectionId,
+          windowMs,
+        });
+        this.remember(session.key, 'expired');
+        session.link.port?.terminate({ code: close.code, reason: 'resume window expired' });
       },
     };
-    if (!this.detachedSessions.add(session.waiting)) return;
-    session.timer = setTimeout(() => {
-      this.counters.expired += 1;
-      this.logger.info('resume window expired; session ended', {
-        connection: session.connectionId,
-        windowMs,
-      });
-      this.remember(session.key, 'expired');
-      session.link.port?.terminate({ code: close.code, reason: 'resume window expired' });
-    }, windowMs);
-    session.timer.unref();
+    this.keeper.detach(session.waiting, windowMs);
   }
 
   private reattached(session: ResumableSession): void {
-    if (session.waiting !== undefined) this.detachedSessions.delete(session.waiting);
+    if (session.waiting !== undefined) this.keeper.reattach(session.waiting);
     session.waiting = undefined;
     session.detachedAt = undefined;
-    clearTimeout(session.timer);
-    session.timer = undefined;
   }
 
   private ended(session: ResumableSession, _close: PortClose): void {
     this.reattached(session);
     this.sessions.delete(session.key);
-    if (!this.endings.has(session.key)) this.remember(session.key, 'ended');
+    if (this.keeper.endOf(session.key) === undefined) this.remember(session.key, 'ended');
   }
 
-  private remember(key: string, reason: ResumeRefusalReason): void {
-    this.endings.delete(key);
-    this.endings.set(key, reason);
-    if (this.endings.size > REMEMBERED_ENDS) {
-      const oldest = this.endings.keys().next().value;
-      if (oldest !== undefined) this.endings.delete(oldest);
-    }
+  private remember(key: string, reason: 'expired' | 'ended' | 'overflow'): void {
+    this.keeper.remember(key, { reason });
   }
 }

@@ -1,7 +1,7 @@
 // Reading a Server-Sent Events stream (the client side of Streamable HTTP): events and comments, in linear time.
+import { LineSplitter } from '../../wire/line-splitter.js';
 
 const LINE_FEED = 0x0a;
-const CARRIAGE_RETURN = 0x0d;
 const COLON = 0x3a;
 const SPACE = 0x20;
 const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);
@@ -30,7 +30,7 @@ export interface SseReaderHandlers {
  * Splits an SSE byte stream into events as the WHATWG standard reads them: lines end with CRLF, LF or CR; `data:`
  * lines accumulate (joined by `\n`), `id:` sets the last event id (ignored when it holds NUL), a blank line dispatches
  * an event that has data, `:` lines are comments, other fields (`event`, `retry`) are ignored. Each byte is scanned
- * once and a line's pieces are joined once, so a 1 MiB event costs one pass; an event's data is bounded by
+ * once and a line's pieces are joined once (the package's one {@link LineSplitter}), so a 1 MiB event costs one pass; an event's data is bounded by
  * `maxEventBytes`. Hand-written because Node has no SSE reader, and `EventSource` can send no headers.
  *
  * @example
@@ -40,10 +40,7 @@ export interface SseReaderHandlers {
  * ```
  */
 export class SseReader {
-  private readonly pieces: Buffer[] = [];
-  private pendingBytes = 0;
-  private discardingLine = false;
-  private afterCarriageReturn = false;
+  private readonly lines: LineSplitter;
   /** Bytes of a leading byte order mark matched so far; -1 once the stream's start is behind us. */
   private byteOrderMark = 0;
   private readonly data: Buffer[] = [];
@@ -54,7 +51,13 @@ export class SseReader {
   constructor(
     private readonly maxEventBytes: number,
     private readonly handlers: SseReaderHandlers,
-  ) {}
+  ) {
+    this.lines = new LineSplitter(
+      maxEventBytes + LINE_OVERHEAD_BYTES,
+      { onLine: (line) => this.line(line), onOversize: () => this.skipEvent() },
+      'sse',
+    );
+  }
 
   /** The last event id the stream set (`Last-Event-ID` for a reconnect), even by an event without data. */
   get lastEventId(): string | undefined {
@@ -70,59 +73,18 @@ export class SseReader {
         continue;
       }
       // Not a byte order mark after all: what matched of it is the start of the first line.
-      this.append(BYTE_ORDER_MARK.subarray(0, this.byteOrderMark));
+      this.lines.push(BYTE_ORDER_MARK.subarray(0, this.byteOrderMark));
       this.byteOrderMark = -1;
     }
-    if (this.afterCarriageReturn && start < chunk.length) {
-      this.afterCarriageReturn = false;
-      if (chunk[start] === LINE_FEED) start += 1;
-    }
-    let nextFeed = -2;
-    let nextReturn = -2;
-    while (start < chunk.length) {
-      if (nextFeed !== -1 && nextFeed < start) nextFeed = chunk.indexOf(LINE_FEED, start);
-      if (nextReturn !== -1 && nextReturn < start) nextReturn = chunk.indexOf(CARRIAGE_RETURN, start);
-      const end =
-        nextFeed === -1 ? nextReturn : nextReturn === -1 ? nextFeed : Math.min(nextFeed, nextReturn);
-      if (end === -1) {
-        this.append(chunk.subarray(start));
-        return;
-      }
-      this.append(chunk.subarray(start, end));
-      this.finishLine();
-      start = end + 1;
-      if (end === nextReturn) {
-        if (start === chunk.length) this.afterCarriageReturn = true;
-        else if (chunk[start] === LINE_FEED) start += 1;
-      }
-    }
+    if (start < chunk.length) this.lines.push(start === 0 ? chunk : chunk.subarray(start));
   }
 
-  /** The stream ended: a last line without its line break is read; an event without its blank line is dropped. */
+  /** The stream ended: a last line without its ending is read; an event without its blank line is dropped. */
   end(): void {
-    if (this.pendingBytes > 0) this.finishLine();
+    this.lines.end();
   }
 
-  private append(piece: Buffer): void {
-    if (piece.length === 0 || this.discardingLine) return;
-    this.pieces.push(piece);
-    this.pendingBytes += piece.length;
-    if (this.pendingBytes > this.maxEventBytes + LINE_OVERHEAD_BYTES) {
-      this.pieces.length = 0;
-      this.pendingBytes = 0;
-      this.discardingLine = true;
-      this.skipEvent();
-    }
-  }
-
-  private finishLine(): void {
-    if (this.discardingLine) {
-      this.discardingLine = false;
-      return;
-    }
-    const line = this.pieces.length === 1 ? this.pieces[0]! : Buffer.concat(this.pieces, this.pendingBytes);
-    this.pieces.length = 0;
-    this.pendingBytes = 0;
+  private line(line: Buffer): void {
     if (line.length === 0) {
       this.dispatch();
       return;

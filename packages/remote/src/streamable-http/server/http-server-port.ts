@@ -5,9 +5,15 @@ import type { FrameLog } from '../../relay/frame-log.js';
 import type { FramePort, PortClose } from '../../relay/frame-port.js';
 import { NO_RELAY_METRICS, type RelayMetrics } from '../../relay/relay-metrics.js';
 import { reportStall, StallGuard, type StallProbe } from '../../relay/stall-guard.js';
-import type { DetachedSession, DetachedSessions } from '../../resume/detached-sessions.js';
+import {
+  type DetachedSession,
+  MemorySessionKeeper,
+  type SessionKeeper,
+} from '../../sessions/session-keeper.js';
 import { CloseCode } from '../../shared/constants.js';
 import { SSE_CLOSE_FLUSH_MS } from '../../shared/fixed-limits.js';
+import { transportLabel } from '../../shared/transport.js';
+import { InitializeAnswers } from '../../wire/initialize.js';
 import { ROUTE_WATCH, type RouteKeys } from '../../wire/route-keys.js';
 import { type ResumeGap, RetentionBudget, SseStream, type SseStreamOwner } from './sse-stream.js';
 import {
@@ -39,11 +45,11 @@ export interface HttpServerPortOptions {
   readonly firstStreamTimeoutMs: number;
   /**
    * Once it had a reader, no stream read and no POST in progress this long ends the connection (the resume window);
-   * meanwhile it waits among the server's {@link detachedSessions}.
+   * meanwhile it waits in the server's {@link sessions}.
    */
   readonly detachedTimeoutMs: number;
-  /** The server's bound on sessions waiting for their client (shared with the WebSocket's resume); none: unbounded. */
-  readonly detachedSessions?: DetachedSessions;
+  /** The server's session keeper (shared with the WebSocket's resume); none: a keeper of its own, unbounded. */
+  readonly sessions?: SessionKeeper;
   /** Reads route keys from a frame the relay handed over without them (its own answers). */
   readonly routeKeysOf: (payload: Buffer | string) => RouteKeys;
   readonly routeLimits?: StreamRouteLimits;
@@ -79,7 +85,7 @@ export type StreamOutcome =
  */
 export class HttpServerPort implements FramePort, StallProbe {
   readonly peer = 'client';
-  readonly transport = 'streamable_http';
+  readonly transport = 'streamable-http';
   /** Frames towards the client become SSE `data:` lines: no raw line break may survive. */
   readonly outboundRules = { singleLine: true } as const;
   /** The relay's scan of each frame it sends records what routing needs. */
@@ -92,7 +98,8 @@ export class HttpServerPort implements FramePort, StallProbe {
   private readonly streams = new Map<string, SseStream>();
   private readonly owner: SseStreamOwner;
   private handler: ((frame: Buffer) => void) | undefined;
-  private initializeId: string | undefined;
+  /** The `initialize` that opened the connection, until the agent answers it. */
+  private readonly handshake = new InitializeAnswers();
   private resolveInitialized: ((response: Buffer | string) => void) | undefined;
   private readonly fullListeners: Array<() => void> = [];
   private readonly drainWaiters: Array<() => void> = [];
@@ -105,16 +112,20 @@ export class HttpServerPort implements FramePort, StallProbe {
   private everRead = false;
   /** Whether the loss of the last reader was logged (once per loss, not again after each POST meanwhile). */
   private interruptionLogged = false;
-  /** Ends the connection when nobody reads or posts (the first-stream or the detached timeout). */
+  /** Ends the connection when its first stream does not open in time. */
   private unattendedTimer: NodeJS.Timeout | undefined;
-  /** What the server's detached sessions hold while this connection waits there. */
+  /** What the server's session keeper holds while this connection waits there for its client. */
   private waiting: DetachedSession | undefined;
+  private readonly sessions: SessionKeeper;
   private readonly stallGuard: StallGuard;
   private resolveClosed!: (close: PortClose) => void;
   private endedWith: PortClose | undefined;
 
   constructor(private readonly options: HttpServerPortOptions) {
     this.metrics = options.metrics ?? NO_RELAY_METRICS;
+    this.sessions =
+      options.sessions ??
+      new MemorySessionKeeper({ maxDetached: Number.POSITIVE_INFINITY, logger: options.log.logger });
     this.routes = new StreamRoutes(options.routeLimits ?? DEFAULT_STREAM_ROUTE_LIMITS, () =>
       this.metrics.limitReached('pending_routes'),
     );
@@ -232,7 +243,7 @@ export class HttpServerPort implements FramePort, StallProbe {
    * bytes it wrote), which the endpoint returns as the POST's body. Rejects when the connection ends first.
    */
   initialize(frame: Buffer, id: string): Promise<Buffer | string> {
-    this.initializeId = id;
+    this.handshake.request(id);
     const answered = new Promise<Buffer | string>((resolve, reject) => {
       this.resolveInitialized = resolve;
       void this.closed.then((close) =>
@@ -281,7 +292,7 @@ export class HttpServerPort implements FramePort, StallProbe {
   send(payload: Buffer | string, keys?: RouteKeys): void {
     if (!this.isOpen) return;
     const route = keys ?? this.options.routeKeysOf(payload);
-    if (this.state === 'initializing' && route.kind === 'response' && route.id === this.initializeId) {
+    if (this.state === 'initializing' && route.kind === 'response' && this.handshake.answers(route.id)) {
       this.state = 'open';
       const resolve = this.resolveInitialized;
       this.resolveInitialized = undefined;
@@ -394,7 +405,7 @@ export class HttpServerPort implements FramePort, StallProbe {
       this.leaveDetached();
       return;
     }
-    if (this.unattendedTimer !== undefined) return;
+    if (this.unattendedTimer !== undefined || this.waiting !== undefined) return;
     if (!this.everRead) {
       const timeoutMs = this.options.firstStreamTimeoutMs;
       this.unattend(timeoutMs, `the client opened no event stream within ${timeoutMs} ms`);
@@ -406,22 +417,22 @@ export class HttpServerPort implements FramePort, StallProbe {
       // The WebSocket's line for a dropped resumable session: one line to look for, whatever the transport.
       this.options.log.logger.info('connection interrupted; session kept for resume', {
         ...this.options.log.fields,
-        transport: this.transport,
+        transport: transportLabel(this.transport),
         windowMs: timeoutMs,
       });
     }
-    const detached = this.options.detachedSessions;
-    if (detached !== undefined) {
-      this.waiting = {
-        connection: (this.options.log.fields.connection as number | undefined) ?? this.connectionId,
-        evict: (reason) => {
-          this.waiting = undefined;
-          this.terminate({ code: CloseCode.GoingAway, reason });
-        },
-      };
-      if (!detached.add(this.waiting)) return;
-    }
-    this.unattend(timeoutMs, `the client opened no stream and sent nothing for ${timeoutMs} ms`);
+    this.waiting = {
+      connection: (this.options.log.fields.connection as number | undefined) ?? this.connectionId,
+      end: (cause, reason) => {
+        this.waiting = undefined;
+        this.terminate({
+          code: CloseCode.GoingAway,
+          reason:
+            cause === 'expired' ? `the client opened no stream and sent nothing for ${timeoutMs} ms` : reason,
+        });
+      },
+    };
+    this.sessions.detach(this.waiting, timeoutMs);
   }
 
   /** Ends the connection (1001, `reason`) unless a reader or a POST comes within `timeoutMs`. */
@@ -434,7 +445,7 @@ export class HttpServerPort implements FramePort, StallProbe {
 
   private leaveDetached(): void {
     if (this.waiting === undefined) return;
-    this.options.detachedSessions?.delete(this.waiting);
+    this.sessions.reattach(this.waiting);
     this.waiting = undefined;
   }
 }

@@ -1,6 +1,6 @@
 // ResumeLink: one side of a resumable session (counts, acks, welcome, replay) under a WebSocketPort.
-import type { PortClose } from '../relay/frame-port.js';
-import type { PortResume, WebSocketPort } from '../relay/websocket-port.js';
+import type { PortClose } from '../../relay/frame-port.js';
+import type { PortResume, WebSocketPort } from '../websocket-port.js';
 import { ReplayBuffer } from './replay-buffer.js';
 import {
   ACK_DELAY_MS,

@@ -1,18 +1,18 @@
 // Opening a client WebSocket: the metadata fetch, the upgrade within one deadline, and why a server refused it.
 import { performance } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
+import { connectionFailure, credentialRefusal, EndpointRefusal } from '../client/endpoint-refusal.js';
 import type { ResolvedConnectOptions } from '../options/validation.js';
-import { RESUME_REFUSED_HEADER, RESUME_SUBPROTOCOL } from '../resume/resume-protocol.js';
 import { RemoteDefaults } from '../shared/constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
 import { hardPayloadCap } from '../shared/fixed-limits.js';
 import { isLoopbackHost } from '../shared/http-headers.js';
 import { type RemoteLogger, redactUrls } from '../shared/logger.js';
 import { fetchServerMetadata, type ServerMetadata } from '../wire/server-metadata.js';
-import { connectionFailure, credentialRefusal, EndpointRefusal } from './endpoint-refusal.js';
+import { RESUME_REFUSED_HEADER, RESUME_SUBPROTOCOL } from './resume/resume-protocol.js';
 
 /** Whether a `ws://` or `http://` URL points at a non-loopback host (traffic and token travel in clear text). */
-export function isInsecureRemoteUrl(url: URL): boolean {
+function isInsecureRemoteUrl(url: URL): boolean {
   return (url.protocol === 'ws:' || url.protocol === 'http:') && !isLoopbackHost(url.hostname);
 }
 

@@ -9,9 +9,10 @@ import type { FramePort, PortClose } from '../../relay/frame-port.js';
 import { NO_RELAY_METRICS, type RelayMetrics } from '../../relay/relay-metrics.js';
 import { reportStall, StallGuard, type StallProbe } from '../../relay/stall-guard.js';
 import { CloseCode } from '../../shared/constants.js';
+import { reconnectBackoffMs } from '../../shared/reconnect-backoff.js';
+import { checkInitialize } from '../../wire/initialize.js';
 import { errorResponseText, wireErrors } from '../../wire/json-rpc.js';
 import { ROUTE_WATCH, type RouteKeys } from '../../wire/route-keys.js';
-import { SseReader } from '../../wire/sse-reader.js';
 import {
   CONNECTION_ID_HEADER,
   EVENT_STREAM_MEDIA_TYPE,
@@ -19,15 +20,14 @@ import {
   LAST_EVENT_ID_HEADER,
   RESUME_WINDOW_HEADER,
   SESSION_ID_HEADER,
-} from '../../wire/streamable-http.js';
+} from '../protocol.js';
 import { type HttpExchange, readResponseBody } from './http-exchange.js';
+import { SseReader } from './sse-reader.js';
 
 /** Error bodies are explanations, not messages: at most this much of one is read (as the TS SDK client). */
 const MAX_ERROR_BODY_BYTES = 8 * 1024;
 /** Statuses of a POST that mean the connection itself is gone or refused (the TS SDK client's list). */
 const CONNECTION_FAILURES = new Set([401, 403, 404, 410]);
-const BACKOFF_BASE_MS = 250;
-const BACKOFF_MAX_MS = 5_000;
 /** How long a closing client waits for its DELETE before it gives up on it. */
 const DELETE_TIMEOUT_MS = 5_000;
 
@@ -83,7 +83,7 @@ interface StreamReader {
  * messages wait ends the connection (1008).
  */
 export class HttpClientPort implements FramePort, StallProbe {
-  readonly transport = 'streamable_http';
+  readonly transport = 'streamable-http';
   readonly reading: ReadGate;
   readonly closed: Promise<PortClose>;
   readonly metrics: RelayMetrics = NO_RELAY_METRICS;
@@ -191,7 +191,7 @@ export class HttpClientPort implements FramePort, StallProbe {
     const routeKeys = keys ?? this.options.routeKeysOf(payload);
     const bytes = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
     if (this.state === 'idle') {
-      if (routeKeys.kind !== 'request' || routeKeys.method !== 'initialize') {
+      if (routeKeys.kind !== 'request' || checkInitialize(routeKeys.method, routeKeys.id).kind === 'other') {
         this.answerLocally(
           routeKeys,
           'the first message on an ACP Streamable HTTP connection must be initialize',
@@ -464,7 +464,8 @@ export class HttpClientPort implements FramePort, StallProbe {
         this.finish({ code: 1006, reason: message });
         return;
       }
-      if (interruption.attempts > 1) await delay(backoffMs(interruption.attempts), undefined, { ref: false });
+      if (interruption.attempts > 1)
+        await delay(reconnectBackoffMs(interruption.attempts), undefined, { ref: false });
     }
   }
 
@@ -568,11 +569,4 @@ export class HttpClientPort implements FramePort, StallProbe {
     this.options.exchange.close();
     this.resolveClosed(close);
   }
-}
-
-/** Backoff before reopen attempt n (n ≥ 2): 250 ms × 2^(n-2), at most 5 s, with jitter. */
-function backoffMs(attempt: number): number {
-  return (
-    Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempt - 2)) * (0.5 + Math.random() / 2)
-  );
 }
