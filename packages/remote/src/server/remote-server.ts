@@ -148,18 +148,7 @@ export class RemoteServerHost implements RemoteServer {
       logger: resolved.logger,
       onEvicted: () => this.#metrics.limitReached('detached_sessions'),
     });
-    this.#resumes =
-      resolved.resumeWindowMs > 0
-        ? new ResumeRegistry(
-            {
-              windowMs: resolved.resumeWindowMs,
-              bufferBytes: resolved.resumeBufferBytes,
-              messageBytes: resolved.maxMessageBytes,
-            },
-            this.#sessionKeeper,
-            resolved.logger,
-          )
-        : undefined;
+    this.#resumes = ResumeRegistry.forServer(resolved, this.#sessionKeeper, resolved.logger);
     this.#closeStarted = new Promise<'closed'>((resolve) => {
       this.#markCloseStarted = () => resolve('closed');
     });

@@ -80,6 +80,25 @@ export class ResumeRegistry {
     private readonly logger: RemoteLogger,
   ) {}
 
+  /** The registry of a server with these options: none when resume is off (`resumeWindowMs` 0). */
+  static forServer(
+    options: {
+      readonly resumeWindowMs: number;
+      readonly resumeBufferBytes: number;
+      readonly maxMessageBytes: number;
+    },
+    keeper: SessionKeeper,
+    logger: RemoteLogger,
+  ): ResumeRegistry | undefined {
+    if (options.resumeWindowMs <= 0) return undefined;
+    const settings = {
+      windowMs: options.resumeWindowMs,
+      bufferBytes: options.resumeBufferBytes,
+      messageBytes: options.maxMessageBytes,
+    };
+    return new ResumeRegistry(settings, keeper, logger);
+  }
+
   /** A new session on a connection that selected the subprotocol: the link to give its port. */
   open(identity: Buffer, connectionId: number): ResumeLink {
     const token = newResumeToken();
