@@ -24,6 +24,7 @@ import {
   openFileDescriptors,
   type RunningServer,
   startAcpremote,
+  tcpSocketDescriptors,
   waitFor,
 } from './support/processes.js';
 
@@ -56,6 +57,8 @@ describe('the Streamable HTTP endpoint under hostile clients (issue 27)', () => 
     servers.push(server);
     const pid = server.child.pid!;
     const endpoint = endpointOf(server);
+    // The server's TCP sockets with no client connected (the listening one): what it must come back to.
+    const idle = tcpSocketDescriptors(pid);
     const connectionId = await initializeConnection(endpoint);
     // 10 events of ~1 MiB, read: kept for Last-Event-ID.
     const reader = await readingStream(endpoint, connectionId);
@@ -71,21 +74,22 @@ describe('the Streamable HTTP endpoint under hostile clients (issue 27)', () => 
       () => `read ${reader.bytes()} bytes`,
     );
     reader.socket.destroy();
-    // The reader's socket is gone once the server has one socket fewer than with it; the agent's pipes stay.
-    const withReader = openFileDescriptors(pid);
     await waitFor(
-      () => openFileDescriptors(pid) < withReader,
+      () => tcpSocketDescriptors(pid) <= idle,
       10_000,
-      () => `descriptors ${openFileDescriptors(pid)}`,
+      () => `the server holds ${tcpSocketDescriptors(pid)} sockets, ${idle} idle`,
     );
-    const baseline = openFileDescriptors(pid);
     // Each GET replays the 10 MiB from event 1 and takes the stream over from the previous one, which never read.
     for (let index = 0; index < 120; index += 1)
       sockets.push(await neverReadingStream(endpoint, connectionId, 0));
     await waitFor(
-      () => openFileDescriptors(pid) <= baseline + 4,
+      () => tcpSocketDescriptors(pid) <= idle + 2,
       10_000,
-      () => `the server holds ${openFileDescriptors(pid)} descriptors, ${baseline} before the 120 readers`,
+      () =>
+        `the server holds ${tcpSocketDescriptors(pid)} sockets after 120 never-reading readers, ${idle} idle`,
+    );
+    console.info(
+      `takeovers: ${idle} server sockets idle, ${tcpSocketDescriptors(pid)} after 120 never-reading readers`,
     );
     const deleted = await httpExchange(endpoint, {
       method: 'DELETE',
@@ -94,13 +98,17 @@ describe('the Streamable HTTP endpoint under hostile clients (issue 27)', () => 
     expect(deleted.status).toBe(202);
     // The last reader gets the closing comment; it reads nothing, so its response is destroyed within the bound.
     await waitFor(
-      () => openFileDescriptors(pid) < baseline,
+      () => tcpSocketDescriptors(pid) <= idle,
       20_000,
-      () =>
-        `the server holds ${openFileDescriptors(pid)} descriptors after DELETE, ${baseline} before the readers`,
+      () => `the server holds ${tcpSocketDescriptors(pid)} sockets after DELETE, ${idle} idle`,
     );
-    // The server answers as before.
+    // The server answers as before; a new connection once the old one's agent is reaped (--max-connections 1).
     expect((await httpExchange(endpoint.replace(/\/acp$/, '/healthz'), { method: 'GET' })).status).toBe(200);
+    await waitFor(
+      () => /connection closed/.test(server.stderr()),
+      10_000,
+      () => server.stderr().slice(-2_000),
+    );
     expect(await initializeConnection(endpoint)).toMatch(/^[0-9a-f-]{36}$/);
   }, 90_000);
 
@@ -202,6 +210,9 @@ describe('the Streamable HTTP endpoint under hostile clients (issue 27)', () => 
     }
     // However many it opened, the attacker held no more than its share of the cap.
     const held = openFileDescriptors(pid) - baseline;
+    console.info(
+      `slow bodies: the attacker opened ${opened} sockets, the server held ${held} more descriptors`,
+    );
     for (const socket of open) socket.destroy();
     expect(held).toBeLessThan(64);
   }, 90_000);

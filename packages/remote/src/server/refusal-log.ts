@@ -85,13 +85,16 @@ export class RefusalLog {
   ): void {
     this.metrics().requestRefused('limit');
     if (why !== 'idle') this.metrics().limitReached('http_bodies');
-    this.#log.info(why === 'idle' ? 'idle connection closed to make room' : 'slow request closed to make room', {
-      reason: 'limit',
-      remoteAddress: socket.remoteAddress,
-      ...(why === 'client_bodies'
-        ? { maxBodiesPerClient }
-        : { maxHttpConnections: this.limits.maxHttpConnections }),
-    });
+    this.#log.info(
+      why === 'idle' ? 'idle connection closed to make room' : 'slow request closed to make room',
+      {
+        reason: 'limit',
+        remoteAddress: socket.remoteAddress,
+        ...(why === 'client_bodies'
+          ? { maxBodiesPerClient }
+          : { maxHttpConnections: this.limits.maxHttpConnections }),
+      },
+    );
   }
 
   /** A request the HTTP parser refused (400) or that timed out (408). */

@@ -2,7 +2,7 @@
 // that records every stdout line (so a test can prove stdout carried JSON-RPC only).
 import type { ChildProcess, ChildProcessByStdio, ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -338,6 +338,42 @@ export function childPids(pid: number): number[] {
 /** Number of open file descriptors of `pid` (Linux /proc). */
 export function openFileDescriptors(pid: number): number {
   return readdirSync(`/proc/${pid}/fd`).length;
+}
+
+/** Inodes of the TCP sockets `pid` can see (its network namespace's /proc/<pid>/net/tcp and tcp6). */
+function tcpInodes(pid: number): Set<string> {
+  const inodes = new Set<string>();
+  for (const table of ['tcp', 'tcp6']) {
+    let text = '';
+    try {
+      text = readFileSync(`/proc/${pid}/net/${table}`, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const inode = line.trim().split(/\s+/)[9];
+      if (inode !== undefined && inode !== '0') inodes.add(inode);
+    }
+  }
+  return inodes;
+}
+
+/**
+ * Number of TCP socket descriptors `pid` holds (listening and connected; not the socketpairs of a child's stdio):
+ * Linux /proc.
+ */
+export function tcpSocketDescriptors(pid: number): number {
+  const inodes = tcpInodes(pid);
+  let sockets = 0;
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const match = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (match !== null && inodes.has(match[1]!)) sockets += 1;
+    } catch {
+      // closed while we looked
+    }
+  }
+  return sockets;
 }
 
 /**

@@ -11,7 +11,7 @@ const SINGLE_CHUNK_BYTES = 64 * 1024;
 /**
  * What holding one sent event costs beyond its bytes (its record, the view of its payload, its slots in the stream's
  * and the budget's queues), counted by the {@link RetentionBudget} so the budget bounds memory, not payload: measured
- * at ~210 bytes on Node 20 (tests/reliability, `streamable-http-hostile.test.ts`), rounded up.
+ * at ~230 bytes on Node 20 (tests/reliability, `streamable-http-hostile.test.ts`), rounded up.
  */
 export const EVENT_OVERHEAD_BYTES = 256;
 

@@ -126,4 +126,12 @@ describe('ReplayBuffer', () => {
       { numRuns: Number(process.env.ACPKIT_PROPERTY_RUNS ?? 200) },
     );
   });
+
+  it('counts each frame with the overhead it is given, so the bound holds for tiny frames (issue 32 item 4)', () => {
+    const replay = new ReplayBuffer(1_000, 0, 100);
+    for (let index = 0; index < 20; index += 1) replay.record('x');
+    expect(replay.bytes).toBeLessThanOrEqual(1_000);
+    expect(replay.heldFrames).toBe(9);
+    expect(replay.bytes).toBe(9 * 101);
+  });
 });

@@ -4,6 +4,13 @@ function frameBytes(payload: Buffer | string): number {
   return typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
 }
 
+/**
+ * What holding one frame costs beyond its bytes: the Buffer view or string object and its two array slots. A small
+ * frame relayed from an agent's stdout (a view of the chunk it was read in) costs ~110 bytes more than its length on
+ * Node 20 (tests/reliability, `replay-buffer-memory.test.ts`); rounded up, so the bound counts memory, not payload.
+ */
+export const FRAME_OVERHEAD_BYTES = 128;
+
 /** Compact the frame array once this many acknowledged slots lead it (and they are at least half of it). */
 const COMPACT_AFTER = 1024;
 
@@ -11,7 +18,8 @@ const COMPACT_AFTER = 1024;
  * The data frames one side sent on a resumable session that the other side has not acknowledged, in order, so they
  * can be sent again on the next connection. Frames are numbered implicitly: the n-th frame sent on the session is
  * number n. A bounded history, never a reason to stop sending: it holds up to `limitBytes`, raised to fit one more
- * message of up to `messageBytes` (so one large message never costs a session its resume), and past that bound the
+ * message of up to `messageBytes` (so one large message never costs a session its resume), each frame counting its
+ * bytes plus `frameOverheadBytes` (what holding it costs: the bound is memory, not payload), and past that bound the
  * oldest frames are dropped: a peer that has not received them can no longer be resumed ({@link canReplayAfter}
  * says so) until it acknowledges past them. {@link isFull} is for the time no socket carries the frames (a detached
  * or resuming session): then nothing drains the buffer but the next connection, and what feeds it must wait.
@@ -44,6 +52,8 @@ export class ReplayBuffer {
   constructor(
     readonly limitBytes: number,
     messageBytes = 0,
+    /** Counted per frame on top of its bytes ({@link FRAME_OVERHEAD_BYTES} for a session's buffers). */
+    readonly frameOverheadBytes = 0,
   ) {
     this.boundBytes = limitBytes + messageBytes;
     // Headroom for what is already read when a source pauses (one chunk, the line being split): 1 MiB, or a quarter
@@ -71,7 +81,7 @@ export class ReplayBuffer {
 
   /** Records the next frame sent; drops the oldest frames when the bound is exceeded. */
   record(payload: Buffer | string): void {
-    const size = frameBytes(payload);
+    const size = frameBytes(payload) + this.frameOverheadBytes;
     this.sent += 1;
     this.frames.push(payload);
     this.sizes.push(size);

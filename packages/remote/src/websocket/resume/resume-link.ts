@@ -1,7 +1,7 @@
 // ResumeLink: one side of a resumable session (counts, acks, welcome, replay) under a WebSocketPort.
 import type { PortClose } from '../../relay/frame-port.js';
 import type { PortResume, WebSocketPort } from '../websocket-port.js';
-import { ReplayBuffer } from './replay-buffer.js';
+import { FRAME_OVERHEAD_BYTES, ReplayBuffer } from './replay-buffer.js';
 import {
   ACK_DELAY_MS,
   ACK_EVERY_BYTES,
@@ -79,7 +79,7 @@ export class ResumeLink implements PortResume {
     /** Server: the welcome it sends on every connection of the session (it never changes there). */
     welcome: WelcomeInfo | undefined,
   ) {
-    this.replay = new ReplayBuffer(bufferBytes, messageBytes);
+    this.replay = new ReplayBuffer(bufferBytes, messageBytes, FRAME_OVERHEAD_BYTES);
     this.phase = role === 'server' ? 'live' : 'negotiating';
     this.welcome = welcome;
     this.established = role === 'client';
