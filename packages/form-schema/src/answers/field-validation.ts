@@ -1,5 +1,6 @@
 // The rules every client applies to a person's answer before it is sent: lengths, patterns, formats, bounds, options.
-import { z } from 'zod';
+// zod/mini: the same checks as classic zod, but tree-shakable, so the web page ships only what these rules use.
+import * as z from 'zod/mini';
 import type { FieldValue, FormField, NumberField, TextField } from './form-model.js';
 
 /**
@@ -59,7 +60,7 @@ function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
-const formatSchemas: Record<string, { schema: z.ZodType<string>; message: string }> = {
+const formatSchemas: Record<string, { schema: z.ZodMiniType<string>; message: string }> = {
   email: { schema: z.email(), message: 'Enter a valid email address.' },
   uri: { schema: z.url(), message: 'Enter a valid absolute URI, such as https://example.com/.' },
   date: { schema: z.iso.date(), message: 'Enter a date as YYYY-MM-DD.' },
@@ -69,40 +70,49 @@ const formatSchemas: Record<string, { schema: z.ZodType<string>; message: string
   },
 };
 
-function textSchema(field: TextField): z.ZodType<string> {
-  let schema: z.ZodType<string> = z.string({ error: 'Enter text.' });
+function textSchema(field: TextField): z.ZodMiniType<string> {
+  const schema = z.string({ error: 'Enter text.' });
+  const checks: z.core.$ZodCheck<string>[] = [];
   const { minLength, maxLength, pattern, format } = field;
   if (minLength !== undefined) {
-    schema = schema.refine((value) => codePointLength(value) >= minLength, {
-      error: `Enter at least ${plural(minLength, 'character')}.`,
-    });
+    checks.push(
+      z.refine((value: string) => codePointLength(value) >= minLength, {
+        error: `Enter at least ${plural(minLength, 'character')}.`,
+      }),
+    );
   }
   if (maxLength !== undefined) {
-    schema = schema.refine((value) => codePointLength(value) <= maxLength, {
-      error: `Enter at most ${plural(maxLength, 'character')}.`,
-    });
+    checks.push(
+      z.refine((value: string) => codePointLength(value) <= maxLength, {
+        error: `Enter at most ${plural(maxLength, 'character')}.`,
+      }),
+    );
   }
   // The format first: "Enter a date as YYYY-MM-DD." says more to a person than the pattern that may come with it.
   const formatCheck = format === undefined ? undefined : formatSchemas[format];
   if (formatCheck !== undefined) {
-    schema = schema.refine((value) => formatCheck.schema.safeParse(value).success, {
-      error: formatCheck.message,
-      abort: true,
-    });
+    checks.push(
+      z.refine((value: string) => formatCheck.schema.safeParse(value).success, {
+        error: formatCheck.message,
+        abort: true,
+      }),
+    );
   }
   const expression = pattern === undefined ? undefined : compilePattern(pattern);
   if (expression !== undefined) {
     const matches = (value: string) => value.length > MAX_PATTERN_INPUT_LENGTH || expression.test(value);
-    schema = schema.refine(matches, {
-      error: (issue) => {
-        const hint = format === 'date-time' ? sameTimeThatFits(String(issue.input), matches) : undefined;
-        return hint === undefined
-          ? `Must match the pattern ${pattern}.`
-          : `This agent takes the time in another form: ${hint} (the same time in UTC) fits.`;
-      },
-    });
+    checks.push(
+      z.refine(matches, {
+        error: (issue) => {
+          const hint = format === 'date-time' ? sameTimeThatFits(String(issue.input), matches) : undefined;
+          return hint === undefined
+            ? `Must match the pattern ${pattern}.`
+            : `This agent takes the time in another form: ${hint} (the same time in UTC) fits.`;
+        },
+      }),
+    );
   }
-  return schema;
+  return checks.length === 0 ? schema : schema.check(...checks);
 }
 
 /**
@@ -117,21 +127,25 @@ function sameTimeThatFits(value: string, matches: (value: string) => boolean): s
   return candidates.find(matches);
 }
 
-function numberSchema(field: NumberField): z.ZodType<number> {
-  let schema = z
-    .number({ error: 'Enter a number.' })
-    .refine(Number.isFinite, { error: 'Enter a finite number.' });
-  if (field.integer) schema = schema.refine(Number.isInteger, { error: 'Enter a whole number.' });
+function numberSchema(field: NumberField): z.ZodMiniType<number> {
+  const checks: z.core.$ZodCheck<number>[] = [
+    z.refine((value: number) => Number.isFinite(value), { error: 'Enter a finite number.' }),
+  ];
+  if (field.integer) {
+    checks.push(z.refine((value: number) => Number.isInteger(value), { error: 'Enter a whole number.' }));
+  }
   const { minimum, maximum } = field;
-  if (minimum !== undefined)
-    schema = schema.refine((value) => value >= minimum, { error: `Must be at least ${minimum}.` });
-  if (maximum !== undefined)
-    schema = schema.refine((value) => value <= maximum, { error: `Must be at most ${maximum}.` });
-  return schema;
+  if (minimum !== undefined) {
+    checks.push(z.refine((value: number) => value >= minimum, { error: `Must be at least ${minimum}.` }));
+  }
+  if (maximum !== undefined) {
+    checks.push(z.refine((value: number) => value <= maximum, { error: `Must be at most ${maximum}.` }));
+  }
+  return z.number({ error: 'Enter a number.' }).check(...checks);
 }
 
 /** The zod schema that a present (non-empty) value of `field` must satisfy. */
-function fieldSchema(field: FormField): z.ZodType<FieldValue> | undefined {
+function fieldSchema(field: FormField): z.ZodMiniType<FieldValue> | undefined {
   switch (field.kind) {
     case 'text':
       return textSchema(field);
@@ -141,30 +155,38 @@ function fieldSchema(field: FormField): z.ZodType<FieldValue> | undefined {
       return z.boolean({ error: 'Answer yes or no.' });
     case 'single-choice': {
       const values = new Set(field.options.map((option) => option.value));
-      return z.string().refine((value) => values.has(value), { error: 'Choose one of the offered options.' });
+      return z
+        .string()
+        .check(
+          z.refine((value: string) => values.has(value), { error: 'Choose one of the offered options.' }),
+        );
     }
     case 'multi-choice': {
       const values = new Set(field.options.map((option) => option.value));
-      let schema = z
-        .array(z.string())
-        .refine((selected) => selected.every((value) => values.has(value)), {
+      const checks: z.core.$ZodCheck<string[]>[] = [
+        z.refine((selected: string[]) => selected.every((value) => values.has(value)), {
           error: 'Choose only offered options.',
-        })
-        .refine((selected) => new Set(selected).size === selected.length, {
+        }),
+        z.refine((selected: string[]) => new Set(selected).size === selected.length, {
           error: 'Choose each option once.',
-        });
+        }),
+      ];
       const { minItems, maxItems } = field;
       if (minItems !== undefined) {
-        schema = schema.refine((selected) => selected.length >= minItems, {
-          error: `Choose at least ${plural(minItems, 'option')}.`,
-        });
+        checks.push(
+          z.refine((selected: string[]) => selected.length >= minItems, {
+            error: `Choose at least ${plural(minItems, 'option')}.`,
+          }),
+        );
       }
       if (maxItems !== undefined) {
-        schema = schema.refine((selected) => selected.length <= maxItems, {
-          error: `Choose at most ${plural(maxItems, 'option')}.`,
-        });
+        checks.push(
+          z.refine((selected: string[]) => selected.length <= maxItems, {
+            error: `Choose at most ${plural(maxItems, 'option')}.`,
+          }),
+        );
       }
-      return schema;
+      return z.array(z.string()).check(...checks);
     }
     case 'unsupported':
       return undefined;
