@@ -1,5 +1,7 @@
 // The page in a real Chromium against a real agent process behind the web server: streaming text, tool calls, forms,
 // permissions, cancel, reload mid-turn, a phone viewport. Each state is also a screenshot for docs/web.md.
+import { readFileSync } from 'node:fs';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { WebClientServer } from '../dist/index.js';
@@ -27,13 +29,52 @@ afterEach(async () => {
   expect(errors.map(String)).toEqual([]);
 });
 
+/** A TCP relay in front of the web server whose connections a test can cut, as a dropped network would. */
+class CuttableLink {
+  private readonly sockets = new Set<Socket>();
+  private server: Server | undefined;
+  port = 0;
+
+  async open(targetPort: number): Promise<void> {
+    this.server = createServer((client) => {
+      const upstream = connect(targetPort, '127.0.0.1');
+      for (const socket of [client, upstream]) {
+        this.sockets.add(socket);
+        socket.on('close', () => this.sockets.delete(socket));
+        socket.on('error', () => socket.destroy());
+      }
+      client.pipe(upstream).pipe(client);
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+    });
+    const server = this.server;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    this.port = (server.address() as { port: number }).port;
+  }
+
+  /** Every open connection ends at once, without a goodbye. */
+  cut(): void {
+    for (const socket of this.sockets) socket.resetAndDestroy();
+  }
+
+  async close(): Promise<void> {
+    this.cut();
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+  }
+}
+
 /** A fresh server and browser context, signed in with the printed URL, at a session ready for prompts. */
-async function openPage(viewport = { width: 1100, height: 800 }): Promise<Page> {
+async function openPage(viewport = { width: 1100, height: 800 }, link?: CuttableLink): Promise<Page> {
   web = await startScenarioWeb();
   context = await browser.newContext({ viewport });
   const page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error));
-  await page.goto(web.url);
+  const url = new URL(web.url);
+  if (link !== undefined) {
+    await link.open(web.port);
+    url.port = String(link.port);
+  }
+  await page.goto(url.href);
   expect(new URL(page.url()).search).toBe('');
   await page.locator('p.link', { hasText: /^Connected$/ }).waitFor();
   await page.getByRole('heading', { name: 'Scenario agent' }).waitFor();
@@ -256,6 +297,27 @@ describe('the web client in Chromium', () => {
     await expectNothingExecuted(page);
   });
 
+  it('after a dropped network, reconnects from the last event: every tick once, the turn ends, nothing lost', async () => {
+    const link = new CuttableLink();
+    try {
+      const page = await openPage(undefined, link);
+      await send(page, 'slow');
+      await waitForText(page, 'tick 2');
+      link.cut();
+      await waitForText(page, 'Slow done.');
+      await page.locator('p.link', { hasText: /^Connected$/ }).waitFor();
+      const text = (await transcript(page).locator('.message.agent').allTextContents()).join('');
+      for (let tick = 1; tick <= 20; tick++) {
+        expect(text.match(new RegExp(`tick ${tick}(?!\\d)`, 'g'))?.length, `tick ${tick}`).toBe(1);
+      }
+      link.cut();
+      await send(page, 'after the drop');
+      await waitForText(page, 'Echo: after the drop');
+    } finally {
+      await link.close();
+    }
+  });
+
   it('fits a phone: no sideways scrolling, a form and its buttons usable', async () => {
     const page = await openPage({ width: 390, height: 844 });
     await send(page, 'tools');
@@ -305,16 +367,25 @@ describe('the web client against a hostile agent', () => {
     await expectNothingExecuted(page);
   });
 
-  it('stays responsive with a 10 MB message, shown in part until asked for all', async () => {
+  it('stays responsive with a 10 MB message, shown in part, saved whole', async () => {
     const page = await openPage();
     await send(page, 'huge');
-    await page.getByText('Showing 200 k of 10.0 M characters.').waitFor();
+    await page.getByText('Showing 100 k of 10.0 M characters.').waitFor();
     await page.getByRole('button', { name: 'Cancel turn' }).waitFor({ state: 'detached' });
     await expectResponsive(page);
-    // All of it on request: the end of the message (past the cut) is there, as text.
-    await page.getByRole('button', { name: 'Show all' }).click();
-    await waitForText(page, /end of the huge message/);
+    await page.getByRole('button', { name: 'Show more' }).click();
+    await page.getByText('Showing 200 k of 10.0 M characters.').waitFor();
     await expectResponsive(page);
+    // All of it, saved as a file: every byte arrived, the markup in it as text.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Save all as a file' }).click(),
+    ]);
+    const saved = readFileSync(await download.path(), 'utf8');
+    expect(saved.length).toBeGreaterThan(10_000_000);
+    expect(saved).toMatch(
+      /<script>window.__pwned = true<\/script>.* end of the huge message\n\nHuge done\.$/s,
+    );
     await expectNothingExecuted(page);
   });
 

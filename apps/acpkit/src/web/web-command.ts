@@ -11,7 +11,7 @@ import {
   writeLine,
 } from '@acpkit/cli-support';
 import { createStderrLogger } from '@acpkit/remote';
-import { serveWebClient, WebClientError, WebClientErrorCode } from '@acpkit/web-client';
+import type { WebClientServer } from '@acpkit/web-client';
 import { type Command, Option } from 'commander';
 
 interface WebFlags {
@@ -58,8 +58,10 @@ async function webAction(commandArgs: string[], flags: WebFlags, run: CliRun): P
   const io = run.io;
   const command = agentCommand(commandArgs, flags);
   const token = resolveBearerToken({ tokenEnv: flags.tokenEnv, tokenFile: flags.tokenFile }, io.env);
+  // Loaded when `acpkit web` runs, so the other commands (`run --addr` above all) load none of it.
+  const { serveWebClient, WebClientError, WebClientErrorCode } = await import('@acpkit/web-client');
   const stopSignal = io.waitForStopSignal();
-  let web: Awaited<ReturnType<typeof serveWebClient>>;
+  let web: WebClientServer;
   try {
     web = await serveWebClient({
       command,

@@ -7,37 +7,42 @@ export type SseItem =
 
 /**
  * Splits decoded text into events. A chunk may end anywhere (mid-line, mid-event); only whole events are returned.
- * The buffer is searched from where the last search stopped, so a 10 MB event costs one pass, not one per chunk.
+ * Chunks without a boundary are kept in a list and joined once their event is complete (appending to one string and
+ * searching it would copy a 10 MB event once per chunk); only the new chunk, plus the last three characters before
+ * it, is searched.
  */
 export class SseParser {
-  private buffer = '';
-  private searchFrom = 0;
+  private pending: string[] = [];
+  private tail = '';
 
   push(text: string): SseItem[] {
-    this.buffer += text;
     const items: SseItem[] = [];
+    let input = text;
     for (;;) {
-      const end = this.nextBoundary();
-      if (end === undefined) break;
-      const block = this.buffer.slice(0, end.index);
-      this.buffer = this.buffer.slice(end.index + end.length);
-      this.searchFrom = 0;
-      items.push(...parseBlock(block));
+      const probe = this.tail + input;
+      const found = findBoundary(probe);
+      if (found === undefined) {
+        this.pending.push(input);
+        this.tail = probe.slice(-3);
+        return items;
+      }
+      const joined = this.pending.join('') + input;
+      const at = joined.length - input.length - this.tail.length + found.index;
+      items.push(...parseBlock(joined.slice(0, at)));
+      input = joined.slice(at + found.length);
+      this.pending = [];
+      this.tail = '';
     }
-    return items;
   }
+}
 
-  private nextBoundary(): { index: number; length: number } | undefined {
-    const start = Math.max(0, this.searchFrom - 3);
-    const lf = this.buffer.indexOf('\n\n', start);
-    const crlf = this.buffer.indexOf('\r\n\r\n', start);
-    if (lf === -1 && crlf === -1) {
-      this.searchFrom = this.buffer.length;
-      return undefined;
-    }
-    if (crlf !== -1 && (lf === -1 || crlf < lf)) return { index: crlf, length: 4 };
-    return { index: lf, length: 2 };
-  }
+/** The first blank line (`\n\n` or `\r\n\r\n`) in `text`. */
+function findBoundary(text: string): { index: number; length: number } | undefined {
+  const lf = text.indexOf('\n\n');
+  const crlf = text.indexOf('\r\n\r\n');
+  if (lf === -1 && crlf === -1) return undefined;
+  if (crlf !== -1 && (lf === -1 || crlf < lf)) return { index: crlf, length: 4 };
+  return { index: lf, length: 2 };
 }
 
 function parseBlock(block: string): SseItem[] {

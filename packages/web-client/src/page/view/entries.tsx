@@ -1,11 +1,11 @@
 // The transcript's entries: messages, folded reasoning, tool calls (diff, terminal, locations), permission requests.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { PermissionEntry, TextEntry, ToolCallEntry, ToolContent } from '../state/conversation.js';
 import { diffLines, sideBySide } from './line-diff.js';
 import { Markdown } from './markdown.js';
 
-/** What a message shows before "Show all": the page stays responsive whatever the agent sends. */
-export const SHOWN_CHARACTERS = 200_000;
+/** What a message shows at first, and how much more each "Show more" adds: the page stays responsive whatever the agent sends. */
+export const SHOWN_CHARACTERS = 100_000;
 
 function formatSize(characters: number): string {
   return characters >= 1_000_000
@@ -13,20 +13,36 @@ function formatSize(characters: number): string {
     : `${Math.ceil(characters / 1000)} k`;
 }
 
-/** Long text, cut at {@link SHOWN_CHARACTERS} until the person asks for all of it. */
+/** A link that saves the whole text as a file (a Blob URL, revoked when the entry leaves the page). */
+function SaveText({ text }: { text: string }) {
+  const [href, setHref] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
+    setHref(url);
+    return () => URL.revokeObjectURL(url);
+  }, [text]);
+  return href === undefined ? null : (
+    <a href={href} download="message.txt">
+      Save all as a file
+    </a>
+  );
+}
+
+/** Long text, cut at {@link SHOWN_CHARACTERS}, shown further a step at a time, or saved whole. */
 function LongText({ text, markdown }: { text: string; markdown: boolean }) {
-  const [all, setAll] = useState(false);
-  if (text.length <= SHOWN_CHARACTERS || all) {
+  const [shown, setShown] = useState(SHOWN_CHARACTERS);
+  if (text.length <= shown) {
     return markdown ? <Markdown source={text} /> : <pre class="plain">{text}</pre>;
   }
   return (
     <>
-      <pre class="plain">{text.slice(0, SHOWN_CHARACTERS)}</pre>
+      <pre class="plain">{text.slice(0, shown)}</pre>
       <p class="cut">
-        Showing {formatSize(SHOWN_CHARACTERS)} of {formatSize(text.length)} characters.{' '}
-        <button type="button" onClick={() => setAll(true)}>
-          Show all
-        </button>
+        Showing {formatSize(shown)} of {formatSize(text.length)} characters.{' '}
+        <button type="button" class="small" onClick={() => setShown(shown + SHOWN_CHARACTERS)}>
+          Show more
+        </button>{' '}
+        <SaveText text={text} />
       </p>
     </>
   );

@@ -78,14 +78,15 @@ function diffMiddle(before: string[], after: string[], offset: number): DiffLine
       i++;
       j++;
     } else if (
-      j < columns &&
-      (i === rows || (lengths[i * width + j + 1] as number) >= (lengths[(i + 1) * width + j] as number))
+      i < rows &&
+      (j === columns || (lengths[(i + 1) * width + j] as number) >= (lengths[i * width + j + 1] as number))
     ) {
-      lines.push({ type: 'added', text: after[j] as string, newNumber: offset + j + 1 });
-      j++;
-    } else {
+      // Removed lines come before the added ones that replace them, as unified diffs read.
       lines.push({ type: 'removed', text: before[i] as string, oldNumber: offset + i + 1 });
       i++;
+    } else {
+      lines.push({ type: 'added', text: after[j] as string, newNumber: offset + j + 1 });
+      j++;
     }
   }
   return lines;
