@@ -147,6 +147,30 @@ if (spawnSync('sh', ['-c', 'command -v nginx'], { env: environment }).status !==
 }
 steps.push(...nginxSteps);
 
+// The web client's browser tests (packages/web-client/test/*.browser.test.ts) drive Debian's Chromium through
+// playwright-core; CI machines start without it, so install Debian's package here, as nginx above, only when it is
+// missing. Never skipped: no Chromium is a failure.
+const chromiumSteps = [];
+if (spawnSync('sh', ['-c', 'command -v chromium'], { env: environment }).status !== 0) {
+  const canInstall = process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v apt-get']).status === 0;
+  chromiumSteps.push(
+    canInstall
+      ? commandStep('install chromium', [
+          'sh',
+          '-c',
+          'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium',
+        ])
+      : {
+          name: 'install chromium',
+          run: async () => ({
+            ok: false,
+            detail: 'chromium is not on PATH and this user cannot apt-get install it: install chromium first',
+          }),
+        },
+  );
+}
+steps.push(...chromiumSteps);
+
 steps.push(
   // Its type tests (`*.test-d.ts`) take their package's `tsc --noEmit` result from the typecheck step, which needs
   // the same build, instead of a second `tsc` per package (scripts/test/typecheck-results-checker.mjs).
@@ -172,6 +196,7 @@ steps.push(
         'python interop venv',
         ...otherNodeLines.map(nodeStepName),
         ...nginxSteps.map((step) => step.name),
+        ...chromiumSteps.map((step) => step.name),
       ],
       heavy: true,
     },

@@ -110,7 +110,7 @@ export async function consumerSteps({ packages, consumer, environment: baseEnvir
 
   const cliCommands = {
     '@acpkit/acpremote': { binary: 'acpremote', commands: ['serve', 'expose', 'mirror'] },
-    '@acpkit/cli': { binary: 'acpkit', commands: ['run', 'serve', 'client'] },
+    '@acpkit/cli': { binary: 'acpkit', commands: ['run', 'serve', 'client', 'web'] },
   };
   for (const [packageName, { binary, commands }] of Object.entries(cliCommands)) {
     await step(

@@ -17,6 +17,7 @@ import {
 } from '@acpkit/cli-support';
 import { Option } from 'commander';
 import { registerClientCommand } from './client/index.js';
+import { registerWebCommand } from './web/web-command.js';
 
 export type { MainOptions };
 
@@ -149,6 +150,7 @@ function buildProgram(run: CliRun) {
 
   addServeCommand(program, run);
   registerClientCommand(program, run);
+  registerWebCommand(program, run);
   return program;
 }
 

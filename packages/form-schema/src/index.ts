@@ -1,6 +1,32 @@
 /**
  * Public surface of @acpkit/form-schema. Every export here is public API: named exports only.
  */
+
+export {
+  compilePattern,
+  MAX_PATTERN_INPUT_LENGTH,
+  MAX_PATTERN_LENGTH,
+  NOT_A_DECIMAL_NUMBER,
+  type ParsedInput,
+  parseDecimal,
+  parseFieldInput,
+  validateFieldValue,
+} from './answers/field-validation.js';
+export {
+  type BooleanField,
+  type ChoiceOption,
+  type FieldValue,
+  type FormField,
+  type FormModel,
+  fieldDefault,
+  isSingleChoiceForm,
+  type MultiChoiceField,
+  type NumberField,
+  readForm,
+  type SingleChoiceField,
+  type TextField,
+  type UnsupportedField,
+} from './answers/form-model.js';
 export {
   type ChoiceFieldSchema,
   type ChoicesFieldOptions,
