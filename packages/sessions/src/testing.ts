@@ -263,7 +263,6 @@ export function describeSessionStoreContract(name: string, factory: SessionStore
           'a/../b',
           '..',
           '.',
-          'with\u0000nul',
           'back\\slash',
           "quote'; DROP TABLE sessions; --",
           'CON',
@@ -277,7 +276,7 @@ export function describeSessionStoreContract(name: string, factory: SessionStore
           expect((await store.get(sessionId))?.entries).toEqual([index]);
         }
         expect((await store.list?.({ limit: 100 }))?.sessions).toHaveLength(hostile.length);
-        for (const bad of ['', 'x'.repeat(1_025), 42, null]) {
+        for (const bad of ['', 'x'.repeat(1_025), 'nul\u0000inside', 42, null]) {
           await refusal(store.get(bad as string), 'INVALID_SESSION_ID');
           await refusal(
             store.save({ sessionId: bad as string, expectedVersion: 0, cwd: '/w', append: [] }),
@@ -286,6 +285,10 @@ export function describeSessionStoreContract(name: string, factory: SessionStore
         }
         await refusal(store.save({ sessionId: 'ok', expectedVersion: -1, cwd: '/w', append: [] }), 'INVALID_WRITE');
         await refusal(store.save({ sessionId: 'ok', expectedVersion: 0, cwd: '', append: [] }), 'INVALID_WRITE');
+        await refusal(
+          store.save({ sessionId: 'ok', expectedVersion: 0, cwd: '/w', title: 'a\u0000b', append: [] }),
+          'INVALID_WRITE',
+        );
       }),
     );
 

@@ -13,10 +13,15 @@ import { invalidOption, SessionStoreError, SessionStoreErrorCode } from './error
 
 /** @throws SessionStoreError `INVALID_SESSION_ID` for anything but a string of 1…1 024 characters. */
 export function checkSessionId(sessionId: unknown): string {
-  if (typeof sessionId !== 'string' || sessionId.length === 0 || sessionId.length > MAX_SESSION_ID_LENGTH) {
+  if (
+    typeof sessionId !== 'string' ||
+    sessionId.length === 0 ||
+    sessionId.length > MAX_SESSION_ID_LENGTH ||
+    sessionId.includes('\u0000')
+  ) {
     throw new SessionStoreError(
       SessionStoreErrorCode.InvalidSessionId,
-      `a session id must be a string of 1 to ${MAX_SESSION_ID_LENGTH} characters, got ${typeof sessionId === 'string' ? `${sessionId.length} characters` : typeof sessionId}`,
+      `a session id must be a string of 1 to ${MAX_SESSION_ID_LENGTH} characters without NUL, got ${typeof sessionId === 'string' ? `${sessionId.length} characters` : typeof sessionId}`,
     );
   }
   return sessionId;
@@ -46,9 +51,12 @@ export function checkSave<Entry>(write: SessionSave<Entry>): CheckedSave<Entry> 
   if (!Number.isSafeInteger(expectedVersion) || expectedVersion < 0) {
     throw invalidWrite(sessionId, 'expectedVersion must be a non-negative integer');
   }
-  if (typeof cwd !== 'string' || cwd === '') throw invalidWrite(sessionId, 'cwd must be a non-empty string');
-  if (title !== undefined && title !== null && typeof title !== 'string') {
-    throw invalidWrite(sessionId, 'title must be a string or null');
+  // NUL is refused in the text columns because Postgres text cannot hold it (entries and state are JSON-escaped).
+  if (typeof cwd !== 'string' || cwd === '' || cwd.includes('\u0000')) {
+    throw invalidWrite(sessionId, 'cwd must be a non-empty string without NUL');
+  }
+  if (title !== undefined && title !== null && (typeof title !== 'string' || title.includes('\u0000'))) {
+    throw invalidWrite(sessionId, 'title must be a string without NUL, or null');
   }
   if (state !== undefined && (typeof state !== 'object' || state === null || Array.isArray(state))) {
     throw invalidWrite(sessionId, 'state must be an object');
@@ -104,7 +112,9 @@ export function checkQuery(query: ListSessionsQuery = {}): CheckedQuery {
     throw invalidOption('limit', `an integer from 1 to ${MAX_LIST_LIMIT}`, limit);
   }
   const cwd = query.cwd ?? undefined;
-  if (cwd !== undefined && typeof cwd !== 'string') throw invalidOption('cwd', 'a string', cwd);
+  if (cwd !== undefined && (typeof cwd !== 'string' || cwd.includes('\u0000'))) {
+    throw invalidOption('cwd', 'a string without NUL', cwd);
+  }
   return { cwd, limit, after: query.cursor == null ? undefined : decodeCursor(query.cursor) };
 }
 
