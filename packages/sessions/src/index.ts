@@ -28,3 +28,12 @@ export {
   type MemorySessionStoreOptions,
   memorySessionStore,
 } from './stores/memory-store.js';
+export {
+  type ListContextLike,
+  SessionLifecycle,
+  type SessionRequestLike,
+  sessionInfoOf,
+  sessionLifecycle,
+} from './acp/session-lifecycle.js';
+export { defaultSessionTitle, MAX_DEFAULT_TITLE_LENGTH } from './acp/titles.js';
+export { sessionStoreRequestError } from './acp/wire-errors.js';
