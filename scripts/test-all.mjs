@@ -146,7 +146,11 @@ function debianPackageStep(name, check, install) {
 const aptInstall = (pkg) => `DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${pkg}`;
 // apt-get holds one lock, so the two installs run one after the other.
 const serviceSteps = [
-  ...debianPackageStep('nginx', 'command -v nginx', `(${aptInstall('nginx-light')} || ${aptInstall('nginx')})`),
+  ...debianPackageStep(
+    'nginx',
+    'command -v nginx',
+    `(${aptInstall('nginx-light')} || ${aptInstall('nginx')})`,
+  ),
   ...debianPackageStep(
     'postgresql',
     'command -v pg_ctl || ls /usr/lib/postgresql/*/bin/pg_ctl',

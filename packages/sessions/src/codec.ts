@@ -13,13 +13,16 @@ function toBase64(bytes: Uint8Array): string {
  * holding its base64. `undefined` object fields are dropped, as JSON does.
  */
 export function encodeValue(value: unknown): string {
-  return JSON.stringify(value, function replace(this: Record<string, unknown>, key: string, converted: unknown) {
-    // `converted` is after `toJSON` (a Buffer's is `{ type, data }`), so look at the holder's own value.
-    const raw = this[key];
-    if (raw instanceof Uint8Array) return { [BYTES_KEY]: toBase64(raw) };
-    if (raw instanceof ArrayBuffer) return { [BYTES_KEY]: toBase64(new Uint8Array(raw)) };
-    return converted;
-  });
+  return JSON.stringify(
+    value,
+    function replace(this: Record<string, unknown>, key: string, converted: unknown) {
+      // `converted` is after `toJSON` (a Buffer's is `{ type, data }`), so look at the holder's own value.
+      const raw = this[key];
+      if (raw instanceof Uint8Array) return { [BYTES_KEY]: toBase64(raw) };
+      if (raw instanceof ArrayBuffer) return { [BYTES_KEY]: toBase64(new Uint8Array(raw)) };
+      return converted;
+    },
+  );
 }
 
 /** The value `encodeValue` wrote: binary parts come back as `Uint8Array`. @throws SyntaxError on text that is not JSON. */

@@ -3,6 +3,16 @@
  * handlers. The SQLite and Postgres stores are at `@acpkit/sessions/sqlite` and `@acpkit/sessions/postgres` (their
  * drivers are optional peers); the contract tests at `@acpkit/sessions/testing`. Named exports only.
  */
+
+export {
+  type ListContextLike,
+  SessionLifecycle,
+  type SessionRequestLike,
+  sessionInfoOf,
+  sessionLifecycle,
+} from './acp/session-lifecycle.js';
+export { defaultSessionTitle, MAX_DEFAULT_TITLE_LENGTH } from './acp/titles.js';
+export { sessionStoreRequestError } from './acp/wire-errors.js';
 export {
   DEFAULT_LIST_LIMIT,
   DEFAULT_MAX_SESSION_BYTES,
@@ -28,12 +38,3 @@ export {
   type MemorySessionStoreOptions,
   memorySessionStore,
 } from './stores/memory-store.js';
-export {
-  type ListContextLike,
-  SessionLifecycle,
-  type SessionRequestLike,
-  sessionInfoOf,
-  sessionLifecycle,
-} from './acp/session-lifecycle.js';
-export { defaultSessionTitle, MAX_DEFAULT_TITLE_LENGTH } from './acp/titles.js';
-export { sessionStoreRequestError } from './acp/wire-errors.js';

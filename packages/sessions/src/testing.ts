@@ -17,7 +17,9 @@ import { SessionStoreError, type SessionStoreErrorCode } from './errors.js';
  * const factory: SessionStoreFactory = (options) => memorySessionStore(options);
  * ```
  */
-export type SessionStoreFactory = (options: { maxSessionBytes?: number }) => SessionStore | Promise<SessionStore>;
+export type SessionStoreFactory = (options: {
+  maxSessionBytes?: number;
+}) => SessionStore | Promise<SessionStore>;
 
 async function refusal(promise: Promise<unknown>, code: SessionStoreErrorCode): Promise<SessionStoreError> {
   try {
@@ -120,14 +122,23 @@ export function describeSessionStoreContract(name: string, factory: SessionStore
           expectedVersion: 0,
           cwd: '/work',
           state: { thumbnail: bytes.subarray(10, 20) },
-          append: [{ role: 'user', content: [{ type: 'image', image: bytes, mediaType: 'image/png' }, { type: 'text', text }] }],
+          append: [
+            {
+              role: 'user',
+              content: [
+                { type: 'image', image: bytes, mediaType: 'image/png' },
+                { type: 'text', text },
+              ],
+            },
+          ],
         });
         const stored = await store.get('bin');
-        const part = (stored?.entries[0] as { content: [{ image: Uint8Array }, { text: string }] }).content;
+        if (stored === undefined) throw new Error('the session was not stored');
+        const part = (stored.entries[0] as { content: [{ image: Uint8Array }, { text: string }] }).content;
         expect(part[0].image).toBeInstanceOf(Uint8Array);
         expect([...part[0].image]).toEqual([...bytes]);
         expect(part[1].text).toBe(text);
-        expect([...(stored?.state.thumbnail as Uint8Array)]).toEqual([...bytes.subarray(10, 20)]);
+        expect([...(stored.state.thumbnail as Uint8Array)]).toEqual([...bytes.subarray(10, 20)]);
       }),
     );
 
@@ -141,7 +152,10 @@ export function describeSessionStoreContract(name: string, factory: SessionStore
           'STALE_WRITE',
         );
         expect(error.details).toMatchObject({ sessionId: 's', expectedVersion: 1, actualVersion: 2 });
-        await refusal(store.save({ sessionId: 's', expectedVersion: 0, cwd: '/w', append: ['d'] }), 'STALE_WRITE');
+        await refusal(
+          store.save({ sessionId: 's', expectedVersion: 0, cwd: '/w', append: ['d'] }),
+          'STALE_WRITE',
+        );
         expect((await store.get('s'))?.entries).toEqual(['a', 'b']);
       }),
     );
@@ -167,7 +181,10 @@ export function describeSessionStoreContract(name: string, factory: SessionStore
     it(
       'refuses to extend a session it does not hold',
       withStore({}, async (store) => {
-        await refusal(store.save({ sessionId: 'gone', expectedVersion: 4, cwd: '/w', append: [] }), 'SESSION_NOT_FOUND');
+        await refusal(
+          store.save({ sessionId: 'gone', expectedVersion: 4, cwd: '/w', append: [] }),
+          'SESSION_NOT_FOUND',
+        );
         expect(await store.get('gone')).toBeUndefined();
       }),
     );
@@ -206,7 +223,14 @@ export function describeSessionStoreContract(name: string, factory: SessionStore
           { id: 'g', cwd: '/one', second: 7 },
         ];
         for (const { id, cwd, second } of sessions) {
-          await store.save({ sessionId: id, expectedVersion: 0, cwd, title: `title ${id}`, append: [], updatedAt: at(second) });
+          await store.save({
+            sessionId: id,
+            expectedVersion: 0,
+            cwd,
+            title: `title ${id}`,
+            append: [],
+            updatedAt: at(second),
+          });
         }
         if (store.list === undefined) throw new Error('the contract needs list');
         const all = await store.list({ limit: 100 });
@@ -230,7 +254,13 @@ export function describeSessionStoreContract(name: string, factory: SessionStore
         } while (cursor !== undefined);
         expect(seen).toEqual(['g', 'e', 'd', 'c', 'a']);
         // A save moves a session to the front.
-        await store.save({ sessionId: 'a', expectedVersion: 1, cwd: '/one', append: ['x'], updatedAt: at(9) });
+        await store.save({
+          sessionId: 'a',
+          expectedVersion: 1,
+          cwd: '/one',
+          append: ['x'],
+          updatedAt: at(9),
+        });
         expect((await store.list({ cwd: '/one', limit: 1 })).sessions[0]?.sessionId).toBe('a');
         expect((await store.list({ cwd: '/none' })).sessions).toEqual([]);
         await refusal(store.list({ cursor: 'not-a-cursor' }), 'INVALID_CURSOR');
@@ -243,7 +273,8 @@ export function describeSessionStoreContract(name: string, factory: SessionStore
       withStore({}, async (store) => {
         await store.save({ sessionId: 'd1', expectedVersion: 0, cwd: '/w', append: ['a'] });
         await store.save({ sessionId: 'd2', expectedVersion: 0, cwd: '/w', append: ['b'] });
-        if (store.delete === undefined || store.list === undefined) throw new Error('the contract needs delete and list');
+        if (store.delete === undefined || store.list === undefined)
+          throw new Error('the contract needs delete and list');
         expect(await store.delete('d1')).toBe(true);
         expect(await store.delete('d1')).toBe(false);
         expect(await store.get('d1')).toBeUndefined();
@@ -283,8 +314,14 @@ export function describeSessionStoreContract(name: string, factory: SessionStore
             'INVALID_SESSION_ID',
           );
         }
-        await refusal(store.save({ sessionId: 'ok', expectedVersion: -1, cwd: '/w', append: [] }), 'INVALID_WRITE');
-        await refusal(store.save({ sessionId: 'ok', expectedVersion: 0, cwd: '', append: [] }), 'INVALID_WRITE');
+        await refusal(
+          store.save({ sessionId: 'ok', expectedVersion: -1, cwd: '/w', append: [] }),
+          'INVALID_WRITE',
+        );
+        await refusal(
+          store.save({ sessionId: 'ok', expectedVersion: 0, cwd: '', append: [] }),
+          'INVALID_WRITE',
+        );
         await refusal(
           store.save({ sessionId: 'ok', expectedVersion: 0, cwd: '/w', title: 'a\u0000b', append: [] }),
           'INVALID_WRITE',
@@ -296,7 +333,10 @@ export function describeSessionStoreContract(name: string, factory: SessionStore
       const store = await factory({});
       await store.close();
       await refusal(store.get('s'), 'STORE_CLOSED');
-      await refusal(store.save({ sessionId: 's', expectedVersion: 0, cwd: '/w', append: [] }), 'STORE_CLOSED');
+      await refusal(
+        store.save({ sessionId: 's', expectedVersion: 0, cwd: '/w', append: [] }),
+        'STORE_CLOSED',
+      );
     });
   });
 }

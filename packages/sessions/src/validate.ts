@@ -28,9 +28,13 @@ export function checkSessionId(sessionId: unknown): string {
 }
 
 function invalidWrite(sessionId: string, what: string): SessionStoreError {
-  return new SessionStoreError(SessionStoreErrorCode.InvalidWrite, `cannot save session ${sessionId}: ${what}`, {
-    sessionId,
-  });
+  return new SessionStoreError(
+    SessionStoreErrorCode.InvalidWrite,
+    `cannot save session ${sessionId}: ${what}`,
+    {
+      sessionId,
+    },
+  );
 }
 
 /** A save with its defaults applied. */
@@ -66,11 +70,23 @@ export function checkSave<Entry>(write: SessionSave<Entry>): CheckedSave<Entry> 
   if (typeof updatedAt !== 'string' || Number.isNaN(Date.parse(updatedAt))) {
     throw invalidWrite(sessionId, 'updatedAt must be an ISO 8601 date');
   }
-  return { sessionId, expectedVersion, cwd, title, state, append, updatedAt: new Date(updatedAt).toISOString() };
+  return {
+    sessionId,
+    expectedVersion,
+    cwd,
+    title,
+    state,
+    append,
+    updatedAt: new Date(updatedAt).toISOString(),
+  };
 }
 
 /** The stale-write refusal every store throws. */
-export function staleWrite(sessionId: string, expectedVersion: number, actualVersion: number): SessionStoreError {
+export function staleWrite(
+  sessionId: string,
+  expectedVersion: number,
+  actualVersion: number,
+): SessionStoreError {
   return new SessionStoreError(
     SessionStoreErrorCode.StaleWrite,
     `session ${sessionId} was saved by another writer (stored version ${actualVersion}, this writer expected ${expectedVersion}); ` +
@@ -89,7 +105,11 @@ export function sessionNotStored(sessionId: string, expectedVersion: number): Se
 }
 
 /** The size refusal every store throws. */
-export function sessionTooLarge(sessionId: string, bytes: number, maxSessionBytes: number): SessionStoreError {
+export function sessionTooLarge(
+  sessionId: string,
+  bytes: number,
+  maxSessionBytes: number,
+): SessionStoreError {
   return new SessionStoreError(
     SessionStoreErrorCode.SessionTooLarge,
     `session ${sessionId} would grow to ${bytes} bytes, past this store's bound of ${maxSessionBytes} (maxSessionBytes); ` +
@@ -148,14 +168,18 @@ export function compareSummaries(a: SessionSummary, b: SessionSummary): number {
 /** Whether `summary` comes after the cursor position in list order. */
 export function isAfter(summary: SessionSummary, after: CheckedQuery['after']): boolean {
   if (after === undefined) return true;
-  return compareSummaries(summary, { ...summary, updatedAt: after.updatedAt, sessionId: after.sessionId }) > 0;
+  return (
+    compareSummaries(summary, { ...summary, updatedAt: after.updatedAt, sessionId: after.sessionId }) > 0
+  );
 }
 
 /** A page from summaries already in list order and filtered: `limit + 1` looked at tells whether more follow. */
 export function pageOf(sorted: readonly SessionSummary[], limit: number) {
   const sessions = sorted.slice(0, limit);
   const last = sessions.at(-1);
-  return sorted.length > limit && last !== undefined ? { sessions, nextCursor: cursorAfter(last) } : { sessions };
+  return sorted.length > limit && last !== undefined
+    ? { sessions, nextCursor: cursorAfter(last) }
+    : { sessions };
 }
 
 /** `maxSessionBytes` checked, or the default. */

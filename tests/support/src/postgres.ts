@@ -47,7 +47,7 @@ export function postgresBinDir(): string {
   }
   if (onPath.status === 0) return join(onPath.stdout.trim(), '..');
   throw new Error(
-    'Postgres is not installed (no pg_ctl): run the test command (pnpm test), which installs Debian\'s postgresql, or apt-get install postgresql',
+    "Postgres is not installed (no pg_ctl): run the test command (pnpm test), which installs Debian's postgresql, or apt-get install postgresql",
   );
 }
 
@@ -65,7 +65,9 @@ function postgresUser(): { uid: number; gid: number } | undefined {
   try {
     return { uid: id('-u'), gid: id('-g') };
   } catch {
-    throw new Error('running as root, Postgres needs a non-root user: no `postgres` user (apt-get install postgresql adds it)');
+    throw new Error(
+      'running as root, Postgres needs a non-root user: no `postgres` user (apt-get install postgresql adds it)',
+    );
   }
 }
 
@@ -113,7 +115,18 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
     runAs(owner, bin, 'pg_ctl', ['stop', '-D', data, '-m', 'immediate', '-w']);
   };
   try {
-    runAs(owner, bin, 'initdb', ['-D', data, '-A', 'trust', '-U', user, '-E', 'UTF8', '--locale=C', '--no-sync']);
+    runAs(owner, bin, 'initdb', [
+      '-D',
+      data,
+      '-A',
+      'trust',
+      '-U',
+      user,
+      '-E',
+      'UTF8',
+      '--locale=C',
+      '--no-sync',
+    ]);
     await start();
     runAs(owner, bin, 'createdb', ['-h', directory, '-p', String(PORT), '-U', user, user]);
   } catch (error) {
@@ -121,7 +134,9 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
     await halt().catch(() => undefined);
     await rm(directory, { recursive: true, force: true });
     const stderr = (error as { stderr?: Buffer }).stderr?.toString() ?? '';
-    throw new Error(`could not start a throwaway Postgres in ${directory}: ${stderr}${log}`, { cause: error });
+    throw new Error(`could not start a throwaway Postgres in ${directory}: ${stderr}${log}`, {
+      cause: error,
+    });
   }
   return {
     connectionString: `postgresql://${user}@localhost/${user}?host=${encodeURIComponent(directory)}&port=${PORT}`,

@@ -41,6 +41,10 @@ export interface SessionRequestLike {
   readonly params: { readonly sessionId: string };
 }
 
+/** What a resume callback returns: the response's fields, or nothing. */
+// biome-ignore lint/suspicious/noConfusingVoidType: `void` lets an open callback without a return type-check.
+type ResumeResult = ResumeSessionResponse | undefined | void;
+
 /** Runs `task`, turning a store's refusal into its JSON-RPC error. */
 async function onWire<Result>(task: () => Promise<Result>): Promise<Result> {
   try {
@@ -177,10 +181,7 @@ export class SessionLifecycle<Entry = unknown> {
    * ```
    */
   resume<Context extends SessionRequestLike>(
-    open: (
-      stored: StoredSession<Entry>,
-      context: Context,
-    ) => ResumeSessionResponse | undefined | void | Promise<ResumeSessionResponse | undefined | void>,
+    open: (stored: StoredSession<Entry>, context: Context) => ResumeResult | Promise<ResumeResult>,
   ): (context: Context) => Promise<ResumeSessionResponse> {
     return (context) =>
       onWire(async () => (await open(await this.#stored(context.params.sessionId), context)) ?? {});
@@ -264,7 +265,12 @@ export class SessionLifecycle<Entry = unknown> {
 
 /** A stored session as `session/list` shows it. */
 export function sessionInfoOf(summary: SessionSummary): SessionInfo {
-  return { sessionId: summary.sessionId, cwd: summary.cwd, title: summary.title, updatedAt: summary.updatedAt };
+  return {
+    sessionId: summary.sessionId,
+    cwd: summary.cwd,
+    title: summary.title,
+    updatedAt: summary.updatedAt,
+  };
 }
 
 /**

@@ -16,8 +16,11 @@ export const MAX_DEFAULT_TITLE_LENGTH = 80;
  */
 export function defaultSessionTitle(text: string): string | null {
   for (const line of text.split(/\r?\n/)) {
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: dropping control characters is the point.
-    const cleaned = line.replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/\s+/g, ' ').trim();
+    const cleaned = line
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: dropping control characters is the point.
+      .replace(/[\u0000-\u001f\u007f]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
     if (cleaned === '') continue;
     const characters = [...cleaned];
     return characters.length > MAX_DEFAULT_TITLE_LENGTH

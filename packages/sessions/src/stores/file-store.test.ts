@@ -81,7 +81,9 @@ describe('fileSessionStore on disk', () => {
     expect(error).toMatchObject({ code: 'CORRUPT_RECORD', details: { location: `${badPath}:2` } });
     expect((error as Error).message).toContain('Restore it from a backup or delete it');
     expect((await store.get('good'))?.entries).toEqual(['fine']);
-    await expect(store.save({ sessionId: 'bad', expectedVersion: 1, cwd: '/w', append: [] })).rejects.toMatchObject({
+    await expect(
+      store.save({ sessionId: 'bad', expectedVersion: 1, cwd: '/w', append: [] }),
+    ).rejects.toMatchObject({
       code: 'CORRUPT_RECORD',
     });
     // A file whose header names another session (copied by hand) is refused too.
@@ -96,11 +98,15 @@ describe('fileSessionStore on disk', () => {
     const store = fileSessionStore({ directory, lockTimeoutMs: 100 });
     await store.save({ sessionId: 's', expectedVersion: 0, cwd: '/w', append: ['one'] });
     const path = join(directory, (await sessionFiles(directory))[0] as string);
-    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+      encoding: 'utf8',
+    });
     await writeFile(`${path}.lock`, dead.stdout);
     await store.save({ sessionId: 's', expectedVersion: 1, cwd: '/w', append: ['two'] });
     await writeFile(`${path}.lock`, String(process.ppid));
-    await expect(store.save({ sessionId: 's', expectedVersion: 2, cwd: '/w', append: ['three'] })).rejects.toMatchObject({
+    await expect(
+      store.save({ sessionId: 's', expectedVersion: 2, cwd: '/w', append: ['three'] }),
+    ).rejects.toMatchObject({
       code: 'STALE_WRITE',
     });
     expect((await store.get('s'))?.entries).toEqual(['one', 'two']);

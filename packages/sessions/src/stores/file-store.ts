@@ -30,8 +30,8 @@ import {
   sessionTooLarge,
   staleWrite,
 } from '../validate.js';
-import { LockBusyError, withFileLock } from './file-lock.js';
 import { readFirstLine, readLastCommittedLine } from './file-lines.js';
+import { LockBusyError, withFileLock } from './file-lock.js';
 
 /**
  * Options of {@link fileSessionStore}.
@@ -204,6 +204,8 @@ class FileSessionStore implements SessionStore {
       return await withFileLock(`${path}.lock`, this.#lockTimeoutMs, () => this.#write(path, save));
     } catch (error) {
       if (SessionStoreError.isInstance(error)) throw error;
+      // The directory may have gone (or been replaced): make it again on the next save.
+      this.#ready = undefined;
       if (error instanceof LockBusyError) {
         throw new SessionStoreError(
           SessionStoreErrorCode.StaleWrite,
@@ -232,7 +234,8 @@ class FileSessionStore implements SessionStore {
       const tail = await readLastCommittedLine(handle, size);
       const last = tail.line === undefined ? undefined : this.#parse(path, 0, tail.line);
       if (!isTurnLine(last)) throw this.#corrupt(path, 0, save.sessionId, 'the last line is not a save');
-      if (last.version !== save.expectedVersion) throw staleWrite(save.sessionId, save.expectedVersion, last.version);
+      if (last.version !== save.expectedVersion)
+        throw staleWrite(save.sessionId, save.expectedVersion, last.version);
       const stateBytes = stateText === undefined ? last.stateBytes : byteLength(stateText);
       const bytes = last.bytes - last.stateBytes + stateBytes + byteLength(appendText);
       if (bytes > this.maxSessionBytes) throw sessionTooLarge(save.sessionId, bytes, this.maxSessionBytes);
@@ -249,7 +252,12 @@ class FileSessionStore implements SessionStore {
     }
   }
 
-  async #create(path: string, save: CheckedSave<unknown>, stateText: string, appendText: string): Promise<SessionSaved> {
+  async #create(
+    path: string,
+    save: CheckedSave<unknown>,
+    stateText: string,
+    appendText: string,
+  ): Promise<SessionSaved> {
     const stateBytes = byteLength(stateText);
     const bytes = stateBytes + byteLength(appendText);
     if (bytes > this.maxSessionBytes) throw sessionTooLarge(save.sessionId, bytes, this.maxSessionBytes);

@@ -98,7 +98,8 @@ class MemorySessionStore implements SessionStore {
     const save = checkSave(write);
     const held = this.#sessions.get(save.sessionId);
     const actual = held?.summary.version ?? 0;
-    if (held === undefined && save.expectedVersion > 0) throw sessionNotStored(save.sessionId, save.expectedVersion);
+    if (held === undefined && save.expectedVersion > 0)
+      throw sessionNotStored(save.sessionId, save.expectedVersion);
     if (actual !== save.expectedVersion) throw staleWrite(save.sessionId, save.expectedVersion, actual);
     const turn = encodeValue(save.append);
     const state = save.state === undefined ? (held?.state ?? '{}') : encodeValue(save.state);

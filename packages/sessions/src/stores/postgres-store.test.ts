@@ -13,14 +13,24 @@ afterAll(() => postgres?.stop());
 let schemas = 0;
 // Each test gets a schema of its own in the one server of this file.
 describeSessionStoreContract('postgres', (options) =>
-  postgresSessionStore({ connectionString: postgres.connectionString, schema: `contract_${++schemas}`, ...options }),
+  postgresSessionStore({
+    connectionString: postgres.connectionString,
+    schema: `contract_${++schemas}`,
+    ...options,
+  }),
 );
 
 describe('postgresSessionStore on a real server', () => {
   it('creates its tables and version row on first use, once, even when two servers start together', async () => {
-    const first = postgresSessionStore({ connectionString: postgres.connectionString, schema: 'shared_start' });
-    const second = postgresSessionStore({ connectionString: postgres.connectionString, schema: 'shared_start' });
-    await Promise.all([first.list(), second.list()]);
+    const first = postgresSessionStore({
+      connectionString: postgres.connectionString,
+      schema: 'shared_start',
+    });
+    const second = postgresSessionStore({
+      connectionString: postgres.connectionString,
+      schema: 'shared_start',
+    });
+    await Promise.all([first.list?.(), second.list?.()]);
     const client = new pg.Client({ connectionString: postgres.connectionString });
     await client.connect();
     const tables = await client.query<{ table_name: string }>(
@@ -48,7 +58,9 @@ describe('postgresSessionStore on a real server', () => {
       b.save({ sessionId: 's', expectedVersion: 1, cwd: '/w', append: ['from b'] }),
     ]);
     expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
-    expect((results.find((result) => result.status === 'rejected') as PromiseRejectedResult).reason).toMatchObject({
+    expect(
+      (results.find((result) => result.status === 'rejected') as PromiseRejectedResult).reason,
+    ).toMatchObject({
       code: 'STALE_WRITE',
     });
     expect((await a.get('s'))?.entries).toHaveLength(2);
@@ -61,12 +73,17 @@ describe('postgresSessionStore on a real server', () => {
     const store = postgresSessionStore({ pool, schema: 'given_pool' });
     await store.save({ sessionId: 's', expectedVersion: 0, cwd: '/w', append: [] });
     await store.close();
-    expect((await pool.query('SELECT count(*)::int AS n FROM given_pool.acpkit_sessions')).rows[0]).toEqual({ n: 1 });
+    expect((await pool.query('SELECT count(*)::int AS n FROM given_pool.acpkit_sessions')).rows[0]).toEqual({
+      n: 1,
+    });
     await pool.end();
   });
 
   it('says STORE_UNAVAILABLE while the server is down, loses nothing, and works again once it is back', async () => {
-    const store = postgresSessionStore({ connectionString: postgres.connectionString, schema: 'down_and_up' });
+    const store = postgresSessionStore({
+      connectionString: postgres.connectionString,
+      schema: 'down_and_up',
+    });
     await store.save({ sessionId: 's', expectedVersion: 0, cwd: '/w', append: ['kept'] });
     await postgres.pause();
     try {
@@ -74,8 +91,10 @@ describe('postgresSessionStore on a real server', () => {
         .save({ sessionId: 's', expectedVersion: 1, cwd: '/w', append: ['lost?'] })
         .catch((caught: unknown) => caught);
       expect(error).toMatchObject({ code: 'STORE_UNAVAILABLE', details: { sessionId: 's' } });
-      expect((error as Error).message).toMatch(/Postgres session store cannot be reached .*Check that it is up and retry/);
-      await expect(store.list()).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
+      expect((error as Error).message).toMatch(
+        /Postgres session store cannot be reached .*Check that it is up and retry/,
+      );
+      await expect(store.list?.()).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
     } finally {
       await postgres.start();
     }
@@ -85,7 +104,9 @@ describe('postgresSessionStore on a real server', () => {
   });
 
   it('refuses options it cannot use, without echoing a connection string', () => {
-    expect(() => postgresSessionStore({} as never)).toThrow('exactly one of { connectionString } or { pool }');
+    expect(() => postgresSessionStore({} as never)).toThrow(
+      'exactly one of { connectionString } or { pool }',
+    );
     expect(() =>
       postgresSessionStore({ connectionString: postgres.connectionString, schema: 'Robert"; DROP' }),
     ).toThrow('schema must be a lower-case SQL identifier');

@@ -14,7 +14,14 @@ import type {
   StoredSession,
 } from '../contract.js';
 import { invalidOption, SessionStoreError, SessionStoreErrorCode, storeUnavailable } from '../errors.js';
-import { checkMaxSessionBytes, checkQuery, checkSave, checkSessionId, pageOf, staleWrite } from '../validate.js';
+import {
+  checkMaxSessionBytes,
+  checkQuery,
+  checkSave,
+  checkSessionId,
+  pageOf,
+  staleWrite,
+} from '../validate.js';
 import { planSave } from './save-plan.js';
 
 /**
@@ -109,9 +116,16 @@ class PostgresSessionStore implements SessionStore {
   constructor(options: PostgresSessionStoreOptions) {
     const given = options as { connectionString?: unknown; pool?: unknown } | undefined;
     if ((given?.connectionString === undefined) === (given?.pool === undefined)) {
-      throw invalidOption('postgresSessionStore options', 'exactly one of { connectionString } or { pool }', options);
+      throw invalidOption(
+        'postgresSessionStore options',
+        'exactly one of { connectionString } or { pool }',
+        options,
+      );
     }
-    if (given?.connectionString !== undefined && (typeof given.connectionString !== 'string' || given.connectionString === '')) {
+    if (
+      given?.connectionString !== undefined &&
+      (typeof given.connectionString !== 'string' || given.connectionString === '')
+    ) {
       throw invalidOption('connectionString', 'a postgresql:// URL', '(redacted)');
     }
     const schema = options.schema ?? 'public';
@@ -150,7 +164,8 @@ class PostgresSessionStore implements SessionStore {
         const entries: unknown[] = [];
         for (const turn of turns.rows) {
           const decoded = this.#decode(turn.entries, id, `acpkit_session_turns version ${turn.version}`);
-          if (!Array.isArray(decoded)) throw this.#corrupt(id, `acpkit_session_turns version ${turn.version}`);
+          if (!Array.isArray(decoded))
+            throw this.#corrupt(id, `acpkit_session_turns version ${turn.version}`);
           for (const entry of decoded) entries.push(entry);
         }
         return {
@@ -200,7 +215,17 @@ class PostgresSessionStore implements SessionStore {
           const inserted = await client.query(
             `INSERT INTO ${this.#table('acpkit_sessions')} (session_id, cwd, title, created_at, updated_at, version, state, state_bytes, bytes)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (session_id) DO NOTHING`,
-            [save.sessionId, save.cwd, plan.title, plan.createdAt, save.updatedAt, plan.version, plan.stateText, plan.stateBytes, plan.bytes],
+            [
+              save.sessionId,
+              save.cwd,
+              plan.title,
+              plan.createdAt,
+              save.updatedAt,
+              plan.version,
+              plan.stateText,
+              plan.stateBytes,
+              plan.bytes,
+            ],
           );
           // Another server created it between our read and our insert: that writer won.
           if (inserted.rowCount !== 1) {
@@ -210,7 +235,16 @@ class PostgresSessionStore implements SessionStore {
         } else {
           await client.query(
             `UPDATE ${this.#table('acpkit_sessions')} SET cwd = $1, title = $2, updated_at = $3, version = $4, state = $5, state_bytes = $6, bytes = $7 WHERE session_id = $8`,
-            [save.cwd, plan.title, save.updatedAt, plan.version, plan.stateText, plan.stateBytes, plan.bytes, save.sessionId],
+            [
+              save.cwd,
+              plan.title,
+              save.updatedAt,
+              plan.version,
+              plan.stateText,
+              plan.stateBytes,
+              plan.bytes,
+              save.sessionId,
+            ],
           );
         }
         await client.query(
@@ -237,7 +271,9 @@ class PostgresSessionStore implements SessionStore {
       }
       if (after !== undefined) {
         parameters.push(after.updatedAt, after.sessionId);
-        conditions.push(`(updated_at, session_id) < ($${parameters.length - 1}::timestamptz, $${parameters.length})`);
+        conditions.push(
+          `(updated_at, session_id) < ($${parameters.length - 1}::timestamptz, $${parameters.length})`,
+        );
       }
       parameters.push(limit + 1);
       const where = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
@@ -252,7 +288,10 @@ class PostgresSessionStore implements SessionStore {
   async delete(sessionId: string): Promise<boolean> {
     const id = checkSessionId(sessionId);
     return this.#withClient(id, async (client) => {
-      const result = await client.query(`DELETE FROM ${this.#table('acpkit_sessions')} WHERE session_id = $1`, [id]);
+      const result = await client.query(
+        `DELETE FROM ${this.#table('acpkit_sessions')} WHERE session_id = $1`,
+        [id],
+      );
       return result.rowCount === 1;
     });
   }
@@ -269,11 +308,15 @@ class PostgresSessionStore implements SessionStore {
     task: (client: PoolClient) => Promise<Result>,
   ): Promise<Result> {
     if (this.#closed) {
-      throw new SessionStoreError(SessionStoreErrorCode.StoreClosed, 'this Postgres session store was closed');
+      throw new SessionStoreError(
+        SessionStoreErrorCode.StoreClosed,
+        'this Postgres session store was closed',
+      );
     }
     let client: PoolClient;
     try {
-      const pool = await (this.#ready ??= this.#prepare());
+      this.#ready ??= this.#prepare();
+      const pool = await this.#ready;
       client = await pool.connect();
     } catch (error) {
       this.#ready = undefined;
@@ -313,7 +356,10 @@ class PostgresSessionStore implements SessionStore {
           { cause },
         );
       }
-      pool = new pg.Pool({ connectionString: this.#options.connectionString, max: this.#options.maxConnections });
+      pool = new pg.Pool({
+        connectionString: this.#options.connectionString,
+        max: this.#options.maxConnections,
+      });
       // An idle connection the server dropped (a restart) must not crash the process; the next query reconnects.
       pool.on('error', () => undefined);
       this.#pool = pool;
@@ -328,9 +374,10 @@ class PostgresSessionStore implements SessionStore {
       );
       const stored = version.rows[0]?.version;
       if (stored === undefined) {
-        await client.query(`INSERT INTO ${this.#table('acpkit_schema_version')} (component, version) VALUES ('sessions', $1)`, [
-          POSTGRES_SCHEMA_VERSION,
-        ]);
+        await client.query(
+          `INSERT INTO ${this.#table('acpkit_schema_version')} (component, version) VALUES ('sessions', $1)`,
+          [POSTGRES_SCHEMA_VERSION],
+        );
       } else if (stored > POSTGRES_SCHEMA_VERSION) {
         throw new SessionStoreError(
           SessionStoreErrorCode.StoreUnavailable,

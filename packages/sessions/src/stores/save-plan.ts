@@ -26,13 +26,19 @@ export interface SavePlan extends StoredHeader {
  *
  * @throws SessionStoreError `SESSION_NOT_FOUND`, `STALE_WRITE`, `SESSION_TOO_LARGE`.
  */
-export function planSave(save: CheckedSave<unknown>, stored: StoredHeader | undefined, maxSessionBytes: number): SavePlan {
-  if (stored === undefined && save.expectedVersion > 0) throw sessionNotStored(save.sessionId, save.expectedVersion);
+export function planSave(
+  save: CheckedSave<unknown>,
+  stored: StoredHeader | undefined,
+  maxSessionBytes: number,
+): SavePlan {
+  if (stored === undefined && save.expectedVersion > 0)
+    throw sessionNotStored(save.sessionId, save.expectedVersion);
   const actual = stored?.version ?? 0;
   if (actual !== save.expectedVersion) throw staleWrite(save.sessionId, save.expectedVersion, actual);
   const entriesText = encodeValue(save.append);
   const stateText = save.state === undefined ? (stored?.stateText ?? '{}') : encodeValue(save.state);
-  const stateBytes = save.state === undefined && stored !== undefined ? stored.stateBytes : byteLength(stateText);
+  const stateBytes =
+    save.state === undefined && stored !== undefined ? stored.stateBytes : byteLength(stateText);
   const bytes = (stored?.bytes ?? 0) - (stored?.stateBytes ?? 0) + stateBytes + byteLength(entriesText);
   if (bytes > maxSessionBytes) throw sessionTooLarge(save.sessionId, bytes, maxSessionBytes);
   return {

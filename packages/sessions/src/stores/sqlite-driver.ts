@@ -80,5 +80,7 @@ export function isCorruptionError(error: unknown): boolean {
   // SQLITE_CORRUPT (11) and SQLITE_NOTADB (26), as better-sqlite3 (`code`) and node:sqlite (`errcode`) report them.
   if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') return true;
   if (typeof errcode === 'number' && ((errcode & 0xff) === 11 || (errcode & 0xff) === 26)) return true;
-  return typeof message === 'string' && /file is not a database|database disk image is malformed/.test(message);
+  return (
+    typeof message === 'string' && /file is not a database|database disk image is malformed/.test(message)
+  );
 }

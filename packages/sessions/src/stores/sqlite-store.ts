@@ -118,22 +118,31 @@ class Statements {
   readonly list: SqliteStatement[][];
 
   constructor(db: SqliteDatabase) {
-    this.header = db.prepare(`SELECT ${SUMMARY_COLUMNS}, state, state_bytes, bytes FROM acpkit_sessions WHERE session_id = ?`);
-    this.turns = db.prepare('SELECT version, entries FROM acpkit_session_turns WHERE session_id = ? ORDER BY version');
+    this.header = db.prepare(
+      `SELECT ${SUMMARY_COLUMNS}, state, state_bytes, bytes FROM acpkit_sessions WHERE session_id = ?`,
+    );
+    this.turns = db.prepare(
+      'SELECT version, entries FROM acpkit_session_turns WHERE session_id = ? ORDER BY version',
+    );
     this.insertSession = db.prepare(
       'INSERT INTO acpkit_sessions (session_id, cwd, title, created_at, updated_at, version, state, state_bytes, bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.updateSession = db.prepare(
       'UPDATE acpkit_sessions SET cwd = ?, title = ?, updated_at = ?, version = ?, state = ?, state_bytes = ?, bytes = ? WHERE session_id = ?',
     );
-    this.insertTurn = db.prepare('INSERT INTO acpkit_session_turns (session_id, version, entries) VALUES (?, ?, ?)');
+    this.insertTurn = db.prepare(
+      'INSERT INTO acpkit_session_turns (session_id, version, entries) VALUES (?, ?, ?)',
+    );
     this.deleteSession = db.prepare('DELETE FROM acpkit_sessions WHERE session_id = ?');
     const order = 'ORDER BY updated_at DESC, session_id DESC LIMIT ?';
     const after = '(updated_at, session_id) < (?, ?)';
     const select = `SELECT ${SUMMARY_COLUMNS} FROM acpkit_sessions`;
     this.list = [
       [db.prepare(`${select} ${order}`), db.prepare(`${select} WHERE ${after} ${order}`)],
-      [db.prepare(`${select} WHERE cwd = ? ${order}`), db.prepare(`${select} WHERE cwd = ? AND ${after} ${order}`)],
+      [
+        db.prepare(`${select} WHERE cwd = ? ${order}`),
+        db.prepare(`${select} WHERE cwd = ? AND ${after} ${order}`),
+      ],
     ];
   }
 }
@@ -158,7 +167,8 @@ class SqliteSessionStore implements SessionStore {
       throw invalidOption('driver', "'auto', 'node:sqlite' or 'better-sqlite3'", driver);
     }
     const busy = options.busyTimeoutMs ?? 5_000;
-    if (!Number.isSafeInteger(busy) || busy < 0) throw invalidOption('busyTimeoutMs', 'a non-negative integer', busy);
+    if (!Number.isSafeInteger(busy) || busy < 0)
+      throw invalidOption('busyTimeoutMs', 'a non-negative integer', busy);
     this.maxSessionBytes = checkMaxSessionBytes(options.maxSessionBytes);
     this.#options = { ...options, synchronous, driver, busyTimeoutMs: busy };
   }
@@ -243,7 +253,9 @@ class SqliteSessionStore implements SessionStore {
   async list(query?: ListSessionsQuery): Promise<SessionPage> {
     const { cwd, limit, after } = checkQuery(query);
     return this.#run(undefined, ({ statements }) => {
-      const statement = statements.list[cwd === undefined ? 0 : 1]?.[after === undefined ? 0 : 1] as SqliteStatement;
+      const statement = statements.list[cwd === undefined ? 0 : 1]?.[
+        after === undefined ? 0 : 1
+      ] as SqliteStatement;
       const parameters: unknown[] = [];
       if (cwd !== undefined) parameters.push(cwd);
       if (after !== undefined) parameters.push(after.updatedAt, after.sessionId);
@@ -297,9 +309,9 @@ class SqliteSessionStore implements SessionStore {
       db.exec('BEGIN IMMEDIATE');
       try {
         db.exec(SCHEMA);
-        const row = db.prepare("SELECT version FROM acpkit_schema_version WHERE component = 'sessions'").get() as
-          | { version: number }
-          | undefined;
+        const row = db
+          .prepare("SELECT version FROM acpkit_schema_version WHERE component = 'sessions'")
+          .get() as { version: number } | undefined;
         if (row === undefined) {
           db.prepare("INSERT INTO acpkit_schema_version (component, version) VALUES ('sessions', ?)").run(
             SQLITE_SCHEMA_VERSION,
@@ -371,6 +383,8 @@ class SqliteSessionStore implements SessionStore {
  * export const createAgent = () => createAiSdkAgent({ name: 'helper', version: '1.0.0', model, sessionStore });
  * ```
  */
-export function sqliteSessionStore(options: SqliteSessionStoreOptions): SessionStore & { driver(): Promise<string> } {
+export function sqliteSessionStore(
+  options: SqliteSessionStoreOptions,
+): SessionStore & { driver(): Promise<string> } {
   return new SqliteSessionStore(options);
 }
