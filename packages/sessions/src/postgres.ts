@@ -4,6 +4,8 @@
  */
 export {
   POSTGRES_SCHEMA_VERSION,
+  type PostgresClientLike,
+  type PostgresPoolLike,
   type PostgresSessionStoreOptions,
   postgresSessionStore,
 } from './stores/postgres-store.js';

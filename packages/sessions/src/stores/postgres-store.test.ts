@@ -2,7 +2,7 @@ import { startPostgres, type TestPostgres } from '@acpkit/test-support/postgres'
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeSessionStoreContract } from '../testing.js';
-import { postgresSessionStore } from './postgres-store.js';
+import { type PostgresPoolLike, postgresSessionStore } from './postgres-store.js';
 
 let postgres: TestPostgres;
 beforeAll(async () => {
@@ -70,7 +70,9 @@ describe('postgresSessionStore on a real server', () => {
 
   it('uses a pool it is given and leaves it open on close', async () => {
     const pool = new pg.Pool({ connectionString: postgres.connectionString, max: 2 });
-    const store = postgresSessionStore({ pool, schema: 'given_pool' });
+    // A pg.Pool is a PostgresPoolLike as it is: no cast, no @types/pg in the store's types.
+    const given: PostgresPoolLike = pool;
+    const store = postgresSessionStore({ pool: given, schema: 'given_pool' });
     await store.save({ sessionId: 's', expectedVersion: 0, cwd: '/w', append: [] });
     await store.close();
     expect((await pool.query('SELECT count(*)::int AS n FROM given_pool.acpkit_sessions')).rows[0]).toEqual({

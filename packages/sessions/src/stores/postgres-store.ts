@@ -2,7 +2,6 @@
 // SQLite store (a header row per session, one row per save), created on first use under an advisory lock with a
 // version table. A save locks its header row (SELECT … FOR UPDATE), so two servers writing one session are ordered
 // and the later one is refused as stale, never merged.
-import type { Pool, PoolClient } from 'pg';
 import { decodeValue } from '../codec.js';
 import type {
   ListSessionsQuery,
@@ -25,6 +24,39 @@ import {
 import { planSave } from './save-plan.js';
 
 /**
+ * The part of a `pg` client the store uses (so the store's types do not need `@types/pg`).
+ *
+ * @example
+ * ```ts
+ * import type { PostgresClientLike } from '@acpkit/sessions/postgres';
+ *
+ * const rows = async (client: PostgresClientLike) => (await client.query('SELECT 1 AS one')).rows;
+ * ```
+ */
+export interface PostgresClientLike {
+  // biome-ignore lint/suspicious/noExplicitAny: pg's own row type is `any`; a narrower one would refuse pg.
+  query(text: string, values?: unknown[]): Promise<{ rows: any[]; rowCount: number | null }>;
+  release(destroy?: boolean): void;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  off(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+/**
+ * The part of a `pg.Pool` the store uses: pass your `new pg.Pool(…)` as `pool`.
+ *
+ * @example
+ * ```ts
+ * import type { PostgresPoolLike } from '@acpkit/sessions/postgres';
+ *
+ * const check = async (pool: PostgresPoolLike) => (await pool.connect()).release();
+ * ```
+ */
+export interface PostgresPoolLike {
+  connect(): Promise<PostgresClientLike>;
+  end(): Promise<void>;
+}
+
+/**
  * Options of {@link postgresSessionStore}: a connection string (the store makes and ends its own `pg.Pool`) or a
  * pool of yours (left open on `close`).
  *
@@ -37,7 +69,7 @@ import { planSave } from './save-plan.js';
  */
 export type PostgresSessionStoreOptions = (
   | { readonly connectionString: string; readonly pool?: undefined }
-  | { readonly pool: Pool; readonly connectionString?: undefined }
+  | { readonly pool: PostgresPoolLike; readonly connectionString?: undefined }
 ) & {
   /** The Postgres schema holding the tables (created when missing). Default `public`. */
   readonly schema?: string | undefined;
@@ -109,8 +141,8 @@ class PostgresSessionStore implements SessionStore {
   readonly maxSessionBytes: number;
   readonly #schema: string;
   readonly #options: PostgresSessionStoreOptions;
-  #pool: Pool | undefined;
-  #ready: Promise<Pool> | undefined;
+  #pool: PostgresPoolLike | undefined;
+  #ready: Promise<PostgresPoolLike> | undefined;
   #closed = false;
 
   constructor(options: PostgresSessionStoreOptions) {
@@ -151,13 +183,13 @@ class PostgresSessionStore implements SessionStore {
       // One snapshot for the header and its turns, so a save in between cannot split them.
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       try {
-        const header = await client.query<SummaryRow & { state: string; bytes: string }>(
+        const header = await client.query(
           `SELECT ${SUMMARY_COLUMNS}, state, bytes FROM ${this.#table('acpkit_sessions')} WHERE session_id = $1`,
           [id],
         );
         const row = header.rows[0];
         if (row === undefined) return undefined;
-        const turns = await client.query<{ version: number; entries: string }>(
+        const turns = await client.query(
           `SELECT version, entries FROM ${this.#table('acpkit_session_turns')} WHERE session_id = $1 ORDER BY version`,
           [id],
         );
@@ -185,14 +217,7 @@ class PostgresSessionStore implements SessionStore {
     return this.#withClient(save.sessionId, async (client) => {
       await client.query('BEGIN');
       try {
-        const header = await client.query<{
-          version: number;
-          title: string | null;
-          created_at: Date;
-          state: string;
-          state_bytes: string;
-          bytes: string;
-        }>(
+        const header = await client.query(
           `SELECT version, title, created_at, state, state_bytes, bytes FROM ${this.#table('acpkit_sessions')} WHERE session_id = $1 FOR UPDATE`,
           [save.sessionId],
         );
@@ -277,7 +302,7 @@ class PostgresSessionStore implements SessionStore {
       }
       parameters.push(limit + 1);
       const where = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
-      const result = await client.query<SummaryRow>(
+      const result = await client.query(
         `SELECT ${SUMMARY_COLUMNS} FROM ${this.#table('acpkit_sessions')} ${where} ORDER BY updated_at DESC, session_id DESC LIMIT $${parameters.length}`,
         parameters,
       );
@@ -305,7 +330,7 @@ class PostgresSessionStore implements SessionStore {
 
   async #withClient<Result>(
     sessionId: string | undefined,
-    task: (client: PoolClient) => Promise<Result>,
+    task: (client: PostgresClientLike) => Promise<Result>,
   ): Promise<Result> {
     if (this.#closed) {
       throw new SessionStoreError(
@@ -313,7 +338,7 @@ class PostgresSessionStore implements SessionStore {
         'this Postgres session store was closed',
       );
     }
-    let client: PoolClient;
+    let client: PostgresClientLike;
     try {
       this.#ready ??= this.#prepare();
       const pool = await this.#ready;
@@ -342,7 +367,7 @@ class PostgresSessionStore implements SessionStore {
   }
 
   /** Makes the pool (or takes the given one) and creates the schema once. */
-  async #prepare(): Promise<Pool> {
+  async #prepare(): Promise<PostgresPoolLike> {
     let pool = this.#options.pool ?? this.#pool;
     if (pool === undefined) {
       let pg: typeof import('pg');
@@ -356,12 +381,13 @@ class PostgresSessionStore implements SessionStore {
           { cause },
         );
       }
-      pool = new pg.Pool({
+      const created = new pg.Pool({
         connectionString: this.#options.connectionString,
         max: this.#options.maxConnections,
       });
       // An idle connection the server dropped (a restart) must not crash the process; the next query reconnects.
-      pool.on('error', () => undefined);
+      created.on('error', () => undefined);
+      pool = created as unknown as PostgresPoolLike;
       this.#pool = pool;
     }
     const client = await pool.connect();
@@ -369,7 +395,7 @@ class PostgresSessionStore implements SessionStore {
       await client.query('BEGIN');
       await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK]);
       await client.query(schemaSql(this.#schema));
-      const version = await client.query<{ version: number }>(
+      const version = await client.query(
         `SELECT version FROM ${this.#table('acpkit_schema_version')} WHERE component = 'sessions'`,
       );
       const stored = version.rows[0]?.version;
