@@ -3,10 +3,11 @@
 
 import { memorySessionStore, type SessionStore, SessionStoreError } from '@acpkit/sessions';
 import { connectTestClient, type TestClient } from '@acpkit/testing';
-import { methods, RequestError } from '@agentclientprotocol/sdk';
+import { methods } from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readStoredSession } from '../src/session-store.js';
 import { scenarioAgentAi6 } from './support/ai6.js';
+import { failure } from './support/failure.js';
 
 const clients: TestClient[] = [];
 
@@ -21,16 +22,6 @@ async function connect(
   const client = await connectTestClient(scenarioAgentAi6(agentOptions).app, clientOptions);
   clients.push(client);
   return client;
-}
-
-async function failure(promise: Promise<unknown>): Promise<RequestError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(RequestError);
-    return error as RequestError;
-  }
-  throw new Error('expected a JSON-RPC error');
 }
 
 /** The user messages a store holds for a session, as the agent reads them back. */

@@ -10,6 +10,7 @@ import { connectTestClient, type TestClient } from '@acpkit/testing';
 import { type ListSessionsResponse, methods, RequestError } from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { scenarioAgentAi6 } from './support/ai6.js';
+import { failure } from './support/failure.js';
 
 const clients: TestClient[] = [];
 const cleanups: (() => Promise<void>)[] = [];
@@ -24,14 +25,18 @@ async function connect(agentOptions: Record<string, unknown>, cwd = '/work'): Pr
   return client;
 }
 
-async function failure(promise: Promise<unknown>): Promise<RequestError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(RequestError);
-    return error as RequestError;
-  }
-  throw new Error('expected a JSON-RPC error');
+/** The agent's message text a client received since transcript position `before`. */
+function agentTextSince(client: TestClient, before: number): string {
+  return client.transcript
+    .slice(before)
+    .flatMap((event) =>
+      event.kind === 'session-update' &&
+      event.update.sessionUpdate === 'agent_message_chunk' &&
+      event.update.content.type === 'text'
+        ? [event.update.content.text]
+        : [],
+    )
+    .join('');
 }
 
 async function temporaryDirectory(): Promise<string> {
@@ -105,16 +110,7 @@ describe.each(stores)('createAiSdkAgent sessions over the %s store', (_name, mak
     const turn = await prompt(second, first.sessionId, 'history');
     expect(turn.stopReason).toBe('end_turn');
     // The scripted model counts the user messages it was given: two restored, one new.
-    const text = second.transcript
-      .slice(before)
-      .flatMap((event) =>
-        event.kind === 'session-update' &&
-        event.update.sessionUpdate === 'agent_message_chunk' &&
-        event.update.content.type === 'text'
-          ? [event.update.content.text]
-          : [],
-      )
-      .join('');
+    const text = agentTextSince(second, before);
     expect(text).toContain('user messages=3');
   });
 
@@ -128,16 +124,7 @@ describe.each(stores)('createAiSdkAgent sessions over the %s store', (_name, mak
     expect(await resume(second, first.sessionId)).toEqual({});
     expect(second.transcript.length).toBe(before);
     await prompt(second, first.sessionId, 'history');
-    const text = second.transcript
-      .slice(before)
-      .flatMap((event) =>
-        event.kind === 'session-update' &&
-        event.update.sessionUpdate === 'agent_message_chunk' &&
-        event.update.content.type === 'text'
-          ? [event.update.content.text]
-          : [],
-      )
-      .join('');
+    const text = agentTextSince(second, before);
     expect(text).toContain('user messages=2');
   });
 
