@@ -1,7 +1,7 @@
 // memorySessionStore: sessions in this process's memory, kept encoded (the same text the other stores write, so a
 // read returns fresh objects and the bounds count what is held): at most `maxSessions` sessions and `maxTotalBytes`
 // in all, least recently used dropped first; each session bounded by `maxSessionBytes`.
-import { byteLength, decodeValue, encodeValue } from '../codec.js';
+import { byteLength, decodeValue } from '../codec.js';
 import type {
   ListSessionsQuery,
   SessionPage,
@@ -20,10 +20,8 @@ import {
   compareSummaries,
   isAfter,
   pageOf,
-  sessionNotStored,
-  sessionTooLarge,
-  staleWrite,
 } from '../validate.js';
+import { planSave } from './save-plan.js';
 
 /**
  * Options of {@link memorySessionStore}.
@@ -97,32 +95,38 @@ class MemorySessionStore implements SessionStore {
     this.#open();
     const save = checkSave(write);
     const held = this.#sessions.get(save.sessionId);
-    const actual = held?.summary.version ?? 0;
-    if (held === undefined && save.expectedVersion > 0)
-      throw sessionNotStored(save.sessionId, save.expectedVersion);
-    if (actual !== save.expectedVersion) throw staleWrite(save.sessionId, save.expectedVersion, actual);
-    const turn = encodeValue(save.append);
-    const state = save.state === undefined ? (held?.state ?? '{}') : encodeValue(save.state);
-    const bytes = (held?.bytes ?? 0) - byteLength(held?.state ?? '') + byteLength(turn) + byteLength(state);
-    if (bytes > this.maxSessionBytes) throw sessionTooLarge(save.sessionId, bytes, this.maxSessionBytes);
+    const plan = planSave(
+      save,
+      held === undefined
+        ? undefined
+        : {
+            version: held.summary.version,
+            title: held.summary.title,
+            createdAt: held.summary.createdAt,
+            stateText: held.state,
+            stateBytes: byteLength(held.state),
+            bytes: held.bytes,
+          },
+      this.maxSessionBytes,
+    );
     const summary: SessionSummary = {
       sessionId: save.sessionId,
       cwd: save.cwd,
-      title: save.title === undefined ? (held?.summary.title ?? null) : save.title,
-      createdAt: held?.summary.createdAt ?? save.updatedAt,
+      title: plan.title,
+      createdAt: plan.createdAt,
       updatedAt: save.updatedAt,
-      version: actual + 1,
+      version: plan.version,
     };
-    const next: HeldSession = held ?? { summary, state, turns: [], bytes: 0 };
-    this.#totalBytes += bytes - next.bytes;
+    const next: HeldSession = held ?? { summary, state: plan.stateText, turns: [], bytes: 0 };
+    this.#totalBytes += plan.bytes - next.bytes;
     next.summary = summary;
-    next.state = state;
-    next.turns.push(turn);
-    next.bytes = bytes;
+    next.state = plan.stateText;
+    next.turns.push(plan.entriesText);
+    next.bytes = plan.bytes;
     this.#sessions.delete(save.sessionId);
     this.#sessions.set(save.sessionId, next);
     this.#evict(save.sessionId);
-    return { version: summary.version, updatedAt: summary.updatedAt, bytes };
+    return { version: plan.version, updatedAt: save.updatedAt, bytes: plan.bytes };
   }
 
   async list(query?: ListSessionsQuery): Promise<SessionPage> {
