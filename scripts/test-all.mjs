@@ -124,52 +124,46 @@ const steps = [
   })),
 ];
 
-// The reliability suite runs a real nginx (TLS reverse proxy); CI machines start without it, so install Debian's
-// package here, inside the one test command, and only when it is missing. Never skipped: no nginx is a failure.
-const nginxSteps = [];
-if (spawnSync('sh', ['-c', 'command -v nginx'], { env: environment }).status !== 0) {
-  const canInstall = process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v apt-get']).status === 0;
-  nginxSteps.push(
-    canInstall
-      ? commandStep('install nginx', [
-          'sh',
-          '-c',
-          'apt-get update -qq && (DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx)',
-        ])
+// Real services the suites start themselves (never skipped: a missing one is a failure): nginx (the reliability
+// suite's TLS reverse proxy), Postgres (the session stores, tests/support/src/postgres.ts) and Chromium (the web
+// client's browser tests). CI machines start
+// without them, so install Debian's packages here, inside the one test command, and only when they are missing.
+const canAptInstall = process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v apt-get']).status === 0;
+/** An install step for a Debian package whose `check` shell command fails, or nothing when it succeeds. */
+function debianPackageStep(name, check, install) {
+  if (spawnSync('sh', ['-c', check], { env: environment }).status === 0) return [];
+  return [
+    canAptInstall
+      ? commandStep(`install ${name}`, ['sh', '-c', `apt-get update -qq && ${install}`])
       : {
-          name: 'install nginx',
+          name: `install ${name}`,
           run: async () => ({
             ok: false,
-            detail: 'nginx is not on PATH and this user cannot apt-get install it: install nginx first',
+            detail: `${name} is missing and this user cannot apt-get install it: install ${name} first`,
           }),
         },
-  );
+  ];
 }
-steps.push(...nginxSteps);
-
-// The web client's browser tests (packages/web-client/test/*.browser.test.ts) drive Debian's Chromium through
-// playwright-core; CI machines start without it, so install Debian's package here, as nginx above, only when it is
-// missing. Never skipped: no Chromium is a failure.
-const chromiumSteps = [];
-if (spawnSync('sh', ['-c', 'command -v chromium'], { env: environment }).status !== 0) {
-  const canInstall = process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v apt-get']).status === 0;
-  chromiumSteps.push(
-    canInstall
-      ? commandStep('install chromium', [
-          'sh',
-          '-c',
-          'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium',
-        ])
-      : {
-          name: 'install chromium',
-          run: async () => ({
-            ok: false,
-            detail: 'chromium is not on PATH and this user cannot apt-get install it: install chromium first',
-          }),
-        },
-  );
+const aptInstall = (pkg) => `DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${pkg}`;
+// apt-get holds one lock, so the installs run one after the other.
+const serviceSteps = [
+  ...debianPackageStep(
+    'nginx',
+    'command -v nginx',
+    `(${aptInstall('nginx-light')} || ${aptInstall('nginx')})`,
+  ),
+  ...debianPackageStep(
+    'postgresql',
+    'command -v pg_ctl || ls /usr/lib/postgresql/*/bin/pg_ctl',
+    aptInstall('postgresql'),
+  ),
+  // The web client's browser tests (packages/web-client/test/*.browser.test.ts) drive it through playwright-core.
+  ...debianPackageStep('chromium', 'command -v chromium', aptInstall('chromium')),
+];
+for (const [index, step] of serviceSteps.entries()) {
+  if (index > 0) step.after = [serviceSteps[index - 1].name];
 }
-steps.push(...chromiumSteps);
+steps.push(...serviceSteps);
 
 steps.push(
   // Its type tests (`*.test-d.ts`) take their package's `tsc --noEmit` result from the typecheck step, which needs
@@ -195,8 +189,7 @@ steps.push(
       after: [
         'python interop venv',
         ...otherNodeLines.map(nodeStepName),
-        ...nginxSteps.map((step) => step.name),
-        ...chromiumSteps.map((step) => step.name),
+        ...serviceSteps.map((step) => step.name),
       ],
       heavy: true,
     },
@@ -228,7 +221,8 @@ steps.push(
           },
         };
       },
-      { needs: ['build', nodeStepName(nodeLine)], heavy: true },
+      // The e2e suite starts Postgres for the shared-session tests.
+      { needs: ['build', nodeStepName(nodeLine)], after: serviceSteps.map((step) => step.name), heavy: true },
     ),
   ),
 

@@ -84,6 +84,24 @@ export const targets: Bound[] = [
   { path: 'ask-choice', figure: 'compile-parse-us', max: 5, text: '< 5 µs per call' },
   { path: 'ask-form', figure: 'compile-validate-us', max: 20, text: '< 20 µs per form' },
   { path: 'ai-sdk-chunk', figure: 'overhead-us-per-chunk', max: 5, text: '< 5 µs per streamed chunk' },
+  // Issue 29: a turn's save appends (flat from 10 to 10,000 messages), and SQLite's is ≤ 1 ms p50.
+  ...['memory', 'file', 'sqlite', 'postgres'].map(
+    (store): Bound => ({
+      path: `sessions-${store}`,
+      figure: 'turn-write-p50-10000',
+      onRatio: true,
+      max: 2,
+      text: 'a turn at 10,000 messages ≤ 2× one at 10',
+    }),
+  ),
+  ...['10', '1000', '10000'].map(
+    (size): Bound => ({
+      path: 'sessions-sqlite',
+      figure: `turn-write-p50-${size}`,
+      max: 1_000,
+      text: '≤ 1 ms p50 per turn',
+    }),
+  ),
   { path: 'serve-acp', figure: 'heap-per-idle-connection-kib', max: 256, text: '≤ 256 KiB' },
   // Issue 20: our Streamable HTTP server against the SDK's AcpServer, same agent, same client, same rounds.
   {

@@ -20,6 +20,7 @@ import {
   summarise,
   targets,
 } from './report.js';
+import { runSessionsSection } from './sessions-section.js';
 
 const { values: flags } = parseArgs({
   // `pnpm bench -- --flags` forwards the `--` itself, which would end option parsing: drop it.
@@ -42,7 +43,7 @@ const smoke = flags.smoke === true;
 const repeats = Number(flags.repeats ?? (smoke ? 3 : 7));
 const sliceMs = Number(flags['slice-ms'] ?? (smoke ? 250 : 500));
 const sections = new Set(
-  (flags.sections ?? (smoke ? 'relay' : 'relay,instructions,churn,memory,micro,ai-sdk')).split(','),
+  (flags.sections ?? (smoke ? 'relay' : 'relay,instructions,churn,memory,micro,ai-sdk,sessions')).split(','),
 );
 const selectedPaths = flags.paths
   ? paths.filter((path) => flags.paths!.split(',').includes(path.id))
@@ -90,6 +91,9 @@ if (sections.has('micro')) {
 }
 if (sections.has('ai-sdk')) {
   records.push(...(await runAiSdkSection({ repeats, log })));
+}
+if (sections.has('sessions')) {
+  records.push(...(await runSessionsSection({ repeats: Math.min(repeats, 3), log })));
 }
 
 const summaries = records.map(summarise);

@@ -1,6 +1,7 @@
 // createAiSdkAgent: an SDK AgentApp around an AI SDK model and its tools. Handlers: initialize (honest
-// capabilities), session/new, session/load (only with a session store), session/prompt (a turn on
-// @acpkit/elicitation's sessions.prompt), session/cancel. Open sessions live in the app; the store keeps them longer.
+// capabilities), session/new, session/prompt (a turn on @acpkit/elicitation's sessions.prompt), session/cancel, and
+// the session lifecycle over the session store (sessions/agent-sessions.ts: list, load, resume, close, delete).
+// Open sessions live in the app; the store keeps them longer.
 import { randomUUID } from 'node:crypto';
 import { acpSessions } from '@acpkit/elicitation';
 import {
@@ -14,23 +15,25 @@ import {
 } from '@agentclientprotocol/sdk';
 import type { ToolSet } from 'ai';
 import { type AiSdkAgentOptions, type ResolvedAgentOptions, resolveAgentOptions } from './options.js';
-import { LiveSession } from './sessions/live-session.js';
+import { AgentSessions } from './sessions/agent-sessions.js';
 import { OpenSessions } from './sessions/open-sessions.js';
 
 class AiSdkAgent {
   readonly #options: ResolvedAgentOptions;
   readonly #acp = acpSessions();
   readonly #sessions: OpenSessions;
+  readonly #lifecycle: AgentSessions;
 
   constructor(options: ResolvedAgentOptions) {
     this.#options = options;
     this.#sessions = new OpenSessions(options);
+    this.#lifecycle = new AgentSessions(options, this.#acp, this.#sessions);
   }
 
   capabilities(): AgentCapabilities {
-    const { modelInputs, sessionStore } = this.#options;
+    const { modelInputs } = this.#options;
     return {
-      loadSession: sessionStore !== null,
+      ...this.#lifecycle.capabilities(),
       promptCapabilities: { image: modelInputs.image, audio: modelInputs.audio, embeddedContext: true },
     };
   }
@@ -56,7 +59,7 @@ class AiSdkAgent {
       .onNotification(methods.agent.session.cancel, this.#acp.cancel())
       .onRequest(methods.agent.session.new, async ({ params }) => {
         const sessionId = randomUUID();
-        await this.#save(this.#sessions.open(LiveSession.empty(sessionId, params.cwd)));
+        await this.#lifecycle.create(sessionId, params.cwd);
         return { sessionId };
       })
       .onRequest(
@@ -65,47 +68,21 @@ class AiSdkAgent {
         this.#acp.prompt(async (session, { params }) => {
           const live = this.#sessions.find(params.sessionId);
           if (live === undefined) throw RequestError.sessionNotFound(params.sessionId);
+          this.#lifecycle.nameFromFirstPrompt(live, params.prompt);
           let stopReason: StopReason;
           try {
             stopReason = await live.prompt(session, params.prompt);
           } catch (error) {
             // The turn's own error says more than a failed save would.
-            await this.#save(live).catch(() => undefined);
+            await this.#lifecycle.save(live).catch(() => undefined);
             throw error;
           }
-          try {
-            await this.#save(live);
-          } catch (error) {
-            throw RequestError.internalError(
-              { sessionId: params.sessionId, stopReason },
-              `the turn ended (${stopReason}) but the session store failed to save it: ${error instanceof Error ? error.message : String(error)}`,
-            );
-          }
+          await this.#lifecycle.afterTurn(live, session, stopReason);
           return { stopReason };
         }),
       );
-    if (options.sessionStore !== null) {
-      const store = options.sessionStore;
-      app = app.onRequest(methods.agent.session.load, async (context) => {
-        const { params } = context;
-        if (this.#sessions.find(params.sessionId)?.isRunning) {
-          throw RequestError.invalidRequest(
-            { sessionId: params.sessionId },
-            'this session is running a prompt; load it when the prompt has ended',
-          );
-        }
-        const stored = await store.get(params.sessionId);
-        if (stored === undefined) throw RequestError.sessionNotFound(params.sessionId);
-        const live = this.#sessions.open({ ...stored, cwd: params.cwd });
-        await live.replay(this.#acp.sessionFor(context));
-        return {};
-      });
-    }
+    app = this.#lifecycle.register(app);
     return app;
-  }
-
-  async #save(session: LiveSession): Promise<void> {
-    await this.#options.sessionStore?.set(session.toStored());
   }
 }
 

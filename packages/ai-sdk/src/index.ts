@@ -11,12 +11,11 @@ export type {
   ToolCallDisplay,
   ToolCallInfo,
 } from './options.js';
-export {
-  type AiSdkSessionStore,
-  InMemorySessionStore,
-  type InMemorySessionStoreOptions,
-  inMemorySessionStore,
-  type StoredAiSdkSession,
+export type {
+  AiSdkSessionEntry,
+  AiSdkSessionState,
+  AiSdkSessionStore,
+  StoredAiSdkSession,
 } from './session-store.js';
 export { type AskUserInput, type AskUserToolOptions, askUserTool } from './tools/ask-user-tool.js';
 export { type FormToolInput, type FormToolOptions, formTool } from './tools/form-tool.js';

@@ -2,7 +2,6 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { AiSdkAgentError } from './errors.js';
 import { type AiSdkAgentOptions, resolveAgentOptions } from './options.js';
-import { InMemorySessionStore } from './session-store.js';
 
 const model = new MockLanguageModelV3();
 const valid: AiSdkAgentOptions = { name: 'helper', version: '1.0.0', model };
@@ -32,7 +31,7 @@ describe('resolveAgentOptions', () => {
       callSettings: {},
       maxOpenSessions: 100,
     });
-    expect(resolved.sessionStore).toBeInstanceOf(InMemorySessionStore);
+    expect(resolved.sessionStore?.kind).toBe('memory');
     expect(resolveAgentOptions({ ...valid, sessionStore: null }).sessionStore).toBeNull();
   });
 
@@ -53,7 +52,7 @@ describe('resolveAgentOptions', () => {
     [{ ...valid, modelInputs: { image: 'yes' } }, 'modelInputs.image must be true or false, got "yes".'],
     [
       { ...valid, sessionStore: { get: () => undefined } },
-      'sessionStore must be null or an object with get(sessionId) and set(session), got {}.',
+      'sessionStore must be null or an @acpkit/sessions store (memorySessionStore(), fileSessionStore(), sqliteSessionStore(), postgresSessionStore()), got {}.',
     ],
     [{ ...valid, describeToolCall: 'title' }, 'describeToolCall must be a function, got "title".'],
     [{ ...valid, maxOpenSessions: -1 }, 'maxOpenSessions must be a positive integer, got -1.'],

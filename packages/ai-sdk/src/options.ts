@@ -1,10 +1,12 @@
 // The options of createAiSdkAgent, and their one check: every option is validated here, once, with one error
 // (INVALID_OPTION naming the option, what is allowed and what was given). The rest of the package sees only
 // ResolvedAgentOptions.
+
+import { memorySessionStore } from '@acpkit/sessions';
 import type { ToolKind } from '@agentclientprotocol/sdk';
 import type { LanguageModel, streamText, ToolSet } from 'ai';
 import { invalidOption } from './errors.js';
-import { type AiSdkSessionStore, InMemorySessionStore } from './session-store.js';
+import type { AiSdkSessionStore } from './session-store.js';
 
 /**
  * What the model takes besides text; it sets the `promptCapabilities` the agent advertises in `initialize`, so a
@@ -121,11 +123,20 @@ export interface AiSdkAgentOptions<Tools extends ToolSet = ToolSet> {
   /** What the model takes besides text (sets `promptCapabilities`). Default: text only. */
   readonly modelInputs?: ModelInputs | undefined;
   /**
-   * Where sessions are kept for `session/load`. Default: a new {@link InMemorySessionStore} for this agent (pass
-   * one made once at module level to share it between connections). `null`: sessions live only as long as their
-   * connection, and `loadSession` is not advertised.
+   * Where sessions are kept for `session/list`, `load`, `resume` and `delete`: any `@acpkit/sessions` store
+   * (`memorySessionStore`, `fileSessionStore`, `sqliteSessionStore`, `postgresSessionStore`). Every turn is saved
+   * when it ends (only what it added). Default: a new `memorySessionStore()` for this agent (pass one made once at
+   * module level to share it between connections). `null`: sessions live only as long as their connection, and
+   * only `session/close` is advertised.
    */
   readonly sessionStore?: AiSdkSessionStore | null | undefined;
+  /**
+   * The title of a session (`session/list`, `session_info_update`), from its first prompt's text. Default: the
+   * first non-blank line (`defaultSessionTitle` of `@acpkit/sessions`). Return `null` for no title.
+   */
+  readonly sessionTitle?:
+    | ((prompt: { readonly sessionId: string; readonly text: string }) => string | null)
+    | undefined;
   /** Title and kind of a tool call as the client shows it. Default: the tool's `title`, else its name; kind `other`. */
   readonly describeToolCall?: ((call: ToolCallInfo) => ToolCallDisplay | undefined) | undefined;
   /** Settings passed to every model call (`temperature`, `maxOutputTokens`, `maxRetries`, `providerOptions`, …). */
@@ -149,6 +160,9 @@ export interface ResolvedAgentOptions {
   readonly maxSteps: number;
   readonly modelInputs: Required<{ [Key in keyof ModelInputs]: boolean }>;
   readonly sessionStore: AiSdkSessionStore | null;
+  readonly sessionTitle:
+    | ((prompt: { readonly sessionId: string; readonly text: string }) => string | null)
+    | undefined;
   readonly describeToolCall: ((call: ToolCallInfo) => ToolCallDisplay | undefined) | undefined;
   readonly callSettings: AiSdkCallSettings;
   readonly maxOpenSessions: number;
@@ -200,10 +214,14 @@ function resolveTools(value: unknown): ToolSet {
 }
 
 function resolveSessionStore(value: unknown): AiSdkSessionStore | null {
-  if (value === undefined) return new InMemorySessionStore();
+  if (value === undefined) return memorySessionStore();
   if (value === null) return null;
-  if (!isObject(value) || typeof value.get !== 'function' || typeof value.set !== 'function') {
-    throw invalidOption('sessionStore', 'null or an object with get(sessionId) and set(session)', value);
+  if (!isObject(value) || typeof value.get !== 'function' || typeof value.save !== 'function') {
+    throw invalidOption(
+      'sessionStore',
+      'null or an @acpkit/sessions store (memorySessionStore(), fileSessionStore(), sqliteSessionStore(), postgresSessionStore())',
+      value,
+    );
   }
   return value as unknown as AiSdkSessionStore;
 }
@@ -230,6 +248,9 @@ export function resolveAgentOptions(options: AiSdkAgentOptions): ResolvedAgentOp
   if (options.describeToolCall !== undefined && typeof options.describeToolCall !== 'function') {
     throw invalidOption('describeToolCall', 'a function', options.describeToolCall);
   }
+  if (options.sessionTitle !== undefined && typeof options.sessionTitle !== 'function') {
+    throw invalidOption('sessionTitle', 'a function', options.sessionTitle);
+  }
   return {
     name: requiredText('name', options.name),
     version: requiredText('version', options.version),
@@ -243,6 +264,7 @@ export function resolveAgentOptions(options: AiSdkAgentOptions): ResolvedAgentOp
       audio: optionalBoolean('modelInputs.audio', modelInputs?.audio),
     },
     sessionStore: resolveSessionStore(options.sessionStore),
+    sessionTitle: options.sessionTitle,
     describeToolCall: options.describeToolCall,
     callSettings: callSettings ?? {},
     maxOpenSessions: positiveInteger('maxOpenSessions', options.maxOpenSessions, DEFAULT_MAX_OPEN_SESSIONS),

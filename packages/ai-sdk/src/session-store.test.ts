@@ -1,39 +1,54 @@
+import { memorySessionStore, SessionStoreError } from '@acpkit/sessions';
 import { describe, expect, it } from 'vitest';
-import { AiSdkAgentError } from './errors.js';
-import { InMemorySessionStore, inMemorySessionStore, type StoredAiSdkSession } from './session-store.js';
+import { readStoredSession } from './session-store.js';
 
-const session = (sessionId: string): StoredAiSdkSession => ({
-  sessionId,
-  cwd: '/',
-  messages: [],
-  transcript: [],
-  alwaysAllowedTools: [],
-  updatedAt: '2026-12-01T00:00:00.000Z',
-});
+async function stored(entries: unknown[], state: Record<string, unknown> = {}) {
+  const store = memorySessionStore();
+  await store.save({ sessionId: 's', expectedVersion: 0, cwd: '/work', title: 'T', state, append: entries });
+  const session = await store.get('s');
+  if (session === undefined) throw new Error('not stored');
+  return session;
+}
 
-describe('InMemorySessionStore', () => {
-  it('keeps at most maxSessions, dropping the least recently used (read or written) first', () => {
-    const store = inMemorySessionStore({ maxSessions: 2 });
-    store.set(session('a'));
-    store.set(session('b'));
-    expect(store.get('a')?.sessionId).toBe('a');
-    store.set(session('c'));
-    expect(store.size).toBe(2);
-    expect(store.get('b')).toBeUndefined();
-    expect(store.get('a')).toBeDefined();
-    expect(store.get('c')).toBeDefined();
+describe('readStoredSession', () => {
+  it('joins every entry’s messages and transcript in order, keeps binary parts and carries unknown state keys', async () => {
+    const image = Uint8Array.from([137, 80, 78, 71, 0, 255]);
+    const session = readStoredSession(
+      await stored(
+        [
+          {
+            messages: [{ role: 'user', content: [{ type: 'image', image, mediaType: 'image/png' }] }],
+            transcript: [{ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'look' } }],
+          },
+          { messages: [{ role: 'assistant', content: 'a cat' }], transcript: [] },
+        ],
+        { alwaysAllowedTools: ['read'], modeId: 'ask' },
+      ),
+    );
+    expect(session).toMatchObject({ sessionId: 's', cwd: '/work', title: 'T', version: 1 });
+    expect(session.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
+    const [first] = session.messages;
+    if (first === undefined) throw new Error('no message');
+    const [part] = first.content as unknown as [{ image: Uint8Array }];
+    expect([...part.image]).toEqual([...image]);
+    expect(session.transcript).toHaveLength(1);
+    expect(session.state).toEqual({ alwaysAllowedTools: ['read'], modeId: 'ask' });
   });
 
-  it('replaces a session saved again', () => {
-    const store = new InMemorySessionStore();
-    store.set(session('a'));
-    store.set({ ...session('a'), cwd: '/work' });
-    expect(store.size).toBe(1);
-    expect(store.get('a')?.cwd).toBe('/work');
-  });
-
-  it.each([0, -1, 1.5, Number.NaN])('refuses maxSessions %s', (maxSessions) => {
-    expect(() => new InMemorySessionStore({ maxSessions })).toThrow(AiSdkAgentError);
-    expect(() => new InMemorySessionStore({ maxSessions })).toThrow('maxSessions must be a positive integer');
+  it.each([
+    ['an entry that is not an AI SDK entry', ['just text'], {}],
+    ['a message the AI SDK does not accept', [{ messages: [{ role: 'wizard' }], transcript: [] }], {}],
+    ['a transcript item that is not an update', [{ messages: [], transcript: [42] }], {}],
+    ['tools allowed that are not names', [], { alwaysAllowedTools: [1, 2] }],
+  ])('refuses %s with CORRUPT_RECORD', async (_what, entries, state) => {
+    const session = await stored(entries, state);
+    let thrown: unknown;
+    try {
+      readStoredSession(session);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(SessionStoreError.isInstance(thrown)).toBe(true);
+    expect(thrown).toMatchObject({ code: 'CORRUPT_RECORD', details: { sessionId: 's' } });
   });
 });

@@ -1,153 +1,135 @@
-// Where sessions are kept between connections: the store interface `session/load` reads from, and the in-memory
-// store an agent gets by default (bounded: least recently used sessions are dropped first).
+// What an AI SDK session keeps in a @acpkit/sessions store, and how it is read back: one entry per save (the model
+// messages and transcript updates that save added), and the adapter state (tools allowed for the session, plus any
+// key another part of the adapter keeps, carried over untouched). Read back, every message is checked with the AI
+// SDK's own model-message schema, so a damaged store is a clear error, never a model call on bad input.
+import {
+  type SessionStore,
+  SessionStoreError,
+  SessionStoreErrorCode,
+  type StoredSession,
+} from '@acpkit/sessions';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import type { ModelMessage } from 'ai';
-import { invalidOption } from './errors.js';
+import { type ModelMessage, modelMessageSchema } from 'ai';
 
 /**
- * One session as a store keeps it: what the model sees next turn (`messages`), what the client is shown again on
- * `session/load` (`transcript`: the session's `session/update`s, consecutive message chunks joined), and the tools
- * the user allowed for the whole session. Messages may hold binary data (`Uint8Array` image parts); a store that
- * serialises must handle it.
+ * One save of an AI SDK session: what a turn added to the conversation (`messages`, as the model sees them) and to
+ * what the client is shown again on `session/load` (`transcript`).
+ *
+ * @example
+ * ```ts
+ * import type { AiSdkSessionEntry } from '@acpkit/ai-sdk';
+ *
+ * const entry: AiSdkSessionEntry = { messages: [{ role: 'user', content: 'hi' }], transcript: [] };
+ * ```
+ */
+export interface AiSdkSessionEntry {
+  readonly messages: readonly ModelMessage[];
+  readonly transcript: readonly SessionUpdate[];
+}
+
+/**
+ * The adapter state kept with a session (`StoredSession.state`). `alwaysAllowedTools` is the tools the user allowed
+ * for the whole session; other keys (a mode id, config option values, …) belong to the parts of the adapter that
+ * set them and are carried over as they are. Values are JSON (or `Uint8Array`).
+ *
+ * @example
+ * ```ts
+ * import type { AiSdkSessionState } from '@acpkit/ai-sdk';
+ *
+ * const state: AiSdkSessionState = { alwaysAllowedTools: ['readFile'], modeId: 'ask' };
+ * ```
+ */
+export interface AiSdkSessionState {
+  readonly alwaysAllowedTools: readonly string[];
+  readonly [key: string]: unknown;
+}
+
+/**
+ * A stored session as the agent opens it again.
  *
  * @example
  * ```ts
  * import type { StoredAiSdkSession } from '@acpkit/ai-sdk';
  *
- * const empty: StoredAiSdkSession = {
- *   sessionId: 'a1',
- *   cwd: '/work',
- *   messages: [],
- *   transcript: [],
- *   alwaysAllowedTools: [],
- *   updatedAt: new Date().toISOString(),
- * };
+ * const turns = (session: StoredAiSdkSession) => session.messages.filter((message) => message.role === 'user').length;
  * ```
  */
 export interface StoredAiSdkSession {
   readonly sessionId: string;
-  /** The working directory the client gave in `session/new` (or the last `session/load`). */
   readonly cwd: string;
-  /** The conversation as AI SDK model messages (the system prompt is not part of it). */
-  readonly messages: readonly ModelMessage[];
-  /** The updates to replay on `session/load`, in order. */
-  readonly transcript: readonly SessionUpdate[];
-  /** Tools the user answered "allow always" for. */
-  readonly alwaysAllowedTools: readonly string[];
-  /** When the session last changed (ISO 8601). */
+  readonly title: string | null;
   readonly updatedAt: string;
+  /** The store's version of the session (what the next save expects). 0 for a session never saved. */
+  readonly version: number;
+  readonly messages: readonly ModelMessage[];
+  readonly transcript: readonly SessionUpdate[];
+  readonly state: AiSdkSessionState;
 }
 
 /**
- * Keeps sessions for `session/load`. `get` returns `undefined` for a session it does not hold; both may be async.
- * The agent calls `set` after `session/new` and after every turn, with a fresh object each time.
+ * A session store for `createAiSdkAgent`: any `@acpkit/sessions` store (memory, file, SQLite, Postgres, or one of
+ * yours that passes `@acpkit/sessions/testing`).
  *
  * @example
  * ```ts
- * import type { AiSdkSessionStore, StoredAiSdkSession } from '@acpkit/ai-sdk';
- * import { readFile, writeFile } from 'node:fs/promises';
+ * import type { AiSdkSessionStore } from '@acpkit/ai-sdk';
+ * import { fileSessionStore } from '@acpkit/sessions';
  *
- * // A store in one JSON file per session (messages without binary parts).
- * const fileStore: AiSdkSessionStore = {
- *   async get(sessionId) {
- *     try {
- *       return JSON.parse(await readFile(`/var/sessions/${sessionId}.json`, 'utf8')) as StoredAiSdkSession;
- *     } catch {
- *       return undefined;
- *     }
- *   },
- *   async set(session) {
- *     await writeFile(`/var/sessions/${session.sessionId}.json`, JSON.stringify(session));
- *   },
- * };
+ * const store: AiSdkSessionStore = fileSessionStore({ directory: './sessions' });
  * ```
  */
-export interface AiSdkSessionStore {
-  get(sessionId: string): StoredAiSdkSession | undefined | Promise<StoredAiSdkSession | undefined>;
-  set(session: StoredAiSdkSession): void | Promise<void>;
+export type AiSdkSessionStore = SessionStore;
+
+function corrupt(sessionId: string, what: string, cause?: unknown): SessionStoreError {
+  return new SessionStoreError(
+    SessionStoreErrorCode.CorruptRecord,
+    `session ${sessionId} was read back but ${what}; it was not opened. Restore it from a backup or delete it`,
+    { sessionId },
+    { cause },
+  );
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
- * Options of {@link InMemorySessionStore}.
+ * A stored session checked and shaped for the agent.
  *
- * @example
- * ```ts
- * import { inMemorySessionStore } from '@acpkit/ai-sdk';
- *
- * const store = inMemorySessionStore({ maxSessions: 50 });
- * ```
+ * @throws SessionStoreError `CORRUPT_RECORD` when an entry or a message is not what this adapter writes.
  */
-export interface InMemorySessionStoreOptions {
-  /** How many sessions the store holds; the least recently used one is dropped past it. Default 1 000. */
-  readonly maxSessions?: number | undefined;
-}
-
-/** The default of {@link InMemorySessionStoreOptions.maxSessions}. */
-export const DEFAULT_MAX_STORED_SESSIONS = 1_000;
-
-/**
- * A session store in this process's memory, bounded to `maxSessions` (least recently used dropped first). The
- * default of `createAiSdkAgent`; sessions survive their connection but not the process.
- *
- * @example
- * ```ts
- * import { createAiSdkAgent, InMemorySessionStore } from '@acpkit/ai-sdk';
- * import type { LanguageModel } from 'ai';
- *
- * declare const model: LanguageModel;
- * // One store for every connection the server accepts, so any of them can load any session.
- * const sessionStore = new InMemorySessionStore({ maxSessions: 200 });
- * export const createAgent = () => createAiSdkAgent({ name: 'helper', version: '1.0.0', model, sessionStore });
- * ```
- */
-export class InMemorySessionStore implements AiSdkSessionStore {
-  readonly #sessions = new Map<string, StoredAiSdkSession>();
-  readonly #maxSessions: number;
-
-  constructor(options: InMemorySessionStoreOptions = {}) {
-    const maxSessions = options.maxSessions ?? DEFAULT_MAX_STORED_SESSIONS;
-    if (typeof maxSessions !== 'number' || !Number.isSafeInteger(maxSessions) || maxSessions < 1) {
-      throw invalidOption('maxSessions', 'a positive integer', maxSessions);
+export function readStoredSession(stored: StoredSession): StoredAiSdkSession {
+  const messages: ModelMessage[] = [];
+  const transcript: SessionUpdate[] = [];
+  for (const [index, entry] of stored.entries.entries()) {
+    if (!isObject(entry) || !Array.isArray(entry.messages) || !Array.isArray(entry.transcript)) {
+      throw corrupt(stored.sessionId, `entry ${index} is not an AI SDK session entry`);
     }
-    this.#maxSessions = maxSessions;
-  }
-
-  /** How many sessions the store holds now. */
-  get size(): number {
-    return this.#sessions.size;
-  }
-
-  get(sessionId: string): StoredAiSdkSession | undefined {
-    const session = this.#sessions.get(sessionId);
-    if (session !== undefined) this.#touch(sessionId, session);
-    return session;
-  }
-
-  set(session: StoredAiSdkSession): void {
-    this.#touch(session.sessionId, session);
-    // A Map iterates in insertion order, so its first key is the least recently used one.
-    while (this.#sessions.size > this.#maxSessions) {
-      const oldest = this.#sessions.keys().next().value as string;
-      this.#sessions.delete(oldest);
+    for (const message of entry.messages) {
+      const parsed = modelMessageSchema.safeParse(message);
+      if (!parsed.success)
+        throw corrupt(stored.sessionId, `entry ${index} holds an invalid model message`, parsed.error);
+      messages.push(parsed.data);
+    }
+    for (const update of entry.transcript) {
+      if (!isObject(update) || typeof update.sessionUpdate !== 'string') {
+        throw corrupt(stored.sessionId, `entry ${index} holds an invalid transcript update`);
+      }
+      transcript.push(update as SessionUpdate);
     }
   }
-
-  #touch(sessionId: string, session: StoredAiSdkSession): void {
-    this.#sessions.delete(sessionId);
-    this.#sessions.set(sessionId, session);
+  const allowed = stored.state.alwaysAllowedTools ?? [];
+  if (!Array.isArray(allowed) || !allowed.every((tool) => typeof tool === 'string')) {
+    throw corrupt(stored.sessionId, 'its state.alwaysAllowedTools is not a list of tool names');
   }
-}
-
-/**
- * Creates an {@link InMemorySessionStore}.
- *
- * @example
- * ```ts
- * import { inMemorySessionStore } from '@acpkit/ai-sdk';
- *
- * export const sessionStore = inMemorySessionStore();
- * ```
- */
-export function inMemorySessionStore(options: InMemorySessionStoreOptions = {}): InMemorySessionStore {
-  return new InMemorySessionStore(options);
+  return {
+    sessionId: stored.sessionId,
+    cwd: stored.cwd,
+    title: stored.title,
+    updatedAt: stored.updatedAt,
+    version: stored.version,
+    messages,
+    transcript,
+    state: { ...stored.state, alwaysAllowedTools: allowed },
+  };
 }

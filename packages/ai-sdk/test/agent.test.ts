@@ -1,10 +1,13 @@
 // createAiSdkAgent on ai 6, in-process, for what the shared suite does not cover: sessions across connections,
 // limits, prompt content, options that reach the model, the author's hooks, a failing session store.
+
+import { memorySessionStore, type SessionStore, SessionStoreError } from '@acpkit/sessions';
 import { connectTestClient, type TestClient } from '@acpkit/testing';
-import { methods, RequestError } from '@agentclientprotocol/sdk';
+import { methods } from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type AiSdkSessionStore, InMemorySessionStore, type StoredAiSdkSession } from '../src/index.js';
+import { readStoredSession } from '../src/session-store.js';
 import { scenarioAgentAi6 } from './support/ai6.js';
+import { failure } from './support/failure.js';
 
 const clients: TestClient[] = [];
 
@@ -21,14 +24,11 @@ async function connect(
   return client;
 }
 
-async function failure(promise: Promise<unknown>): Promise<RequestError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(RequestError);
-    return error as RequestError;
-  }
-  throw new Error('expected a JSON-RPC error');
+/** The user messages a store holds for a session, as the agent reads them back. */
+async function storedUserMessages(store: SessionStore, sessionId: string) {
+  const stored = await store.get(sessionId);
+  if (stored === undefined) throw new Error(`${sessionId} is not stored`);
+  return readStoredSession(stored).messages.filter((message) => message.role === 'user');
 }
 
 function load(client: TestClient, sessionId: string) {
@@ -37,7 +37,7 @@ function load(client: TestClient, sessionId: string) {
 
 describe('sessions', () => {
   it('a store shared by two agents lets a second connection load the session: replay, then the history goes on', async () => {
-    const sessionStore = new InMemorySessionStore();
+    const sessionStore = memorySessionStore();
     const first = await connect({ sessionStore });
     await first.prompt('hello');
     await first.prompt('history');
@@ -53,6 +53,7 @@ describe('sessions', () => {
       'agent_message_chunk',
       'user_message_chunk',
       'agent_message_chunk',
+      'session_info_update',
     ]);
     expect(
       replayed.every((event) => event.kind === 'session-update' && event.sessionId === first.sessionId),
@@ -62,14 +63,12 @@ describe('sessions', () => {
       prompt: [{ type: 'text', text: 'history' }],
     });
     expect(loaded.stopReason).toBe('end_turn');
-    expect(
-      sessionStore.get(first.sessionId)?.messages.filter((message) => message.role === 'user'),
-    ).toHaveLength(3);
-    expect(sessionStore.get(first.sessionId)?.cwd).toBe('/elsewhere');
+    expect(await storedUserMessages(sessionStore, first.sessionId)).toHaveLength(3);
+    expect((await sessionStore.get(first.sessionId))?.cwd).toBe('/elsewhere');
   });
 
   it('refuses to load an unknown session and to prompt a session this agent does not hold open (-32002)', async () => {
-    const sessionStore = new InMemorySessionStore();
+    const sessionStore = memorySessionStore();
     const owner = await connect({ sessionStore });
     const stranger = await connect({ sessionStore });
     expect((await failure(load(stranger, 'no-such-session'))).code).toBe(-32002);
@@ -122,28 +121,31 @@ describe('sessions', () => {
   });
 
   it('fails the prompt when the store cannot save the turn, and keeps the session usable', async () => {
-    const saved: StoredAiSdkSession[] = [];
+    const memory = memorySessionStore();
     let failNext = false;
-    const sessionStore: AiSdkSessionStore = {
-      get: (sessionId) => saved.findLast((session) => session.sessionId === sessionId),
-      set: async (session) => {
+    const sessionStore: SessionStore = {
+      kind: 'flaky',
+      maxSessionBytes: memory.maxSessionBytes,
+      get: (sessionId) => memory.get(sessionId),
+      save: async (write) => {
         if (failNext) {
           failNext = false;
-          throw new Error('disk full');
+          throw new SessionStoreError('STORE_UNAVAILABLE', 'disk full', { sessionId: write.sessionId });
         }
-        saved.push(session);
+        return memory.save(write);
       },
+      close: () => memory.close(),
     };
     const client = await connect({ sessionStore });
     failNext = true;
     const thrown = await failure(client.prompt('hello'));
     expect(thrown.code).toBe(-32603);
-    expect(thrown.message).toContain(
-      'the turn ended (end_turn) but the session store failed to save it: disk full',
-    );
+    expect(thrown.message).toContain('the turn ended (end_turn) but was not saved: disk full');
+    expect(thrown.data).toMatchObject({ code: 'STORE_UNAVAILABLE', stopReason: 'end_turn' });
     const next = await client.prompt('history');
     expect(next.text).toContain('user messages=2');
-    expect(saved.at(-1)?.messages.filter((message) => message.role === 'user')).toHaveLength(2);
+    // The next save carried the turn the failed one could not write.
+    expect(await storedUserMessages(sessionStore, client.sessionId)).toHaveLength(2);
   });
 });
 
@@ -218,7 +220,7 @@ describe('options that reach the model and the client', () => {
   });
 
   it('stops at maxSteps with max_turn_requests and answers every tool call it made', async () => {
-    const sessionStore = new InMemorySessionStore();
+    const sessionStore = memorySessionStore();
     const client = await connect({ maxSteps: 2, sessionStore });
     const turn = await client.prompt('loop');
     expect(turn.stopReason).toBe('max_turn_requests');

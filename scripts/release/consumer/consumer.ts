@@ -8,7 +8,6 @@ import {
   askUserTool,
   createAiSdkAgent,
   formTool,
-  inMemorySessionStore,
   type QuestionToolResult,
 } from '@acpkit/ai-sdk';
 import * as choiceSchema from '@acpkit/choice-schema';
@@ -35,6 +34,10 @@ import {
   type ServeOptions,
   serveAcp,
 } from '@acpkit/remote';
+import * as sessionsPackage from '@acpkit/sessions';
+import { memorySessionStore } from '@acpkit/sessions';
+import * as sessionsPostgres from '@acpkit/sessions/postgres';
+import * as sessionsSqlite from '@acpkit/sessions/sqlite';
 import {
   connectTestClient,
   type FormScript,
@@ -198,11 +201,19 @@ export function aiSdkAgent(model: LanguageModel): AgentApp {
     version: '1.0.0',
     model,
     tools: { deploy, askUser: askUserTool(), settings },
-    sessionStore: inMemorySessionStore({ maxSessions: 10 }),
+    sessionStore: memorySessionStore({ maxSessions: 10 }),
   });
 }
 
 /** Every public package's entry point loads for a type-checked consumer, including the CLIs' programmatic APIs. */
-export const packageEntryPoints = [acpremote, aiSdk, choiceSchema, cli, compat, errors].map((namespace) =>
-  Object.keys(namespace),
-);
+export const packageEntryPoints = [
+  acpremote,
+  aiSdk,
+  choiceSchema,
+  cli,
+  compat,
+  errors,
+  sessionsPackage,
+  sessionsSqlite,
+  sessionsPostgres,
+].map((namespace) => Object.keys(namespace));

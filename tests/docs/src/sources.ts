@@ -12,6 +12,7 @@ export const PUBLIC_PACKAGE_DIRECTORIES = [
   'packages/testing',
   'packages/ai-sdk',
   'packages/web-client',
+  'packages/sessions',
   'apps/acpremote',
   'apps/acpkit',
 ] as const;

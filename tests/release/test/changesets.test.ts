@@ -102,6 +102,7 @@ describe('changesets configuration', () => {
       '@acpkit/errors',
       '@acpkit/form-schema',
       '@acpkit/remote',
+      '@acpkit/sessions',
       '@acpkit/testing',
     ]);
   });

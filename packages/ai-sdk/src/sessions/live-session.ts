@@ -1,10 +1,13 @@
-// An open session: its history, transcript and "allow always" tools, and at most one running turn. States: idle (no
-// turn) → running (one Turn) → idle. A second prompt while one runs is refused, not queued.
+// An open session: its history, transcript, adapter state and at most one running turn, plus where its store
+// stands (the version saved and how much of the history and transcript that save holds), so each save appends only
+// what the turns since the last one added. States: idle (no turn) → running (one Turn) → idle. A second prompt while
+// one runs is refused, not queued.
 import type { AcpSessionContext } from '@acpkit/elicitation';
+import type { SessionSave, SessionSaved } from '@acpkit/sessions';
 import { type ContentBlock, RequestError, type StopReason } from '@agentclientprotocol/sdk';
 import type { ModelMessage } from 'ai';
 import type { ResolvedAgentOptions } from '../options.js';
-import type { StoredAiSdkSession } from '../session-store.js';
+import type { AiSdkSessionEntry, StoredAiSdkSession } from '../session-store.js';
 import { Turn, type TurnHost } from '../turn/turn.js';
 import { Transcript } from './transcript.js';
 
@@ -14,28 +17,43 @@ export class LiveSession implements TurnHost {
   readonly options: ResolvedAgentOptions;
   readonly transcript: Transcript;
   readonly alwaysAllowedTools: Set<string>;
+  /** Adapter state other than `alwaysAllowedTools`, kept across saves as it was read (see `AiSdkSessionState`). */
+  readonly state: Map<string, unknown>;
   readonly #history: ModelMessage[];
   #cwd: string;
+  #title: string | null;
   #turn: Turn | undefined;
+  /** The store's version of this session, and how many messages and transcript updates it holds. */
+  #version: number;
+  #savedMessages: number;
+  #savedUpdates: number;
 
   constructor(options: ResolvedAgentOptions, stored: StoredAiSdkSession) {
     this.sessionId = stored.sessionId;
     this.options = options;
     this.transcript = new Transcript(stored.transcript);
-    this.alwaysAllowedTools = new Set(stored.alwaysAllowedTools);
+    const { alwaysAllowedTools, ...state } = stored.state;
+    this.alwaysAllowedTools = new Set(alwaysAllowedTools);
+    this.state = new Map(Object.entries(state));
     this.#history = [...stored.messages];
     this.#cwd = stored.cwd;
+    this.#title = stored.title;
+    this.#version = stored.version;
+    this.#savedMessages = stored.messages.length;
+    this.#savedUpdates = stored.transcript.length;
   }
 
-  /** A new, empty session. */
+  /** A new, empty session (never saved: version 0). */
   static empty(sessionId: string, cwd: string): StoredAiSdkSession {
     return {
       sessionId,
       cwd,
+      title: null,
+      updatedAt: new Date().toISOString(),
+      version: 0,
       messages: [],
       transcript: [],
-      alwaysAllowedTools: [],
-      updatedAt: new Date().toISOString(),
+      state: { alwaysAllowedTools: [] },
     };
   }
 
@@ -45,6 +63,15 @@ export class LiveSession implements TurnHost {
 
   get isRunning(): boolean {
     return this.#turn !== undefined;
+  }
+
+  get title(): string | null {
+    return this.#title;
+  }
+
+  /** Titles the session once (the first prompt's), unless it has one. */
+  nameIfUntitled(title: string | null): void {
+    if (this.#title === null) this.#title = title;
   }
 
   /**
@@ -75,15 +102,31 @@ export class LiveSession implements TurnHost {
     for (const update of this.transcript.snapshot()) await session.update(update);
   }
 
-  /** The session as a store keeps it. */
-  toStored(): StoredAiSdkSession {
+  /** The save that brings the store up to this session: only what was added since the last save. */
+  pendingSave(cwd = this.#cwd): SessionSave<AiSdkSessionEntry> {
+    this.#cwd = cwd;
+    const transcript = this.transcript.snapshot();
+    const entry: AiSdkSessionEntry = {
+      messages: this.#history.slice(this.#savedMessages),
+      transcript: transcript.slice(this.#savedUpdates),
+    };
     return {
       sessionId: this.sessionId,
+      expectedVersion: this.#version,
       cwd: this.#cwd,
-      messages: [...this.#history],
-      transcript: this.transcript.snapshot(),
-      alwaysAllowedTools: [...this.alwaysAllowedTools],
-      updatedAt: new Date().toISOString(),
+      title: this.#title,
+      state: { ...Object.fromEntries(this.state), alwaysAllowedTools: [...this.alwaysAllowedTools] },
+      append: [entry],
     };
+  }
+
+  /** Records that `save` (from {@link pendingSave}) is stored as `saved`. */
+  markSaved(save: SessionSave<AiSdkSessionEntry>, saved: SessionSaved): void {
+    const [entry] = save.append;
+    this.#version = saved.version;
+    this.#savedMessages += entry?.messages.length ?? 0;
+    this.#savedUpdates += entry?.transcript.length ?? 0;
+    // The last saved update is final: the next turn's first chunk starts a new transcript entry.
+    this.transcript.seal();
   }
 }

@@ -25,6 +25,11 @@ export class OpenSessions {
     return session;
   }
 
+  /** Closes the open session `sessionId` (its turns are cancelled by the caller); whether it was open. */
+  close(sessionId: string): boolean {
+    return this.#sessions.delete(sessionId);
+  }
+
   /**
    * Opens `stored`, replacing the open session of that id. Past the limit the least recently used idle session is
    * closed.

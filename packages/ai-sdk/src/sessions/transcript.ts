@@ -51,6 +51,12 @@ export class Transcript {
     return [...this.#updates];
   }
 
+  /** Ends the open text chunk: the next chunk starts a new entry (the entries so far are saved and final). */
+  seal(): void {
+    this.#close();
+    this.#openParts = undefined;
+  }
+
   /** Writes the joined text of the open chunk into its entry; later chunks of the same run keep joining. */
   #close(): void {
     const parts = this.#openParts;

@@ -145,6 +145,8 @@ export function describeAdapterSuite(label: string, connector: ScenarioConnector
         'agent_message_chunk',
         'agent_message_chunk',
         'agent_message_chunk',
+        // The store saved the turn: the session's title and updatedAt.
+        'session_info_update',
       ]);
     });
 

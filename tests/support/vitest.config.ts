@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    name: 'test-support',
+    include: ['src/**/*.test.ts'],
+    hookTimeout: 60_000,
+    testTimeout: 60_000,
+  },
+});
