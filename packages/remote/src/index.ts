@@ -31,6 +31,7 @@ export { serveCommand } from './server/serve-command.js';
 export { CloseCode, RelayErrorCode, RemoteDefaults, RemoteProtocol } from './shared/constants.js';
 export type { CookieStore } from './shared/cookie-store.js';
 export { MemoryCookieStore } from './shared/cookie-store.js';
+export { AcpRemoteOptionError } from './options/option-error.js';
 export { AcpRemoteError, AcpRemoteErrorCode } from './shared/errors.js';
 export type { LogOutput, RemoteLogger } from './shared/logger.js';
 export { createStderrLogger, silentLogger } from './shared/logger.js';

@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { type CliIo, ExitCode, type StopSignal } from '@acpkit/cli-support';
+import { CliError, CliErrorCode, type CliIo, ExitCode, type StopSignal } from '@acpkit/cli-support';
+import { AcpKitError } from '@acpkit/errors';
 import { AgentProcessError, ScriptedAnswerError, TestingErrorCode } from '@acpkit/testing';
 import {
   AgentProcess,
@@ -24,7 +25,6 @@ import { isCancel, text } from '@clack/prompts';
 import type { Answerer, UrlElicitationRequest } from './answerer.js';
 import { AutomaticAnswerer, type FormScripts } from './automatic-answerer.js';
 import { DEFAULT_INITIALIZE_TIMEOUT_MS } from './client-defaults.js';
-import { ClientError, ClientErrorCode } from './errors.js';
 import { InteractiveAnswerer } from './interactive-answerer.js';
 import { TerminalOutput } from './terminal-output.js';
 import { Transcript } from './transcript.js';
@@ -155,13 +155,16 @@ async function* promptSource(options: ClientRunOptions, terminal: TerminalOutput
   }
 }
 
-/** Why the conversation ended early: the person or a signal stopped it, or a script did not fit a form. */
-class EndedRun extends Error {
+/**
+ * Why the conversation ended early: the person or a signal stopped it, or a script did not fit a form. Thrown out of
+ * the awaited step and caught by {@link ClientRun.fail}; never leaves the run.
+ */
+class EndedRun extends AcpKitError<'RUN_ENDED'> {
   constructor(
-    readonly code: number,
+    readonly exitCode: number,
     readonly reason?: ScriptedAnswerError,
   ) {
-    super('ended');
+    super('RUN_ENDED', 'the run ended early');
   }
 }
 
@@ -196,7 +199,7 @@ class ClientRun {
   private sessionId: string | undefined;
   private readonly connection: ClientConnection;
   /** Settles with the error to report when the agent process exits. */
-  private readonly agentGone: Promise<ClientError>;
+  private readonly agentGone: Promise<CliError>;
   /** Settles when a signal or a script that does not fit a form ends the run. */
   private readonly ended: Promise<EndedRun>;
   private endRun: (ended: EndedRun) => void = () => undefined;
@@ -240,8 +243,8 @@ class ClientRun {
     this.agentGone = agent.exited.then((exit) => {
       const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
       // Nothing was lost from an agent that never answered initialize: it did not start up.
-      return new ClientError(
-        ClientErrorCode.AgentExited,
+      return new CliError(
+        CliErrorCode.AgentExited,
         this.initializeResponse === undefined
           ? `The agent exited before answering initialize (${how}).`
           : `Connection to the agent lost: it exited (${how}).`,
@@ -467,15 +470,15 @@ class ClientRun {
     if (error instanceof EndedRun) {
       if (error.reason === undefined) {
         terminal.write(output.transcript.breakLine());
-        return await this.stop(error.code);
+        return await this.stop(error.exitCode);
       }
       await terminal.settled();
       output.reportError(error.reason.message);
-      return await this.stop(error.code);
+      return await this.stop(error.exitCode);
     }
     // A closed connection usually means the agent died: wait for a form on screen to close, then name the exit.
     const exit =
-      ClientError.isInstance(error) || error instanceof RequestError || AgentProcessError.isInstance(error)
+      CliError.isInstance(error) || error instanceof RequestError || AgentProcessError.isInstance(error)
         ? undefined
         : await Promise.race([
             this.agentGone,
@@ -487,7 +490,7 @@ class ClientRun {
     if (!this.agent.isRunning) this.connection.close();
     await terminal.settled();
     if (exit !== undefined) output.reportError(exit.message);
-    else if (ClientError.isInstance(error) || AgentProcessError.isInstance(error))
+    else if (CliError.isInstance(error) || AgentProcessError.isInstance(error))
       output.reportError(error.message);
     else if (error instanceof RequestError) output.reportError(describeAgentError(error));
     else output.reportError(`Connection to the agent lost: ${(error as Error).message}.`);
