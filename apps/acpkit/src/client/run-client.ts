@@ -5,6 +5,7 @@ import { AcpKitError } from '@acpkit/errors';
 import { AgentProcessError, ScriptedAnswerError, TestingErrorCode } from '@acpkit/testing';
 import {
   AgentProcess,
+  agentErrorDetail,
   awaitInitialize,
   isFormRequest,
   type NonJsonLine,
@@ -87,10 +88,6 @@ function shorten(text: string, limit: number): string {
   return `${text.slice(0, space > limit / 2 ? space : limit)}…`;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * A JSON-RPC error from the agent as one line: its message and code, then what its `data` says (the SDK puts a
  * thrown error's text in `data.details`), so "Internal error" is never all a person sees.
@@ -102,15 +99,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * ```
  */
 export function describeAgentError(error: RequestError): string {
-  const data: unknown = error.data;
-  let detail: string | undefined;
-  if (typeof data === 'string') detail = data;
-  else if (isRecord(data) && typeof data.details === 'string') {
-    // `acpSessions().prompt` also sends the error's class and stable code: `FormSchemaError UNSUPPORTED_TYPE: …`.
-    const origin = [data.name, data.code].filter((part) => typeof part === 'string').join(' ');
-    detail = origin === '' ? data.details : `${origin}: ${data.details}`;
-  } else if (isRecord(data) && typeof data.message === 'string') detail = data.message;
-  else if (data !== undefined && data !== null) detail = JSON.stringify(data);
+  const detail = agentErrorDetail(error.data);
   const shown = detail === undefined ? undefined : shorten(detail, MAX_DETAIL_CHARACTERS);
   return `The agent answered with an error: ${error.message} (${error.code})${shown ? `: ${shown}` : ''}`;
 }
