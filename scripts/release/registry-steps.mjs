@@ -119,12 +119,22 @@ export async function registrySteps({ packages, scratch, environment }) {
           ],
           { cwd: newcomer, env: { ...environment, npm_config_registry: url }, timeoutMs: 300_000 },
         );
+        // npm records no `resolved` URL for registry packages here; the integrity of each installed @acpkit package
+        // must be that of the tarball `changeset publish` put on the local registry.
         const lock = JSON.parse(readFileSync(join(newcomer, 'package-lock.json'), 'utf8'));
         const ours = Object.entries(lock.packages).filter(([path]) => /node_modules\/@acpkit\//.test(path));
-        const elsewhere = ours.filter(([, entry]) => !String(entry.resolved ?? '').startsWith(url));
+        const problems = [];
+        for (const [path, entry] of ours) {
+          const name = path.replace(/^.*node_modules\//, '');
+          const packument = await (await fetch(new URL(name.replace('/', '%2f'), url))).json();
+          const published = packument.versions?.[entry.version]?.dist?.integrity;
+          if (published === undefined || published !== entry.integrity) {
+            problems.push(`${name}@${entry.version} is not the tarball published to the local registry`);
+          }
+        }
         assert(
-          ours.length > 0 && elsewhere.length === 0,
-          `not from the local registry: ${elsewhere.map(([p]) => p)}`,
+          ours.length >= 2 && problems.length === 0,
+          problems.join('\n') || 'no @acpkit package installed',
         );
         return ours
           .map(([path, entry]) => `${path.replace(/^node_modules\//, '')}@${entry.version}`)

@@ -1,6 +1,6 @@
 // The release-helper agent: an AI SDK model with a deploy tool that needs approval and askUserTool(), exposed over
 // ACP by createAiSdkAgent.
-import { askUserTool, createAiSdkAgent, inMemorySessionStore } from '@acpkit/ai-sdk';
+import { askUserTool, createAiSdkAgent, InMemorySessionStore } from '@acpkit/ai-sdk';
 import type { AgentApp } from '@agentclientprotocol/sdk';
 import { type LanguageModel, tool } from 'ai';
 import { z } from 'zod';
@@ -66,7 +66,7 @@ export function modelFromEnvironment(env: NodeJS.ProcessEnv): LanguageModel {
 }
 
 /** One session store for every agent app this module makes, so `acpremote serve` connections share sessions. */
-const sessionStore = inMemorySessionStore();
+const sessionStore = new InMemorySessionStore();
 
 /**
  * Creates the release-helper agent: an AI SDK model with a `deploy` tool that needs approval and `askUserTool()`,

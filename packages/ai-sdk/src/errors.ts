@@ -13,7 +13,7 @@ import { AcpKitError, brandErrorClass, describeRejectedValue } from '@acpkit/err
  * ```
  */
 export const AiSdkAgentErrorCode = {
-  /** An option of `createAiSdkAgent`, `askUserTool`, `formTool` or `inMemorySessionStore` is missing or out of range. */
+  /** An option of `createAiSdkAgent`, `askUserTool`, `formTool` or `InMemorySessionStore` is missing or out of range. */
   InvalidOption: 'INVALID_OPTION',
   /** A tool made by `askUserTool()` / `formTool()` was run outside an agent made by `createAiSdkAgent`. */
   ToolOutsideSession: 'TOOL_OUTSIDE_SESSION',

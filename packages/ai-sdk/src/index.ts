@@ -15,7 +15,6 @@ export {
   type AiSdkSessionStore,
   InMemorySessionStore,
   type InMemorySessionStoreOptions,
-  inMemorySessionStore,
   type StoredAiSdkSession,
 } from './session-store.js';
 export { type AskUserInput, type AskUserToolOptions, askUserTool } from './tools/ask-user-tool.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AiSdkAgentError } from './errors.js';
-import { InMemorySessionStore, inMemorySessionStore, type StoredAiSdkSession } from './session-store.js';
+import { InMemorySessionStore, type StoredAiSdkSession } from './session-store.js';
 
 const session = (sessionId: string): StoredAiSdkSession => ({
   sessionId,
@@ -13,7 +13,7 @@ const session = (sessionId: string): StoredAiSdkSession => ({
 
 describe('InMemorySessionStore', () => {
   it('keeps at most maxSessions, dropping the least recently used (read or written) first', () => {
-    const store = inMemorySessionStore({ maxSessions: 2 });
+    const store = new InMemorySessionStore({ maxSessions: 2 });
     store.set(session('a'));
     store.set(session('b'));
     expect(store.get('a')?.sessionId).toBe('a');

@@ -72,9 +72,9 @@ export interface AiSdkSessionStore {
  *
  * @example
  * ```ts
- * import { inMemorySessionStore } from '@acpkit/ai-sdk';
+ * import { InMemorySessionStore } from '@acpkit/ai-sdk';
  *
- * const store = inMemorySessionStore({ maxSessions: 50 });
+ * const store = new InMemorySessionStore({ maxSessions: 50 });
  * ```
  */
 export interface InMemorySessionStoreOptions {
@@ -136,18 +136,4 @@ export class InMemorySessionStore implements AiSdkSessionStore {
     this.#sessions.delete(sessionId);
     this.#sessions.set(sessionId, session);
   }
-}
-
-/**
- * Creates an {@link InMemorySessionStore}.
- *
- * @example
- * ```ts
- * import { inMemorySessionStore } from '@acpkit/ai-sdk';
- *
- * export const sessionStore = inMemorySessionStore();
- * ```
- */
-export function inMemorySessionStore(options: InMemorySessionStoreOptions = {}): InMemorySessionStore {
-  return new InMemorySessionStore(options);
 }

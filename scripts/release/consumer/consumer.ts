@@ -8,7 +8,7 @@ import {
   askUserTool,
   createAiSdkAgent,
   formTool,
-  inMemorySessionStore,
+  InMemorySessionStore,
   type QuestionToolResult,
 } from '@acpkit/ai-sdk';
 import * as choiceSchema from '@acpkit/choice-schema';
@@ -198,7 +198,7 @@ export function aiSdkAgent(model: LanguageModel): AgentApp {
     version: '1.0.0',
     model,
     tools: { deploy, askUser: askUserTool(), settings },
-    sessionStore: inMemorySessionStore({ maxSessions: 10 }),
+    sessionStore: new InMemorySessionStore({ maxSessions: 10 }),
   });
 }
 
