@@ -29,7 +29,8 @@ export async function buildPackages(names) {
   const filters = names.map((name) => `--filter=${name}`);
   await run('pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only', ...filters], {
     env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0' },
-    timeoutMs: 600_000,
+    // A clean build of every package on a busy 2-core machine has taken more than 10 minutes.
+    timeoutMs: 1_200_000,
   });
 }
 
