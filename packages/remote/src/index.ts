@@ -9,6 +9,7 @@ export { connectAcp } from './client/connect.js';
 export { runMirror } from './client/mirror.js';
 export type { ConnectionEvent, ResumeFailureReason } from './options/connection-events.js';
 export type { ServerPaths } from './options/mount-path.js';
+export { AcpRemoteOptionError } from './options/option-error.js';
 export type {
   CommandOptions,
   ConnectOptions,
@@ -31,7 +32,6 @@ export { serveCommand } from './server/serve-command.js';
 export { CloseCode, RelayErrorCode, RemoteDefaults, RemoteProtocol } from './shared/constants.js';
 export type { CookieStore } from './shared/cookie-store.js';
 export { MemoryCookieStore } from './shared/cookie-store.js';
-export { AcpRemoteOptionError } from './options/option-error.js';
 export { AcpRemoteError, AcpRemoteErrorCode } from './shared/errors.js';
 export type { LogOutput, RemoteLogger } from './shared/logger.js';
 export { createStderrLogger, silentLogger } from './shared/logger.js';
