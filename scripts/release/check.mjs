@@ -5,11 +5,13 @@
 // fresh project outside the workspace, and there: compares the API surface with the committed snapshot, runs
 // askChoice through `import` and `require()`, runs the installed `acpremote` and `acpkit` binaries (--version,
 // --help, serve/expose + mirror round trips driven by an SDK client over stdio), and type-checks a consumer against
-// the packed .d.ts files.
+// the packed .d.ts files. Then the full publish path (registry-steps.mjs): Verdaccio from the npm registry as a local
+// registry on a port the OS picks, `changeset publish` to it, and in a fresh project `npm install @acpkit/elicitation
+// @acpkit/ai-sdk` from it, an agent built with tsc and run over stdio.
 //
 // The parts: steps.mjs (the step runner and its report), processes.mjs (every program it starts, reaped on every
-// exit path), package-steps.mjs (build, lint, pack, install) and consumer-steps.mjs (what runs in the installed
-// project). Exit code 0 only when every step passed. Temporary directories and every spawned process are removed on
+// exit path), package-steps.mjs (build, lint, pack, install), consumer-steps.mjs (what runs in the installed
+// project) and registry-steps.mjs (publish to a local registry, install from it). Exit code 0 only when every step passed. Temporary directories and every spawned process are removed on
 // every exit path.
 //
 //   node scripts/release/check.mjs [--keep] [--node PATH]...
@@ -24,6 +26,7 @@ import { parseArgs } from 'node:util';
 import { consumerSteps } from './consumer-steps.mjs';
 import { packageSteps } from './package-steps.mjs';
 import { consumerEnvironment, reapChildren } from './processes.mjs';
+import { registrySteps } from './registry-steps.mjs';
 import { printSummary, recordCrash } from './steps.mjs';
 
 const { values: flags } = parseArgs({
@@ -53,6 +56,7 @@ async function main() {
       const version = execFileSync(node, ['--print', 'process.versions.node'], { encoding: 'utf8' }).trim();
       await consumerSteps({ packages, consumer, environment, runtime: { node, version } });
     }
+    await registrySteps({ packages, scratch, environment });
   } finally {
     await reapChildren();
     if (flags.keep) console.log(`\nKept ${scratch}`);

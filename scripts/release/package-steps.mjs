@@ -1,9 +1,10 @@
 // The release check's first half: build each public package, lint its manifest and what it would publish (publint,
 // attw, our rules), pack it as a release would, and install all tarballs together with npm into a fresh project.
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { hygieneProblems, tarballProblems } from './package-rules.mjs';
 import { root, run, tail } from './processes.mjs';
+import { buildPackages, listPublicPackages, packPackage } from './public-packages.mjs';
 import { assert, hasPassed, parallelSteps, step } from './steps.mjs';
 
 const consumerFixtures = join(root, 'scripts', 'release', 'consumer');
@@ -12,7 +13,7 @@ const binaries = join(root, 'node_modules', '.bin');
 /** The name of the step after which the consumer project is usable. */
 export const installedStep = 'npm install the tarballs into a fresh project';
 
-/** @typedef {{ name: string; directory: string; absolute: string; manifest: Record<string, any>; tarball?: string }} PublicPackage */
+/** @typedef {import('./public-packages.mjs').PublicPackage} PublicPackage */
 
 /**
  * The `ai` the consumer installs: the part of @acpkit/ai-sdk's peer range (`^6.x || ^7.x`) for the major this Node runs
@@ -30,18 +31,6 @@ function aiForThisNode(packages) {
     .find((item) => item.startsWith(`^${major}.`));
   if (part === undefined) throw new Error(`@acpkit/ai-sdk's ai peer range ${range} has no ai ${major}`);
   return `ai@${part}`;
-}
-
-/** @returns {Promise<PublicPackage[]>} */
-async function listPublicPackages() {
-  const { stdout } = await run('pnpm', ['ls', '--recursive', '--depth=-1', '--json']);
-  return JSON.parse(stdout)
-    .filter((entry) => entry.path !== root.replace(/\/$/, '') && entry.private !== true)
-    .map((entry) => {
-      const manifest = JSON.parse(readFileSync(join(entry.path, 'package.json'), 'utf8'));
-      return { name: manifest.name, directory: relative(root, entry.path), absolute: entry.path, manifest };
-    })
-    .sort((left, right) => left.name.localeCompare(right.name));
 }
 
 /**
@@ -77,11 +66,7 @@ export async function packageSteps({ tarballs, consumer, environment }) {
   const names = packages.map((publicPackage) => publicPackage.name);
 
   await step('build', async () => {
-    const filters = names.map((name) => `--filter=${name}`);
-    await run('pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only', ...filters], {
-      env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0' },
-      timeoutMs: 600_000,
-    });
+    await buildPackages(names);
   });
 
   for (const publicPackage of packages) {
@@ -100,10 +85,7 @@ export async function packageSteps({ tarballs, consumer, environment }) {
       packages.map((publicPackage) => ({
         name: `pnpm pack ${publicPackage.name}`,
         action: async () => {
-          const { stdout } = await run('pnpm', ['pack', '--json', '--pack-destination', tarballs], {
-            cwd: publicPackage.absolute,
-          });
-          const packed = JSON.parse(stdout);
+          const packed = await packPackage(publicPackage, tarballs);
           publicPackage.tarball = packed.filename;
           return checkTarball(publicPackage, packed);
         },

@@ -150,7 +150,13 @@ describe('usage and configuration errors exit 2', () => {
       'acpkit run TARGET with --unstable-protocol',
       'acpkit',
       ['run', probe, '--unstable-protocol'],
-      /^Error: --token-env, --token-file, --ca, --unstable-protocol, --no-resume, --resume-buffer-bytes, --transport, --stall-timeout and --max-pending-requests apply only with --addr\.$/m,
+      /^Error: --unstable-protocol applies only with --addr\.$/m,
+    ],
+    [
+      'acpkit run TARGET with token flags',
+      'acpkit',
+      ['run', probe, '--bearer-token', 'abc', '--ca', 'ca.pem'],
+      /^Error: --bearer-token, --ca apply only with --addr\.$/m,
     ],
     [
       'acpkit run --addr with an unset token variable',

@@ -1,39 +1,36 @@
 import {
+  addConnectFlags,
   addServeCommand,
   CliError,
   CliErrorCode,
   type CliRun,
+  CONNECT_FLAG_NAMES,
+  type ConnectFlagValues,
   type MainOptions,
   mirror,
   packageVersion,
-  parsePositiveInteger,
-  RESUME_FLAG_HELP,
   runMain,
   runTargetOverStdio,
-  stallTimeoutSeconds,
   TARGET_ARGUMENT_HELP,
-  TRANSPORT_FLAG_HELP,
-  type TransportFlag,
 } from '@acpkit/cli-support';
-import { Option } from 'commander';
 import { registerClientCommand } from './client/index.js';
 import { registerWebCommand } from './web/web-command.js';
 
 export type { MainOptions };
 
-interface RunFlags {
+/** `run`'s flags: `--addr`, and `acpremote mirror`'s connection flags (the same ones) plus `--unstable-protocol`. */
+interface RunFlags extends ConnectFlagValues {
   addr?: string;
-  tokenEnv?: string;
-  tokenFile?: string;
-  ca?: string;
   unstableProtocol?: boolean;
-  /** False with `--no-resume`. */
-  resume: boolean;
-  resumeBufferBytes?: number;
-  transport?: TransportFlag;
-  /** `--stall-timeout` in milliseconds. */
-  stallTimeout?: number;
-  maxPendingRequests?: number;
+}
+
+/** The mirror flags given without `--addr`, as the command line spells them. */
+function mirrorFlagsGiven(flags: RunFlags): string[] {
+  const given = (Object.keys(CONNECT_FLAG_NAMES) as Array<keyof ConnectFlagValues>)
+    // `resume` is true unless --no-resume was given.
+    .filter((name) => (name === 'resume' ? flags.resume === false : flags[name] !== undefined))
+    .map((name) => CONNECT_FLAG_NAMES[name]);
+  return flags.unstableProtocol ? [...given, '--unstable-protocol'] : given;
 }
 
 /** The help of a mirror flag as `run` shows it: it applies only with `--addr`. */
@@ -61,36 +58,13 @@ async function runAction(target: string | undefined, flags: RunFlags, run: CliRu
   }
   if (flags.addr !== undefined) {
     requireRemoteUrl(flags.addr);
-    return mirror(
-      flags.addr,
-      {
-        ...(flags.tokenEnv !== undefined ? { tokenEnv: flags.tokenEnv } : {}),
-        ...(flags.tokenFile !== undefined ? { tokenFile: flags.tokenFile } : {}),
-        ...(flags.ca !== undefined ? { ca: flags.ca } : {}),
-        ...(flags.unstableProtocol ? { unstableProtocol: true } : {}),
-        ...(flags.resume === false ? { resume: false } : {}),
-        ...(flags.resumeBufferBytes !== undefined ? { resumeBufferBytes: flags.resumeBufferBytes } : {}),
-        ...(flags.transport !== undefined ? { transport: flags.transport } : {}),
-        ...(flags.stallTimeout !== undefined ? { stallTimeout: flags.stallTimeout } : {}),
-        ...(flags.maxPendingRequests !== undefined ? { maxPendingRequests: flags.maxPendingRequests } : {}),
-      },
-      run.io,
-    );
+    return mirror(flags.addr, flags, run.io);
   }
-  if (
-    flags.tokenEnv !== undefined ||
-    flags.tokenFile !== undefined ||
-    flags.ca !== undefined ||
-    flags.unstableProtocol ||
-    flags.resume === false ||
-    flags.resumeBufferBytes !== undefined ||
-    flags.transport !== undefined ||
-    flags.stallTimeout !== undefined ||
-    flags.maxPendingRequests !== undefined
-  ) {
+  const mirrorFlags = mirrorFlagsGiven(flags);
+  if (mirrorFlags.length > 0) {
     throw new CliError(
       CliErrorCode.Usage,
-      '--token-env, --token-file, --ca, --unstable-protocol, --no-resume, --resume-buffer-bytes, --transport, --stall-timeout and --max-pending-requests apply only with --addr.',
+      `${mirrorFlags.join(', ')} ${mirrorFlags.length === 1 ? 'applies' : 'apply'} only with --addr.`,
     );
   }
   return runTargetOverStdio(target as string, run.io);
@@ -103,7 +77,7 @@ function buildProgram(run: CliRun) {
     packageVersion(import.meta.url),
   );
 
-  program
+  const runCommand = program
     .command('run')
     .summary('Run an agent over stdio: an in-process TARGET, or a remote endpoint with --addr.')
     .description(
@@ -114,39 +88,13 @@ function buildProgram(run: CliRun) {
       '--addr <url>',
       "Mirror this remote endpoint instead: ws://127.0.0.1:8080/acp/ws (WebSocket) or http://127.0.0.1:8080/acp (ACP's Streamable HTTP)",
     )
-    .option('--token-env <var>', 'With --addr: read the bearer token from this environment variable.')
-    .option(
-      '--token-file <file>',
-      'With --addr: read the bearer token from this file (or pipe) at start; it never enters the environment.',
-    )
-    .option(
-      '--ca <file>',
-      'With --addr: trust the CA certificate(s) in this PEM file for wss:// and https:// (a private CA).',
-    )
     .option(
       '--unstable-protocol',
       'With --addr: relay methods the SDK defines only in its /unstable entrypoint (session/fork, ...).',
-    )
-    .option('--no-resume', withAddr(RESUME_FLAG_HELP.noResume))
-    .addOption(
-      new Option('--transport <kind>', withAddr(TRANSPORT_FLAG_HELP)).choices(['auto', 'http', 'websocket']),
-    )
-    .addOption(
-      new Option('--resume-buffer-bytes <bytes>', withAddr(RESUME_FLAG_HELP.bufferBytes)).argParser(
-        parsePositiveInteger,
-      ),
-    )
-    .addOption(
-      new Option('--stall-timeout <seconds>', withAddr(RESUME_FLAG_HELP.stallTimeout)).argParser(
-        stallTimeoutSeconds,
-      ),
-    )
-    .addOption(
-      new Option('--max-pending-requests <count>', withAddr(RESUME_FLAG_HELP.maxPendingRequests)).argParser(
-        parsePositiveInteger,
-      ),
-    )
-    .action(run.action((target: string | undefined, flags: RunFlags) => runAction(target, flags, run)));
+    );
+  addConnectFlags(runCommand, withAddr).action(
+    run.action((target: string | undefined, flags: RunFlags) => runAction(target, flags, run)),
+  );
 
   addServeCommand(program, run);
   registerClientCommand(program, run);

@@ -94,6 +94,37 @@ describe('acpkit run --addr', () => {
     expect(opened.map((fields) => fields?.resumable === true)).toEqual([true, false]);
   });
 
+  it('mirrors with the token from --bearer-token too, like acpremote mirror', async () => {
+    const server = await serveAcp(() => createEchoAgent(), {
+      port: 0,
+      bearerToken: 'abc',
+      logger: silentLogger,
+    });
+    cleanups.push(() => server.close());
+    const io = createTestIo({ collectStdout: false });
+    const exitCode = start(['run', '--addr', server.url, '--bearer-token', 'abc'], io);
+    expect(await promptOnce(editorStream(io), 'remote')).toBe('none: remote');
+    io.stdin.end();
+    expect(await exitCode).toBe(0);
+  });
+
+  it('takes the same token flags as acpremote mirror, one at a time', async () => {
+    const io = createTestIo({ env: { REMOTE_TOKEN: 'abc' } });
+    const argv = [
+      'run',
+      '--addr',
+      'ws://127.0.0.1:1/acp/ws',
+      '--bearer-token',
+      'abc',
+      '--token-env',
+      'REMOTE_TOKEN',
+    ];
+    expect(await main(argv, io)).toBe(2);
+    expect(io.stderrText()).toMatch(
+      /option '--bearer-token <token>' cannot be used with option '--token-env <var>'/,
+    );
+  });
+
   it('exits 1 with the reason when the remote refuses the token', async () => {
     const server = await serveAcp(() => createEchoAgent(), {
       port: 0,
@@ -115,12 +146,11 @@ describe('acpkit run argument rules', () => {
     [['--transport', 'http']],
     [['--stall-timeout', '5']],
     [['--max-pending-requests', '8']],
+    [['--bearer-token', 'abc']],
   ])('exits 2 for the mirror flag %j without --addr', async (flags) => {
     const io = createTestIo();
     expect(await main(['run', echoAgent, ...flags], io)).toBe(2);
-    expect(io.stderrText()).toMatch(
-      /--no-resume, --resume-buffer-bytes, --transport, --stall-timeout and --max-pending-requests apply only with --addr/,
-    );
+    expect(io.stderrText()).toBe(`Error: ${flags[0]} applies only with --addr.\n`);
   });
 
   it.each([[['run']], [['run', echoAgent, '--addr', 'ws://127.0.0.1:1/acp/ws']]])(

@@ -198,7 +198,7 @@ export async function mirror(url: string, flags: MirrorFlagValues, io: CliIo): P
     ...(flags.hostOwnership ? { hostOwnership: flags.hostOwnership } : {}),
     ...(flags.latencyMeta ? { emitLatencyMeta: true } : {}),
   }).catch((error: unknown) => {
-    throw explainMirrorError(error, token);
+    throw explainMirrorError(error, token, url);
   });
   return stoppedBy ? exitCodeForSignal(stoppedBy) : exitCode;
 }

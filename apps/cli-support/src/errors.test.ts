@@ -33,4 +33,11 @@ describe('CliError', () => {
     expect(AcpKitError.isInstance(error)).toBe(true);
     expect(error instanceof AcpKitError).toBe(true);
   });
+
+  it('exits 2 for a usage or configuration problem and 1 for a failure at run time', () => {
+    expect(new CliError(CliErrorCode.Usage, 'x').exitCode).toBe(2);
+    expect(new CliError(CliErrorCode.TargetNotAgent, 'x').exitCode).toBe(2);
+    expect(new CliError(CliErrorCode.AgentExited, 'gone').exitCode).toBe(1);
+    expect(new CliError(CliErrorCode.BrokenInstallation, 'no version').exitCode).toBe(1);
+  });
 });

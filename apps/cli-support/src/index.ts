@@ -33,6 +33,7 @@ export type { MainOptions } from './run-program.js';
 export { CliRun, packageVersion, reportError, runMain } from './run-program.js';
 export type {
   ConnectFlagValues,
+  FlagHelp,
   ResolvedConnectFlags,
   ResolvedServeFlags,
   ServeFlagValues,
@@ -43,6 +44,7 @@ export {
   addConnectFlags,
   addServeFlags,
   addTokenFlags,
+  CONNECT_FLAG_NAMES,
   RESUME_FLAG_HELP,
   resolveConnectFlags,
   resolveServeFlags,

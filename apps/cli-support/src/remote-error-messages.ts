@@ -1,7 +1,8 @@
 // `@acpkit/remote` errors name the library's options (`bearerToken`, `allowUnauthenticated`, `port`); a person at a
 // command line needs the flags. These functions rewrite the errors the CLIs can explain better, keeping the error's
-// class and `code` (so the exit code stays what reportError maps it to) and the original as `cause`.
-import { AcpRemoteError, AcpRemoteErrorCode } from '@acpkit/remote';
+// class and `code` (so the exit code stays what reportError maps it to) and the original as `cause`. They branch on
+// the error's code and fields (the option's name, the cause's status or TLS code), never on its message.
+import { AcpRemoteError, AcpRemoteErrorCode, AcpRemoteOptionError } from '@acpkit/remote';
 import { describeTokenSource, type ResolvedToken } from './token.js';
 
 /** What the serve commands know when their server fails to start. */
@@ -22,18 +23,16 @@ function hostForDisplay(host: string): string {
   return bare.includes(':') ? `[${bare}]` : bare;
 }
 
-// The library names the option first ("bearerToken must be ..."); the CLI names where the token came from.
-const TOKEN_OPTION_PREFIX = 'bearerToken ';
-
 function explainTokenRule(
   error: AcpRemoteError,
   token: ResolvedToken | undefined,
 ): AcpRemoteError | undefined {
-  if (error.code !== AcpRemoteErrorCode.InvalidOption || !error.message.startsWith(TOKEN_OPTION_PREFIX)) {
-    return undefined;
-  }
+  if (!AcpRemoteOptionError.isInstance(error) || error.option !== 'bearerToken') return undefined;
   const source = token ? ` from ${describeTokenSource(token)}` : '';
-  return rewrite(error, `The bearer token${source} ${error.message.slice(TOKEN_OPTION_PREFIX.length)}`);
+  return new AcpRemoteOptionError(error.option, error.expected, error.received, {
+    label: `The bearer token${source}`,
+    cause: error,
+  });
 }
 
 /**
@@ -103,9 +102,30 @@ function wrongTokenAdvice(token: ResolvedToken): string {
   return "it is not the server's token";
 }
 
-// How the library ends an error caused by an untrusted certificate; the CLI names its flag instead.
-const LIBRARY_CA_ADVICE = 'trust that CA with the ca option or NODE_EXTRA_CA_CERTS';
-const CLI_CA_ADVICE = 'pass its certificate with --ca FILE (or set NODE_EXTRA_CA_CERTS=FILE)';
+// The TLS codes of a certificate no trusted CA signed (Node's `err.code` of the connection's cause).
+const UNTRUSTED_CERTIFICATE_CODES: ReadonlySet<string> = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'CERT_UNTRUSTED',
+]);
+
+function untrustedCertificateOf(error: AcpRemoteError): Error | undefined {
+  const cause = error.cause as NodeJS.ErrnoException | undefined;
+  return cause instanceof Error && UNTRUSTED_CERTIFICATE_CODES.has(cause.code ?? '') ? cause : undefined;
+}
+
+/** The URL as an error may show it: no credentials, no query (a token may sit there). */
+function urlForDisplay(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return 'the server';
+  }
+}
 
 /**
  * Rewrites a failure of `acpremote mirror` / `acpkit run --addr` to connect in the CLI's words: a missing token names
@@ -116,11 +136,11 @@ const CLI_CA_ADVICE = 'pass its certificate with --ca FILE (or set NODE_EXTRA_CA
  * @example
  * ```ts
  * const exitCode = await runMirror(url, options).catch((error) => {
- *   throw explainMirrorError(error, token);
+ *   throw explainMirrorError(error, token, url);
  * });
  * ```
  */
-export function explainMirrorError(error: unknown, token: ResolvedToken | undefined): unknown {
+export function explainMirrorError(error: unknown, token: ResolvedToken | undefined, url: string): unknown {
   if (!AcpRemoteError.isInstance(error)) return error;
   const refusal = upgradeRefusalOf(error);
   if (error.code === AcpRemoteErrorCode.AuthenticationFailed && refusal?.status === 401) {
@@ -137,8 +157,14 @@ export function explainMirrorError(error: unknown, token: ResolvedToken | undefi
         `${wrongTokenAdvice(token)}.`,
     );
   }
-  if (error.code === AcpRemoteErrorCode.ConnectionFailed && error.message.endsWith(LIBRARY_CA_ADVICE)) {
-    return rewrite(error, `${error.message.slice(0, -LIBRARY_CA_ADVICE.length)}${CLI_CA_ADVICE}.`);
+  const untrusted =
+    error.code === AcpRemoteErrorCode.ConnectionFailed ? untrustedCertificateOf(error) : undefined;
+  if (untrusted !== undefined) {
+    return rewrite(
+      error,
+      `cannot connect to ${urlForDisplay(url)}: ${untrusted.message}; if the server's certificate comes from a ` +
+        'private CA, pass its certificate with --ca FILE (or set NODE_EXTRA_CA_CERTS=FILE).',
+    );
   }
   return explainTokenRule(error, token) ?? error;
 }

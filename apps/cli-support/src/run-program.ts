@@ -4,7 +4,7 @@ import { AcpRemoteError, AcpRemoteErrorCode } from '@acpkit/remote';
 import { Command, CommanderError } from 'commander';
 import type { CliIo } from './cli-io.js';
 import { processIo, stopSignalsFrom, writeLine } from './cli-io.js';
-import { CliError } from './errors.js';
+import { CliError, CliErrorCode } from './errors.js';
 import { ExitCode, type StopSignal } from './exit-codes.js';
 
 /** `@acpkit/remote` error codes that describe a bad configuration rather than a failure at run time. */
@@ -168,7 +168,7 @@ export function reportError(error: unknown, io: Pick<CliIo, 'stderr'>): number {
   }
   const message = error instanceof Error ? error.message : String(error);
   writeLine(io.stderr, `Error: ${message}`);
-  if (CliError.isInstance(error)) return ExitCode.Usage;
+  if (CliError.isInstance(error)) return error.exitCode;
   if (isRemoteConfigurationError(error)) return ExitCode.Usage;
   return ExitCode.RuntimeFailure;
 }
@@ -190,6 +190,11 @@ function isRemoteConfigurationError(error: unknown): boolean {
 export function packageVersion(moduleUrl: string): string {
   const manifest: unknown = createRequire(moduleUrl)('../package.json');
   const version = (manifest as { version?: unknown }).version;
-  if (typeof version !== 'string') throw new Error(`No version in the package.json next to ${moduleUrl}`);
+  if (typeof version !== 'string') {
+    throw new CliError(
+      CliErrorCode.BrokenInstallation,
+      `No version in the package.json next to ${moduleUrl}`,
+    );
+  }
   return version;
 }

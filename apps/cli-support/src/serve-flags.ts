@@ -75,31 +75,42 @@ export interface ServeFlagValues extends TokenFlagValues {
   metrics?: boolean;
 }
 
+/** How a command words the help of a shared flag: as it is, or with a prefix (`acpkit run`'s "With --addr: …"). */
+export type FlagHelp = (help: string) => string;
+
+const asIs: FlagHelp = (help) => help;
+
 /**
- * Adds the mutually exclusive `--bearer-token TOKEN | --token-env VAR | --token-file FILE` flags.
+ * Adds the mutually exclusive `--bearer-token TOKEN | --token-env VAR | --token-file FILE` flags, the same ones on
+ * every command that takes a token (`serve`, `expose`, `acpremote mirror`, `acpkit run --addr`).
  *
  * @example
  * ```ts
  * addTokenFlags(program.command('mirror <url>'));
  * ```
  */
-export function addTokenFlags(command: Command): Command {
+export function addTokenFlags(command: Command, describe: FlagHelp = asIs): Command {
   return command
     .addOption(
       new Option(
         '--bearer-token <token>',
-        'Bearer token (visible to other local users in the process list; prefer --token-file or --token-env).',
+        describe(
+          'Bearer token (visible to other local users in the process list; prefer --token-file or --token-env).',
+        ),
       ).conflicts(['tokenEnv', 'tokenFile']),
     )
     .addOption(
-      new Option('--token-env <var>', 'Read the bearer token from this environment variable.').conflicts(
-        'tokenFile',
-      ),
+      new Option(
+        '--token-env <var>',
+        describe('Read the bearer token from this environment variable.'),
+      ).conflicts('tokenFile'),
     )
     .addOption(
       new Option(
         '--token-file <file>',
-        'Read the bearer token from this file at start (- for stdin, serve commands only); it never enters the environment.',
+        describe(
+          'Read the bearer token from this file at start (- for stdin, serve commands only); it never enters the environment.',
+        ),
       ),
     );
 }
@@ -126,37 +137,57 @@ export function stallTimeoutSeconds(value: string): number {
 
 /**
  * Adds the flags of a client connection: the token flags, `--ca FILE`, `--no-resume`, `--resume-buffer-bytes`,
- * `--transport`, `--stall-timeout` and `--max-pending-requests`.
+ * `--transport`, `--stall-timeout` and `--max-pending-requests`, the same on `acpremote mirror` and
+ * `acpkit run --addr` (whose help says "With --addr:").
  *
  * @example
  * ```ts
  * addConnectFlags(program.command('mirror <url>'));
  * ```
  */
-export function addConnectFlags(command: Command): Command {
-  return addTokenFlags(command)
+export function addConnectFlags(command: Command, describe: FlagHelp = asIs): Command {
+  return addTokenFlags(command, describe)
     .addOption(
       new Option(
         '--ca <file>',
-        'Trust the CA certificate(s) in this PEM file for wss:// and https:// (a private CA); NODE_EXTRA_CA_CERTS works too.',
+        describe(
+          'Trust the CA certificate(s) in this PEM file for wss:// and https:// (a private CA); NODE_EXTRA_CA_CERTS works too.',
+        ),
       ),
     )
-    .addOption(new Option('--no-resume', RESUME_FLAG_HELP.noResume))
+    .addOption(new Option('--no-resume', describe(RESUME_FLAG_HELP.noResume)))
     .addOption(
-      new Option('--resume-buffer-bytes <bytes>', RESUME_FLAG_HELP.bufferBytes).argParser(
+      new Option('--resume-buffer-bytes <bytes>', describe(RESUME_FLAG_HELP.bufferBytes)).argParser(
         parsePositiveInteger,
       ),
     )
-    .addOption(new Option('--transport <kind>', TRANSPORT_FLAG_HELP).choices(['auto', 'http', 'websocket']))
     .addOption(
-      new Option('--stall-timeout <seconds>', RESUME_FLAG_HELP.stallTimeout).argParser(stallTimeoutSeconds),
+      new Option('--transport <kind>', describe(TRANSPORT_FLAG_HELP)).choices(['auto', 'http', 'websocket']),
     )
     .addOption(
-      new Option('--max-pending-requests <count>', RESUME_FLAG_HELP.maxPendingRequests).argParser(
+      new Option('--stall-timeout <seconds>', describe(RESUME_FLAG_HELP.stallTimeout)).argParser(
+        stallTimeoutSeconds,
+      ),
+    )
+    .addOption(
+      new Option('--max-pending-requests <count>', describe(RESUME_FLAG_HELP.maxPendingRequests)).argParser(
         parsePositiveInteger,
       ),
     );
 }
+
+/** The connection flags as the command line spells them, by their parsed name (what `acpkit run` needs --addr for). */
+export const CONNECT_FLAG_NAMES: Readonly<Record<keyof ConnectFlagValues, string>> = {
+  bearerToken: '--bearer-token',
+  tokenEnv: '--token-env',
+  tokenFile: '--token-file',
+  ca: '--ca',
+  resume: '--no-resume',
+  resumeBufferBytes: '--resume-buffer-bytes',
+  transport: '--transport',
+  stallTimeout: '--stall-timeout',
+  maxPendingRequests: '--max-pending-requests',
+};
 
 /** `--transport` as the `transport` option of `@acpkit/remote`. */
 export function transportOption(flag: TransportFlag | undefined): ConnectOptions['transport'] {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   acpSessions,
-  type ChoiceElicitationResult,
+  type ElicitationResult,
   ElicitationUnsupportedError,
   InvalidElicitationResponseError,
 } from '@acpkit/elicitation';
@@ -69,13 +69,13 @@ export const UNSUPPORTED_REPLY =
  *
  * @example
  * ```ts
- * import { ChoiceElicitationAccepted } from '@acpkit/elicitation';
+ * import { ElicitationAccepted } from '@acpkit/elicitation';
  * import { replyFor } from '@acpkit/example-deploy-target';
  *
- * replyFor(new ChoiceElicitationAccepted('preview')); // 'Selected: preview'
+ * replyFor(new ElicitationAccepted('preview')); // 'Selected: preview'
  * ```
  */
-export function replyFor(result: ChoiceElicitationResult<DeployTarget>): string {
+export function replyFor(result: ElicitationResult<DeployTarget>): string {
   switch (result.status) {
     case 'accepted':
       return `Selected: ${result.value}`;

@@ -39,7 +39,9 @@ export type AiSdkAgentErrorCode = (typeof AiSdkAgentErrorCode)[keyof typeof AiSd
  * }
  * ```
  */
-export class AiSdkAgentError extends AcpKitError<AiSdkAgentErrorCode> {
+export class AiSdkAgentError<
+  Code extends AiSdkAgentErrorCode = AiSdkAgentErrorCode,
+> extends AcpKitError<Code> {
   /**
    * Like `instanceof`, but also true for errors created by another copy of the package.
    *
@@ -54,10 +56,64 @@ export class AiSdkAgentError extends AcpKitError<AiSdkAgentErrorCode> {
   override readonly name: string = 'AiSdkAgentError';
 }
 
-/** The one error every option check throws: names the option, what is allowed and what was given. */
-export function invalidOption(option: string, allowed: string, value: unknown): AiSdkAgentError {
-  return new AiSdkAgentError(
-    AiSdkAgentErrorCode.InvalidOption,
-    `${option} must be ${allowed}, got ${describeRejectedValue(value)}.`,
-  );
+/**
+ * An option of `@acpkit/ai-sdk` is missing or out of range: an `AiSdkAgentError` with code `INVALID_OPTION` whose
+ * fields say which option (as you spell it: `maxSteps`, `model`, `tools`, `description`), what it allows and how the
+ * given value looked. Branch on `option`, not on the message.
+ *
+ * @example
+ * ```ts
+ * import { AiSdkOptionError, createAiSdkAgent } from '@acpkit/ai-sdk';
+ * import type { LanguageModel } from 'ai';
+ *
+ * declare const model: LanguageModel;
+ * try {
+ *   createAiSdkAgent({ name: 'helper', version: '1.0.0', model, maxSteps: 0 });
+ * } catch (error) {
+ *   if (AiSdkOptionError.isInstance(error)) console.error(error.option); // 'maxSteps'
+ * }
+ * ```
+ */
+export class AiSdkOptionError extends AiSdkAgentError<typeof AiSdkAgentErrorCode.InvalidOption> {
+  /**
+   * Like `instanceof`, but also true for errors created by another copy of the package.
+   *
+   * @example
+   * ```ts
+   * import { AiSdkOptionError } from '@acpkit/ai-sdk';
+   *
+   * AiSdkOptionError.isInstance(new Error('x')); // false
+   * ```
+   */
+  static override readonly isInstance = brandErrorClass(AiSdkOptionError, 'acpkit.error.ai-sdk-option');
+  override readonly name: string = 'AiSdkOptionError';
+  /** The option as it is spelled in the options object (`maxSteps`, `model`, `tools`, …). */
+  readonly option: string;
+  /** What the option allows, in words (`a positive integer`, …). */
+  readonly expected: string;
+  /** How the rejected value looked: JSON, shortened. */
+  readonly received: string;
+
+  constructor(option: string, expected: string, received: string, options: { label?: string } = {}) {
+    super(
+      AiSdkAgentErrorCode.InvalidOption,
+      `${options.label ?? option} must be ${expected}, got ${received}.`,
+    );
+    this.option = option;
+    this.expected = expected;
+    this.received = received;
+  }
+}
+
+/**
+ * The one error every option check throws. `label` names the option in the message when it needs its context
+ * (`tools.search`, `askUserTool description`) while `option` stays the option's own name.
+ */
+export function invalidOption(
+  option: string,
+  allowed: string,
+  value: unknown,
+  options: { label?: string } = {},
+): AiSdkOptionError {
+  return new AiSdkOptionError(option, allowed, describeRejectedValue(value), options);
 }

@@ -3,7 +3,7 @@
  * export here is public API: named exports only.
  */
 export { createAiSdkAgent } from './create-agent.js';
-export { AiSdkAgentError, AiSdkAgentErrorCode } from './errors.js';
+export { AiSdkAgentError, AiSdkAgentErrorCode, AiSdkOptionError } from './errors.js';
 export type {
   AiSdkAgentOptions,
   AiSdkCallSettings,

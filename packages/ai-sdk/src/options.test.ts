@@ -1,18 +1,18 @@
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { AiSdkAgentError } from './errors.js';
+import { AiSdkOptionError } from './errors.js';
 import { type AiSdkAgentOptions, resolveAgentOptions } from './options.js';
 
 const model = new MockLanguageModelV3();
 const valid: AiSdkAgentOptions = { name: 'helper', version: '1.0.0', model };
 
-function rejected(options: unknown): AiSdkAgentError {
+function rejected(options: unknown): AiSdkOptionError {
   try {
     resolveAgentOptions(options as AiSdkAgentOptions);
   } catch (error) {
-    expect(AiSdkAgentError.isInstance(error)).toBe(true);
-    expect((error as AiSdkAgentError).code).toBe('INVALID_OPTION');
-    return error as AiSdkAgentError;
+    expect(AiSdkOptionError.isInstance(error)).toBe(true);
+    expect((error as AiSdkOptionError).code).toBe('INVALID_OPTION');
+    return error as AiSdkOptionError;
   }
   throw new Error('expected INVALID_OPTION');
 }
@@ -58,10 +58,17 @@ describe('resolveAgentOptions', () => {
     [{ ...valid, maxOpenSessions: -1 }, 'maxOpenSessions must be a positive integer, got -1.'],
     [{ ...valid, system: 42 }, 'system must be a string, got 42.'],
   ])('refuses a bad option with a message that names it (%#)', (options, message) => {
-    expect(rejected(options).message).toBe(message);
+    const error = rejected(options);
+    expect(error.message).toBe(message);
+    // The option's own name is a field (tools.deploy is option "tools"): programs branch on it, not on the text.
+    expect(error.option).toBe(message.split(/[ .]/)[0]);
+    expect(message).toContain(`must be ${error.expected}, got ${error.received}.`);
   });
 
   it('refuses a missing options object', () => {
-    expect(rejected(undefined).message).toBe('createAiSdkAgent options must be an object, got undefined.');
+    expect(rejected(undefined)).toMatchObject({
+      option: 'options',
+      message: 'createAiSdkAgent options must be an object, got undefined.',
+    });
   });
 });

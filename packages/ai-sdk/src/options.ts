@@ -198,9 +198,11 @@ export function positiveInteger(option: string, value: unknown, fallback: number
   return value;
 }
 
-function optionalBoolean(option: string, value: unknown): boolean {
+function modelInput(input: 'image' | 'audio', value: unknown): boolean {
   if (value === undefined) return false;
-  if (typeof value !== 'boolean') throw invalidOption(option, 'true or false', value);
+  if (typeof value !== 'boolean') {
+    throw invalidOption('modelInputs', 'true or false', value, { label: `modelInputs.${input}` });
+  }
   return value;
 }
 
@@ -208,7 +210,8 @@ function resolveTools(value: unknown): ToolSet {
   if (value === undefined) return {};
   if (!isObject(value)) throw invalidOption('tools', 'an object of AI SDK tools', value);
   for (const [name, tool] of Object.entries(value)) {
-    if (!isObject(tool)) throw invalidOption(`tools.${name}`, 'an AI SDK tool (an object)', tool);
+    if (!isObject(tool))
+      throw invalidOption('tools', 'an AI SDK tool (an object)', tool, { label: `tools.${name}` });
   }
   return value as ToolSet;
 }
@@ -229,10 +232,11 @@ function resolveSessionStore(value: unknown): AiSdkSessionStore | null {
 /**
  * Checks every option and applies the defaults.
  *
- * @throws `AiSdkAgentError` `INVALID_OPTION` naming the first bad option.
+ * @throws `AiSdkOptionError` (`INVALID_OPTION`) naming the first bad option in its `option` field.
  */
 export function resolveAgentOptions(options: AiSdkAgentOptions): ResolvedAgentOptions {
-  if (!isObject(options)) throw invalidOption('createAiSdkAgent options', 'an object', options);
+  if (!isObject(options))
+    throw invalidOption('options', 'an object', options, { label: 'createAiSdkAgent options' });
   const model = options.model;
   if (!(isObject(model) || (typeof model === 'string' && model !== ''))) {
     throw invalidOption('model', 'an AI SDK language model (or a gateway model id)', model);
@@ -260,8 +264,8 @@ export function resolveAgentOptions(options: AiSdkAgentOptions): ResolvedAgentOp
     tools: resolveTools(options.tools),
     maxSteps: positiveInteger('maxSteps', options.maxSteps, DEFAULT_MAX_STEPS),
     modelInputs: {
-      image: optionalBoolean('modelInputs.image', modelInputs?.image),
-      audio: optionalBoolean('modelInputs.audio', modelInputs?.audio),
+      image: modelInput('image', modelInputs?.image),
+      audio: modelInput('audio', modelInputs?.audio),
     },
     sessionStore: resolveSessionStore(options.sessionStore),
     sessionTitle: options.sessionTitle,

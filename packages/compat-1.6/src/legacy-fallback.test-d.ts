@@ -1,4 +1,4 @@
-import { type AcpSessionContext, ChoiceElicitationDeclined } from '@acpkit/elicitation';
+import { type AcpSessionContext, ElicitationDeclined } from '@acpkit/elicitation';
 import { describe, expectTypeOf, it } from 'vitest';
 import { legacyFallback } from './legacy-fallback.js';
 
@@ -14,7 +14,7 @@ describe('legacyFallback types', () => {
     if (result.status === 'accepted') expectTypeOf(result.value).toEqualTypeOf<'preview' | 'production'>();
     // An async function widens a returned literal: `as const` keeps it an offered value.
     void session.askChoice('Q', targets, { fallback: legacyFallback(async () => 'production' as const) });
-    void session.askChoice('Q', targets, { fallback: legacyFallback(() => new ChoiceElicitationDeclined()) });
+    void session.askChoice('Q', targets, { fallback: legacyFallback(() => new ElicitationDeclined()) });
   });
 
   it('refuses a plain value that was not offered', () => {

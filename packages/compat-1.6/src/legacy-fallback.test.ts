@@ -1,9 +1,9 @@
 import {
   AcpSessionContext,
-  ChoiceElicitationAccepted,
-  ChoiceElicitationCancelled,
-  ChoiceElicitationDeclined,
+  ElicitationAccepted,
+  ElicitationCancelled,
   type ElicitationClient,
+  ElicitationDeclined,
   InvalidElicitationFallbackError,
 } from '@acpkit/elicitation';
 import { describe, expect, it, vi } from 'vitest';
@@ -45,7 +45,7 @@ describe('legacyFallback', () => {
     expect(options).toEqual({ type: 'DeprecationWarning', code: LEGACY_FALLBACK_WARNING_CODE });
     expect(LEGACY_FALLBACK_WARNING_CODE).toBe('ACPKIT_DEP001');
     expect(message).toContain('plain value');
-    expect(message).toContain('ChoiceElicitationResult variant');
+    expect(message).toContain('ElicitationResult variant');
     expect(requests).toEqual([]);
   });
 
@@ -61,7 +61,7 @@ describe('legacyFallback', () => {
       ],
       { fallback: legacyFallback(() => ({ id: 2 })), equals: (a, b) => a.id === (b as { id: number }).id },
     );
-    expect((result as ChoiceElicitationAccepted<unknown>).value).toBe(offered);
+    expect((result as ElicitationAccepted<unknown>).value).toBe(offered);
   });
 
   it('validates a plain value like any accepted fallback value', async () => {
@@ -88,8 +88,8 @@ describe('legacyFallback', () => {
     const withUndefined = await session.askChoice('Q', [{ value: undefined, label: 'Unset' }], {
       fallback: legacyFallback(async () => undefined),
     });
-    expect(withUndefined).toBeInstanceOf(ChoiceElicitationAccepted);
-    expect((withUndefined as ChoiceElicitationAccepted<unknown>).value).toBeUndefined();
+    expect(withUndefined).toBeInstanceOf(ElicitationAccepted);
+    expect((withUndefined as ElicitationAccepted<unknown>).value).toBeUndefined();
     const untypedNull = legacyFallback<(typeof targets)[number]['value']>(() => null as never);
     await expect(session.askChoice('Q', targets, { fallback: untypedNull })).rejects.toSatisfy(
       InvalidElicitationFallbackError.isInstance,
@@ -98,9 +98,9 @@ describe('legacyFallback', () => {
 
   it('passes a result variant through untouched, without a warning', async () => {
     const emitWarning = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
-    const declined = new ChoiceElicitationDeclined();
-    const cancelled = new ChoiceElicitationCancelled();
-    const accepted = new ChoiceElicitationAccepted('preview');
+    const declined = new ElicitationDeclined();
+    const cancelled = new ElicitationCancelled();
+    const accepted = new ElicitationAccepted('preview');
     expect(await legacyFallback(() => declined)()).toBe(declined);
     expect(await legacyFallback(async () => cancelled)()).toBe(cancelled);
     expect(await legacyFallback(() => accepted)()).toBe(accepted);
@@ -125,7 +125,7 @@ describe('legacyFallback', () => {
 
   it('is what the core error message points to for plain values', async () => {
     const { session } = unsupportedSession();
-    const plain = (() => 'preview') as unknown as () => ChoiceElicitationDeclined;
+    const plain = (() => 'preview') as unknown as () => ElicitationDeclined;
     await expect(session.askChoice('Q', targets, { fallback: plain })).rejects.toThrow(
       "legacyFallback from '@acpkit/compat-1.6'",
     );

@@ -4,11 +4,11 @@ import * as unstable from '@agentclientprotocol/sdk/unstable';
 import { describe, expectTypeOf, it } from 'vitest';
 import { acpSessions } from './acp-sessions.js';
 import {
-  ChoiceElicitationAccepted,
-  type ChoiceElicitationCancelled,
-  ChoiceElicitationDeclined,
-  type ChoiceElicitationResult,
+  ElicitationAccepted,
+  type ElicitationCancelled,
   type ElicitationChoice,
+  ElicitationDeclined,
+  type ElicitationResult,
 } from './results.js';
 import type { AcpSessionContext } from './session-context.js';
 
@@ -20,7 +20,7 @@ describe('askChoice types', () => {
       { value: 'preview', label: 'Preview' },
       { value: 'production', label: 'Production', description: 'Deploy.', default: true },
     ] as const);
-    expectTypeOf(result).toEqualTypeOf<ChoiceElicitationResult<'preview' | 'production'>>();
+    expectTypeOf(result).toEqualTypeOf<ElicitationResult<'preview' | 'production'>>();
     if (result.status === 'accepted') expectTypeOf(result.value).toEqualTypeOf<'preview' | 'production'>();
   });
 
@@ -30,9 +30,9 @@ describe('askChoice types', () => {
       { value: 'two', label: 'Two' },
       { value: null, label: 'None' },
     ] as const);
-    expectTypeOf(mixed).toEqualTypeOf<ChoiceElicitationResult<1 | 'two' | null>>();
+    expectTypeOf(mixed).toEqualTypeOf<ElicitationResult<1 | 'two' | null>>();
     const widened = await session.askChoice('Q', [{ value: 'a', label: 'A' }]);
-    expectTypeOf(widened).toEqualTypeOf<ChoiceElicitationResult<string>>();
+    expectTypeOf(widened).toEqualTypeOf<ElicitationResult<string>>();
   });
 
   it('keeps an explicit value type and object values', async () => {
@@ -41,36 +41,36 @@ describe('askChoice types', () => {
     }
     const choices: ElicitationChoice<Target>[] = [{ value: { name: 'a' }, label: 'A' }];
     const result = await session.askChoice('Q', choices);
-    expectTypeOf(result).toEqualTypeOf<ChoiceElicitationResult<Target>>();
+    expectTypeOf(result).toEqualTypeOf<ElicitationResult<Target>>();
   });
 
   it('narrows with switch (result.status) and with instanceof', async () => {
     const result = await session.askChoice('Q', [{ value: 'a', label: 'A' }] as const);
     switch (result.status) {
       case 'accepted':
-        expectTypeOf(result).toEqualTypeOf<ChoiceElicitationAccepted<'a'>>();
+        expectTypeOf(result).toEqualTypeOf<ElicitationAccepted<'a'>>();
         break;
       case 'declined':
-        expectTypeOf(result).toEqualTypeOf<ChoiceElicitationDeclined>();
+        expectTypeOf(result).toEqualTypeOf<ElicitationDeclined>();
         break;
       case 'cancelled':
-        expectTypeOf(result).toEqualTypeOf<ChoiceElicitationCancelled>();
+        expectTypeOf(result).toEqualTypeOf<ElicitationCancelled>();
         break;
       default:
         expectTypeOf(result).toBeNever();
     }
-    if (result instanceof ChoiceElicitationAccepted) {
+    if (result instanceof ElicitationAccepted) {
       expectTypeOf(result.value).toEqualTypeOf<'a'>();
     } else {
-      expectTypeOf(result).toEqualTypeOf<ChoiceElicitationDeclined | ChoiceElicitationCancelled>();
+      expectTypeOf(result).toEqualTypeOf<ElicitationDeclined | ElicitationCancelled>();
     }
-    if (ChoiceElicitationDeclined.isInstance(result)) expectTypeOf(result.status).toEqualTypeOf<'declined'>();
+    if (ElicitationDeclined.isInstance(result)) expectTypeOf(result.status).toEqualTypeOf<'declined'>();
   });
 
   it('types the options from the choice values', () => {
     expectTypeOf(session.askChoice).parameter(2).toExtend<
       | {
-          fallback?: () => ChoiceElicitationResult<unknown> | Promise<ChoiceElicitationResult<unknown>>;
+          fallback?: () => ElicitationResult<unknown> | Promise<ElicitationResult<unknown>>;
           signal?: AbortSignal;
           toolCallId?: string;
         }
@@ -78,7 +78,7 @@ describe('askChoice types', () => {
     >();
     void session.askChoice('Q', [{ value: { id: 1 }, label: 'A' }] as const, {
       equals: (offered, returned) => offered.id === (returned as { id: number }).id,
-      fallback: async () => new ChoiceElicitationAccepted({ id: 1 }),
+      fallback: async () => new ElicitationAccepted({ id: 1 }),
     });
     // @ts-expect-error a fallback must return a result variant, not a plain value
     void session.askChoice('Q', [{ value: 'a', label: 'A' }] as const, { fallback: () => 'a' });

@@ -1,12 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { choiceField, choicesField } from './index.js';
-import {
-  ChoiceElicitationAccepted,
-  ElicitationAccepted,
-  ElicitationDeclined,
-  type ElicitationResult,
-} from './results.js';
+import { ElicitationAccepted, ElicitationDeclined, type ElicitationResult } from './results.js';
 import type { AcpSessionContext } from './session-context.js';
 
 declare const session: AcpSessionContext;
@@ -102,9 +97,9 @@ describe('type gaps of the first trial', () => {
       { value: 'a', label: 'A' },
       { value: 'b', label: 'B' },
     ] as const;
-    void session.askChoice('Q', choices, { fallback: () => new ChoiceElicitationAccepted('a') });
+    void session.askChoice('Q', choices, { fallback: () => new ElicitationAccepted('a') });
     // @ts-expect-error 'zzz' was not offered
-    void session.askChoice('Q', choices, { fallback: () => new ChoiceElicitationAccepted('zzz') });
+    void session.askChoice('Q', choices, { fallback: () => new ElicitationAccepted('zzz') });
   });
 
   it('types equals by the value type', () => {

@@ -28,11 +28,11 @@ export interface AskOptions<T> {
  *
  * @example
  * ```ts
- * import { ChoiceElicitationCancelled, type AskChoiceOptions } from '@acpkit/elicitation';
+ * import { ElicitationCancelled, type AskChoiceOptions } from '@acpkit/elicitation';
  *
  * const options: AskChoiceOptions<string> = {
  *   signal: AbortSignal.timeout(300_000),
- *   fallback: () => new ChoiceElicitationCancelled(),
+ *   fallback: () => new ElicitationCancelled(),
  * };
  * ```
  */

@@ -97,7 +97,7 @@ export class ElicitationUnsupportedError extends AcpKitError<ElicitationUnsuppor
 
 /**
  * A fallback's answer cannot be used: it accepted a value no choice offered (`FALLBACK_VALUE_NOT_OFFERED`), or it
- * returned something that is not a `ChoiceElicitationResult` variant (`FALLBACK_NOT_A_RESULT`; wrap 1.6.0-style
+ * returned something that is not a `ElicitationResult` variant (`FALLBACK_NOT_A_RESULT`; wrap 1.6.0-style
  * fallbacks with `legacyFallback` from `@acpkit/compat-1.6`). The offending value is kept in `value`.
  *
  * @example

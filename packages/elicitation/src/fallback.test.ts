@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidElicitationFallbackError } from './errors.js';
 import { resolveFallbackResult } from './fallback.js';
-import {
-  ChoiceElicitationAccepted,
-  ChoiceElicitationCancelled,
-  ChoiceElicitationDeclined,
-} from './results.js';
+import { ElicitationAccepted, ElicitationCancelled, ElicitationDeclined } from './results.js';
 
 function fallbackError(run: () => unknown): InvalidElicitationFallbackError {
   try {
@@ -21,12 +17,12 @@ describe('resolveFallbackResult', () => {
   it('returns a new accepted result holding the offered value, with source fallback', () => {
     const offered = { id: 'preview' };
     const choices = [{ value: offered, label: 'Preview' }];
-    const fromFallback = new ChoiceElicitationAccepted(offered, 'client');
+    const fromFallback = new ElicitationAccepted(offered, 'client');
     const result = resolveFallbackResult(fromFallback, choices);
     expect(result).not.toBe(fromFallback);
-    expect(result).toBeInstanceOf(ChoiceElicitationAccepted);
+    expect(result).toBeInstanceOf(ElicitationAccepted);
     expect(result).toMatchObject({ status: 'accepted', source: 'fallback' });
-    expect((result as ChoiceElicitationAccepted<unknown>).value).toBe(offered);
+    expect((result as ElicitationAccepted<unknown>).value).toBe(offered);
   });
 
   it('matches with Object.is, so NaN matches NaN and -0 does not match 0', () => {
@@ -34,19 +30,17 @@ describe('resolveFallbackResult', () => {
       { value: Number.NaN, label: 'NaN' },
       { value: 0, label: 'Zero' },
     ];
-    expect(resolveFallbackResult(new ChoiceElicitationAccepted(Number.NaN), choices)).toMatchObject({
+    expect(resolveFallbackResult(new ElicitationAccepted(Number.NaN), choices)).toMatchObject({
       value: Number.NaN,
     });
-    expect(fallbackError(() => resolveFallbackResult(new ChoiceElicitationAccepted(-0), choices)).code).toBe(
+    expect(fallbackError(() => resolveFallbackResult(new ElicitationAccepted(-0), choices)).code).toBe(
       'FALLBACK_VALUE_NOT_OFFERED',
     );
   });
 
   it('rejects an equal-but-distinct object without equals', () => {
     const choices = [{ value: { id: 1 }, label: 'One' }];
-    const error = fallbackError(() =>
-      resolveFallbackResult(new ChoiceElicitationAccepted({ id: 1 }), choices),
-    );
+    const error = fallbackError(() => resolveFallbackResult(new ElicitationAccepted({ id: 1 }), choices));
     expect(error.code).toBe('FALLBACK_VALUE_NOT_OFFERED');
     expect(error.message).toBe('The accepted elicitation fallback value was not offered.');
     expect(error.value).toEqual({ id: 1 });
@@ -59,11 +53,11 @@ describe('resolveFallbackResult', () => {
       { value: offered, label: 'Two' },
     ];
     const result = resolveFallbackResult(
-      new ChoiceElicitationAccepted({ id: 2 }),
+      new ElicitationAccepted({ id: 2 }),
       choices,
       (a, b) => a.id === (b as { id: number }).id,
     );
-    expect((result as ChoiceElicitationAccepted<unknown>).value).toBe(offered);
+    expect((result as ElicitationAccepted<unknown>).value).toBe(offered);
   });
 
   it('skips a choice whose equals throws and finds a later match', () => {
@@ -76,15 +70,15 @@ describe('resolveFallbackResult', () => {
       if (offered.id === 'explodes') throw new Error('cannot compare');
       return offered.id === (returned as { id: string }).id;
     };
-    const result = resolveFallbackResult(new ChoiceElicitationAccepted({ id: 'later' }), choices, equals);
-    expect((result as ChoiceElicitationAccepted<unknown>).value).toBe(later);
+    const result = resolveFallbackResult(new ElicitationAccepted({ id: 'later' }), choices, equals);
+    expect((result as ElicitationAccepted<unknown>).value).toBe(later);
   });
 
   it('counts only an exact true from equals', () => {
     const choices = [{ value: 'a', label: 'A' }];
     const truthy = (() => 1) as unknown as (a: string, b: unknown) => boolean;
     expect(
-      fallbackError(() => resolveFallbackResult(new ChoiceElicitationAccepted('b'), choices, truthy)).code,
+      fallbackError(() => resolveFallbackResult(new ElicitationAccepted('b'), choices, truthy)).code,
     ).toBe('FALLBACK_VALUE_NOT_OFFERED');
   });
 
@@ -96,29 +90,29 @@ describe('resolveFallbackResult', () => {
       { value: second, label: 'Second' },
     ];
     const result = resolveFallbackResult(
-      new ChoiceElicitationAccepted(second),
+      new ElicitationAccepted(second),
       choices,
       (a, b) => a.tag === (b as { tag: string }).tag,
     );
     // Per choice in order: the first choice matches by equals before the second's identity is tried.
-    expect((result as ChoiceElicitationAccepted<unknown>).value).toBe(first);
+    expect((result as ElicitationAccepted<unknown>).value).toBe(first);
   });
 
   it('accepts null and undefined when offered', () => {
     expect(
-      resolveFallbackResult(new ChoiceElicitationAccepted(null), [{ value: null, label: 'None' }]),
+      resolveFallbackResult(new ElicitationAccepted(null), [{ value: null, label: 'None' }]),
     ).toMatchObject({
       value: null,
     });
-    const result = resolveFallbackResult(new ChoiceElicitationAccepted(undefined), [
+    const result = resolveFallbackResult(new ElicitationAccepted(undefined), [
       { value: undefined, label: 'U' },
     ]);
     expect(result.status).toBe('accepted');
   });
 
   it('returns declined and cancelled as the same object', () => {
-    const declined = new ChoiceElicitationDeclined();
-    const cancelled = new ChoiceElicitationCancelled();
+    const declined = new ElicitationDeclined();
+    const cancelled = new ElicitationCancelled();
     expect(resolveFallbackResult(declined, [{ value: 'a', label: 'A' }])).toBe(declined);
     expect(resolveFallbackResult(cancelled, [{ value: 'a', label: 'A' }])).toBe(cancelled);
   });

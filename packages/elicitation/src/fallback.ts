@@ -21,18 +21,6 @@ import {
 export type ElicitationFallback<T = unknown> = () => ElicitationResult<T> | Promise<ElicitationResult<T>>;
 
 /**
- * The same type as {@link ElicitationFallback}, under the name `askChoice` code has used since 0.1.
- *
- * @example
- * ```ts
- * import { ChoiceElicitationDeclined, type ChoiceElicitationFallback } from '@acpkit/elicitation';
- *
- * const fallback: ChoiceElicitationFallback = () => new ChoiceElicitationDeclined();
- * ```
- */
-export type ChoiceElicitationFallback<T = unknown> = ElicitationFallback<T>;
-
-/**
  * Compares an offered value with the value a fallback accepted, both of the choices' value type; only an exact
  * `true` counts as a match.
  *

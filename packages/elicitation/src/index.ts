@@ -46,20 +46,14 @@ export {
   type ElicitationUnsupportedErrorCode,
   InvalidElicitationFallbackError,
 } from './errors.js';
-export type { ChoiceElicitationFallback, ChoiceValueEquals, ElicitationFallback } from './fallback.js';
+export type { ChoiceValueEquals, ElicitationFallback } from './fallback.js';
 export {
-  ChoiceElicitationAccepted,
-  ChoiceElicitationCancelled,
-  ChoiceElicitationDeclined,
-  type ChoiceElicitationResult,
-  type ChoiceElicitationSource,
   ElicitationAccepted,
   ElicitationCancelled,
   type ElicitationChoice,
   ElicitationDeclined,
   type ElicitationResult,
   type ElicitationSource,
-  isChoiceElicitationResult,
   isElicitationResult,
 } from './results.js';
 export {

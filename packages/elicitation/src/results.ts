@@ -28,22 +28,9 @@ function seal(target: object, brand: symbol): void {
 export type ElicitationSource = 'client' | 'fallback';
 
 /**
- * The same type as {@link ElicitationSource}, under the name `askChoice` code has used since 0.1.
- *
- * @example
- * ```ts
- * import type { ChoiceElicitationSource } from '@acpkit/elicitation';
- *
- * const source: ChoiceElicitationSource = 'client';
- * ```
- */
-export type ChoiceElicitationSource = ElicitationSource;
-
-/**
  * The user answered: `value` is the typed answer. For a choice it is the offered value itself (the same object, not
  * a copy); for a form, the value parsed by its zod schema. `new ElicitationAccepted(value)` in a fallback builds one
- * with `source: 'fallback'`. Exported under two names, `ElicitationAccepted` and `ChoiceElicitationAccepted`, which
- * are the same class.
+ * with `source: 'fallback'`.
  *
  * @example
  * ```ts
@@ -89,7 +76,7 @@ export class ElicitationAccepted<T> {
 }
 
 /**
- * The user explicitly declined to answer. Also exported as `ChoiceElicitationDeclined` (the same class).
+ * The user explicitly declined to answer.
  *
  * @example
  * ```ts
@@ -131,7 +118,7 @@ export class ElicitationDeclined {
 
 /**
  * The question was dismissed: the client answered `cancel` or `-32800`, or `session/cancel` arrived for the
- * session while it was pending. Also exported as `ChoiceElicitationCancelled` (the same class).
+ * session while it was pending.
  *
  * @example
  * ```ts
@@ -194,20 +181,7 @@ export class ElicitationCancelled {
 export type ElicitationResult<T> = ElicitationAccepted<T> | ElicitationDeclined | ElicitationCancelled;
 
 /**
- * The same type as {@link ElicitationResult}, under the name `askChoice` code has used since 0.1.
- *
- * @example
- * ```ts
- * import type { ChoiceElicitationResult } from '@acpkit/elicitation';
- *
- * const isPicked = (result: ChoiceElicitationResult<string>) => result.status === 'accepted';
- * ```
- */
-export type ChoiceElicitationResult<T> = ElicitationResult<T>;
-
-/**
- * True when `value` is one of the three result variants (by brand, never by shape). Also exported as
- * `isChoiceElicitationResult` (the same function).
+ * True when `value` is one of the three result variants (by brand, never by shape).
  *
  * @example
  * ```ts
@@ -224,12 +198,3 @@ export function isElicitationResult(value: unknown): value is ElicitationResult<
     ElicitationCancelled.isInstance(value)
   );
 }
-
-// The 0.1 names of the same classes and function: `askChoice` code keeps working, and every result of every
-// helper is recognised by either name.
-export {
-  ElicitationAccepted as ChoiceElicitationAccepted,
-  ElicitationCancelled as ChoiceElicitationCancelled,
-  ElicitationDeclined as ChoiceElicitationDeclined,
-  isElicitationResult as isChoiceElicitationResult,
-};

@@ -8,12 +8,7 @@ import {
   ElicitationUnsupportedError,
   InvalidElicitationFallbackError,
 } from './errors.js';
-import {
-  ChoiceElicitationAccepted,
-  ChoiceElicitationCancelled,
-  ChoiceElicitationDeclined,
-  ElicitationCancelled,
-} from './results.js';
+import { ElicitationAccepted, ElicitationCancelled, ElicitationDeclined } from './results.js';
 import { AcpSessionContext } from './session-context.js';
 
 const FORM = { elicitation: { form: {} } };
@@ -79,14 +74,14 @@ describe('AcpSessionContext.askChoice', () => {
     expect(request.options?.stopWaitingOnCancel).toBe(true);
     request.resolve({ action: 'accept', content: { choice: 'choice_1' } });
     const result = await pending;
-    expect(result).toBeInstanceOf(ChoiceElicitationAccepted);
+    expect(result).toBeInstanceOf(ElicitationAccepted);
     expect(result).toMatchObject({ status: 'accepted', source: 'client' });
-    expect((result as ChoiceElicitationAccepted<unknown>).value).toBe(offered);
+    expect((result as ElicitationAccepted<unknown>).value).toBe(offered);
   });
 
   it.each([
-    ['decline', ChoiceElicitationDeclined, 'declined'],
-    ['cancel', ChoiceElicitationCancelled, 'cancelled'],
+    ['decline', ElicitationDeclined, 'declined'],
+    ['cancel', ElicitationCancelled, 'cancelled'],
   ] as const)('maps %s', async (action, variant, status) => {
     const { client, requests } = fakeClient();
     const pending = sessionWith(FORM, client).askChoice('Q', targets);
@@ -125,7 +120,7 @@ describe('AcpSessionContext.askChoice', () => {
     const { client, requests } = fakeClient();
     const pending = sessionWith(FORM, client).askChoice('Q', targets);
     (await nextRequest(requests)).reject(RequestError.requestCancelled());
-    expect(await pending).toBeInstanceOf(ChoiceElicitationCancelled);
+    expect(await pending).toBeInstanceOf(ElicitationCancelled);
   });
 
   it('passes other wire errors through unchanged', async () => {
@@ -168,14 +163,14 @@ describe('AcpSessionContext.askChoice', () => {
     it('runs a sync fallback and returns the offered value', async () => {
       const { client, requests } = fakeClient();
       const result = await sessionWith(NOTHING, client).askChoice('Q', targets, {
-        fallback: () => new ChoiceElicitationAccepted('production'),
+        fallback: () => new ElicitationAccepted('production'),
       });
       expect(result).toMatchObject({ status: 'accepted', value: 'production', source: 'fallback' });
       expect(requests).toHaveLength(0);
     });
 
     it('runs an async fallback', async () => {
-      const declined = new ChoiceElicitationDeclined();
+      const declined = new ElicitationDeclined();
       const result = await sessionWith({ elicitation: {} }).askChoice('Q', targets, {
         fallback: async () => declined,
       });
@@ -191,11 +186,11 @@ describe('AcpSessionContext.askChoice', () => {
           { value: offered, label: 'B' },
         ],
         {
-          fallback: async () => new ChoiceElicitationAccepted({ id: 'b' }),
+          fallback: async () => new ElicitationAccepted({ id: 'b' }),
           equals: (a, b) => a.id === (b as typeof a).id,
         },
       );
-      expect((result as ChoiceElicitationAccepted<unknown>).value).toBe(offered);
+      expect((result as ElicitationAccepted<unknown>).value).toBe(offered);
     });
 
     it('propagates a fallback exception unchanged', async () => {
@@ -216,14 +211,13 @@ describe('AcpSessionContext.askChoice', () => {
       await expect(
         sessionWith(NOTHING).askChoice('Q', targets, {
           // An untyped caller: the type system would refuse a value that was not offered.
-          fallback: (() =>
-            new ChoiceElicitationAccepted('staging')) as unknown as () => ChoiceElicitationDeclined,
+          fallback: (() => new ElicitationAccepted('staging')) as unknown as () => ElicitationDeclined,
         }),
       ).rejects.toSatisfy(
         (error: unknown) =>
           InvalidElicitationFallbackError.isInstance(error) && error.code === 'FALLBACK_VALUE_NOT_OFFERED',
       );
-      const plain = (() => 'preview') as unknown as () => ChoiceElicitationDeclined;
+      const plain = (() => 'preview') as unknown as () => ElicitationDeclined;
       await expect(sessionWith(NOTHING).askChoice('Q', targets, { fallback: plain })).rejects.toThrow(
         /legacyFallback/,
       );
@@ -231,7 +225,7 @@ describe('AcpSessionContext.askChoice', () => {
 
     it('does not run the fallback when form is supported', async () => {
       const { client, requests } = fakeClient();
-      const fallback = vi.fn(() => new ChoiceElicitationDeclined());
+      const fallback = vi.fn(() => new ElicitationDeclined());
       const pending = sessionWith(FORM, client).askChoice('Q', targets, { fallback });
       (await nextRequest(requests)).resolve({ action: 'accept', content: { choice: 'choice_0' } });
       expect(await pending).toMatchObject({ value: 'preview' });
@@ -241,10 +235,10 @@ describe('AcpSessionContext.askChoice', () => {
     it('treats -32601 from a client that advertised form as unsupported: fallback, else the error with the cause', async () => {
       const first = fakeClient();
       const withFallback = sessionWith(FORM, first.client).askChoice('Q', targets, {
-        fallback: () => new ChoiceElicitationCancelled(),
+        fallback: () => new ElicitationCancelled(),
       });
       (await nextRequest(first.requests)).reject(RequestError.methodNotFound('elicitation/create'));
-      expect(await withFallback).toBeInstanceOf(ChoiceElicitationCancelled);
+      expect(await withFallback).toBeInstanceOf(ElicitationCancelled);
 
       const second = fakeClient();
       const withoutFallback = sessionWith(FORM, second.client).askChoice('Q', targets);
@@ -287,7 +281,7 @@ describe('AcpSessionContext.askChoice', () => {
       await vi.waitFor(() => expect(requests).toHaveLength(2));
       session.cancelPending();
       expect(await first).toMatchObject({ status: 'cancelled', source: 'client' });
-      expect(await second).toBeInstanceOf(ChoiceElicitationCancelled);
+      expect(await second).toBeInstanceOf(ElicitationCancelled);
       expect(requests.every((request) => request.options?.cancellationSignal?.aborted)).toBe(true);
       // A late answer changes nothing.
       requests[0]?.resolve({ action: 'accept', content: { choice: 'choice_0' } });
@@ -300,7 +294,7 @@ describe('AcpSessionContext.askChoice', () => {
       session.cancelPending();
       const pending = session.askChoice('Q', targets);
       (await nextRequest(requests)).resolve({ action: 'decline' });
-      expect(await pending).toBeInstanceOf(ChoiceElicitationDeclined);
+      expect(await pending).toBeInstanceOf(ElicitationDeclined);
     });
   });
 });
@@ -434,7 +428,7 @@ describe('AcpSessionContext turns', () => {
     expect(session.signal.reason).toBe(reason);
     expect(await session.askConfirm('Sure?')).toBeInstanceOf(ElicitationCancelled);
     expect(
-      await session.askChoice('Q', targets, { fallback: () => new ChoiceElicitationDeclined() }),
+      await session.askChoice('Q', targets, { fallback: () => new ElicitationDeclined() }),
     ).toMatchObject({
       status: 'cancelled',
     });

@@ -452,7 +452,7 @@ export class AcpSessionContext {
    * @throws {@link ElicitationConnectionClosedError} when the connection closes while waiting.
    * @example
    * ```ts
-   * import { ChoiceElicitationDeclined, type AcpSessionContext } from '@acpkit/elicitation';
+   * import { ElicitationDeclined, type AcpSessionContext } from '@acpkit/elicitation';
    *
    * async function chooseTarget(session: AcpSessionContext, signal: AbortSignal): Promise<string> {
    *   const result = await session.askChoice(
@@ -461,7 +461,7 @@ export class AcpSessionContext {
    *       { value: 'preview', label: 'Preview' },
    *       { value: 'production', label: 'Production', description: 'Deploy to the production environment.', default: true },
    *     ] as const,
-   *     { signal, fallback: () => new ChoiceElicitationDeclined() },
+   *     { signal, fallback: () => new ElicitationDeclined() },
    *   );
    *   switch (result.status) {
    *     case 'accepted':

@@ -1,10 +1,10 @@
 import { RequestError } from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  ChoiceElicitationAccepted,
-  ChoiceElicitationCancelled,
-  ChoiceElicitationDeclined,
+  ElicitationAccepted,
+  ElicitationCancelled,
   ElicitationConnectionClosedError,
+  ElicitationDeclined,
   ElicitationUnsupportedError,
   InvalidElicitationResponseError,
 } from '../src/index.js';
@@ -39,7 +39,7 @@ describe.each(['stable', 'unstable'] as const)('askChoice against a real %s SDK 
     const response = await client.prompt();
     expect(response.stopReason).toBe('end_turn');
     const { result } = await outcome;
-    expect(result).toBeInstanceOf(ChoiceElicitationAccepted);
+    expect(result).toBeInstanceOf(ElicitationAccepted);
     expect(result).toMatchObject({ status: 'accepted', value: 'production', source: 'client' });
     expect(await seen.promise).toMatchObject({
       sessionId: client.sessionId,
@@ -58,8 +58,8 @@ describe.each(['stable', 'unstable'] as const)('askChoice against a real %s SDK 
   });
 
   it.each([
-    ['decline', ChoiceElicitationDeclined],
-    ['cancel', ChoiceElicitationCancelled],
+    ['decline', ElicitationDeclined],
+    ['cancel', ElicitationCancelled],
   ] as const)('maps the client action %s', async (action, variant) => {
     const { agent, client } = await setUp(entrypoint, {
       clientCapabilities: FORM,
@@ -94,7 +94,7 @@ describe.each(['stable', 'unstable'] as const)('askChoice against a real %s SDK 
 
     const withFallback = agent.nextPrompt({
       run: (session) =>
-        session.askChoice('Q', TARGETS, { fallback: () => new ChoiceElicitationAccepted('preview') }),
+        session.askChoice('Q', TARGETS, { fallback: () => new ElicitationAccepted('preview') }),
     });
     await client.prompt();
     expect((await withFallback).result).toMatchObject({
@@ -137,7 +137,7 @@ describe.each(['stable', 'unstable'] as const)('askChoice against a real %s SDK 
     });
     const outcome = agent.nextPrompt({ run: (session) => session.askChoice('Q', TARGETS) });
     await client.prompt();
-    expect((await outcome).result).toBeInstanceOf(ChoiceElicitationCancelled);
+    expect((await outcome).result).toBeInstanceOf(ElicitationCancelled);
   });
 
   it('sends $/cancel_request when the signal aborts and rejects with signal.reason', async () => {
@@ -190,7 +190,7 @@ describe.each(['stable', 'unstable'] as const)('askChoice against a real %s SDK 
     await asked.promise;
     await client.cancelSession();
     const { result } = await outcome;
-    expect(result).toBeInstanceOf(ChoiceElicitationCancelled);
+    expect(result).toBeInstanceOf(ElicitationCancelled);
     expect(result).toMatchObject({ source: 'client' });
     await clientSawCancel.promise;
     expect((await prompt).stopReason).toBe('end_turn');
@@ -222,7 +222,7 @@ describe.each(['stable', 'unstable'] as const)('askChoice against a real %s SDK 
     await client.connection.agent.notify('session/cancel', { sessionId: 'some-other-session' });
     answer.resolve();
     await prompt;
-    expect((await outcome).result).toBeInstanceOf(ChoiceElicitationDeclined);
+    expect((await outcome).result).toBeInstanceOf(ElicitationDeclined);
   });
 
   it('rejects with ElicitationConnectionClosedError within 1 s when the connection drops mid-question', async () => {
@@ -298,7 +298,7 @@ describe('acpSessions', () => {
     const prompt = client.prompt();
     await asked.promise;
     await client.cancelSession();
-    expect((await cancelled).result).toBeInstanceOf(ChoiceElicitationCancelled);
+    expect((await cancelled).result).toBeInstanceOf(ElicitationCancelled);
     await prompt;
     expect(wire.toClient.filter(isCancelRequest)).toHaveLength(1);
   });

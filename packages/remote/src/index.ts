@@ -9,6 +9,7 @@ export { connectAcp } from './client/connect.js';
 export { runMirror } from './client/mirror.js';
 export type { ConnectionEvent, ResumeFailureReason } from './options/connection-events.js';
 export type { ServerPaths } from './options/mount-path.js';
+export { AcpRemoteOptionError } from './options/option-error.js';
 export type {
   CommandOptions,
   ConnectOptions,

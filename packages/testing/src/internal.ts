@@ -3,6 +3,8 @@
  * client and the tests read forms and apply answers by one set of rules. Not public API: it may change in any
  * release without notice; use the package's main entry point instead.
  */
+
+export { agentErrorDetail } from './agent-error.js';
 export type { AgentExit } from './agent-process.js';
 export { AgentProcess } from './agent-process.js';
 export type { AnswerSource, AutomaticFieldAnswer, AutomaticFormAnswer } from './forms/automatic-answers.js';

@@ -15,6 +15,7 @@ import {
   type RequestPermissionResponse,
   type Stream,
 } from '@agentclientprotocol/sdk';
+import { withAgentErrorDetail } from './agent-error.js';
 import { AgentProcess } from './agent-process.js';
 import { AgentProcessError, ScriptedAnswerError, TestingError, TestingErrorCode } from './errors.js';
 import { answerFormAutomatically, choosePermissionAutomatically } from './forms/automatic-answers.js';
@@ -136,7 +137,8 @@ export interface TestClient {
   /**
    * Sends `session/prompt` and resolves when the turn ends.
    *
-   * @throws `RequestError` when the agent answers the prompt with a JSON-RPC error;
+   * @throws `RequestError` when the agent answers the prompt with a JSON-RPC error (its code and `data` as sent; the
+   * message adds what `data` says, e.g. `Internal error (-32603): FormSchemaError UNSUPPORTED_TYPE: …`);
    * {@link ScriptedAnswerError} as soon as a form does not fit its script (the form is answered `cancel`);
    * {@link AgentProcessError} `AGENT_EXITED` when a stdio agent ends during the turn.
    */
@@ -387,7 +389,10 @@ async function startClient(
     try {
       return await work;
     } catch (error) {
-      throw await endpoint.explain(error, phase);
+      throw await endpoint.explain(
+        error instanceof RequestError ? withAgentErrorDetail(error) : error,
+        phase,
+      );
     }
   };
 

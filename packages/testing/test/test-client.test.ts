@@ -195,6 +195,10 @@ describe('connectTestClient (in-process SDK agent app)', () => {
     const error = await client.prompt('fail').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RequestError);
     expect(error).toMatchObject({ code: -32603, data: { details: 'at most one choice may be the default' } });
+    // A failing test shows why, not a bare "Internal error": the data's text is in the message.
+    expect((error as RequestError).message).toBe(
+      'Internal error (-32603): at most one choice may be the default',
+    );
   });
 
   it('advertises what clientCapabilities says: without form, askChoice is told the client cannot show it', async () => {

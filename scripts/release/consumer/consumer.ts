@@ -17,9 +17,9 @@ import * as compat from '@acpkit/compat-1.6';
 import { legacyFallback } from '@acpkit/compat-1.6';
 import {
   AcpSessionContext,
-  ChoiceElicitationAccepted,
-  ChoiceElicitationDeclined,
-  type ChoiceElicitationResult,
+  ElicitationAccepted,
+  ElicitationDeclined,
+  type ElicitationResult,
   ElicitationUnsupportedError,
   InvalidElicitationResponseError,
 } from '@acpkit/elicitation';
@@ -79,11 +79,11 @@ export async function chooseTarget(
   });
   const supported: boolean = session.supportsElicitation('form');
   const result = await session.askChoice('Choose a deployment target', deployTargets, {
-    fallback: () => new ChoiceElicitationDeclined(),
+    fallback: () => new ElicitationDeclined(),
     signal: AbortSignal.timeout(60_000),
   });
-  const widened: ChoiceElicitationResult<DeployTarget> = result;
-  if (result instanceof ChoiceElicitationAccepted) {
+  const widened: ElicitationResult<DeployTarget> = result;
+  if (result instanceof ElicitationAccepted) {
     const picked: DeployTarget = result.value;
     return supported ? picked : widened.status === 'accepted' ? picked : undefined;
   }
@@ -97,7 +97,7 @@ export async function chooseTarget(
 /** The 1.6.0-style fallback still type-checks through the deprecated shim. */
 export async function chooseWithLegacyFallback(
   session: AcpSessionContext,
-): Promise<ChoiceElicitationResult<DeployTarget>> {
+): Promise<ElicitationResult<DeployTarget>> {
   return session.askChoice('Choose a deployment target', deployTargets, {
     fallback: legacyFallback(() => 'preview' as const),
   });

@@ -1,9 +1,11 @@
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { type CliIo, ExitCode, type StopSignal } from '@acpkit/cli-support';
+import { CliError, CliErrorCode, type CliIo, ExitCode, type StopSignal } from '@acpkit/cli-support';
+import { AcpKitError } from '@acpkit/errors';
 import { AgentProcessError, ScriptedAnswerError, TestingErrorCode } from '@acpkit/testing';
 import {
   AgentProcess,
+  agentErrorDetail,
   awaitInitialize,
   isFormRequest,
   type NonJsonLine,
@@ -24,7 +26,6 @@ import { isCancel, text } from '@clack/prompts';
 import type { Answerer, UrlElicitationRequest } from './answerer.js';
 import { AutomaticAnswerer, type FormScripts } from './automatic-answerer.js';
 import { DEFAULT_INITIALIZE_TIMEOUT_MS } from './client-defaults.js';
-import { ClientError, ClientErrorCode } from './errors.js';
 import { InteractiveAnswerer } from './interactive-answerer.js';
 import { TerminalOutput } from './terminal-output.js';
 import { Transcript } from './transcript.js';
@@ -87,10 +88,6 @@ function shorten(text: string, limit: number): string {
   return `${text.slice(0, space > limit / 2 ? space : limit)}…`;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * A JSON-RPC error from the agent as one line: its message and code, then what its `data` says (the SDK puts a
  * thrown error's text in `data.details`), so "Internal error" is never all a person sees.
@@ -102,15 +99,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * ```
  */
 export function describeAgentError(error: RequestError): string {
-  const data: unknown = error.data;
-  let detail: string | undefined;
-  if (typeof data === 'string') detail = data;
-  else if (isRecord(data) && typeof data.details === 'string') {
-    // `acpSessions().prompt` also sends the error's class and stable code: `FormSchemaError UNSUPPORTED_TYPE: …`.
-    const origin = [data.name, data.code].filter((part) => typeof part === 'string').join(' ');
-    detail = origin === '' ? data.details : `${origin}: ${data.details}`;
-  } else if (isRecord(data) && typeof data.message === 'string') detail = data.message;
-  else if (data !== undefined && data !== null) detail = JSON.stringify(data);
+  const detail = agentErrorDetail(error.data);
   const shown = detail === undefined ? undefined : shorten(detail, MAX_DETAIL_CHARACTERS);
   return `The agent answered with an error: ${error.message} (${error.code})${shown ? `: ${shown}` : ''}`;
 }
@@ -155,13 +144,16 @@ async function* promptSource(options: ClientRunOptions, terminal: TerminalOutput
   }
 }
 
-/** Why the conversation ended early: the person or a signal stopped it, or a script did not fit a form. */
-class EndedRun extends Error {
+/**
+ * Why the conversation ended early: the person or a signal stopped it, or a script did not fit a form. Thrown out of
+ * the awaited step and caught by {@link ClientRun.fail}; never leaves the run.
+ */
+class EndedRun extends AcpKitError<'RUN_ENDED'> {
   constructor(
-    readonly code: number,
+    readonly exitCode: number,
     readonly reason?: ScriptedAnswerError,
   ) {
-    super('ended');
+    super('RUN_ENDED', 'the run ended early');
   }
 }
 
@@ -196,7 +188,7 @@ class ClientRun {
   private sessionId: string | undefined;
   private readonly connection: ClientConnection;
   /** Settles with the error to report when the agent process exits. */
-  private readonly agentGone: Promise<ClientError>;
+  private readonly agentGone: Promise<CliError>;
   /** Settles when a signal or a script that does not fit a form ends the run. */
   private readonly ended: Promise<EndedRun>;
   private endRun: (ended: EndedRun) => void = () => undefined;
@@ -240,8 +232,8 @@ class ClientRun {
     this.agentGone = agent.exited.then((exit) => {
       const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
       // Nothing was lost from an agent that never answered initialize: it did not start up.
-      return new ClientError(
-        ClientErrorCode.AgentExited,
+      return new CliError(
+        CliErrorCode.AgentExited,
         this.initializeResponse === undefined
           ? `The agent exited before answering initialize (${how}).`
           : `Connection to the agent lost: it exited (${how}).`,
@@ -467,15 +459,15 @@ class ClientRun {
     if (error instanceof EndedRun) {
       if (error.reason === undefined) {
         terminal.write(output.transcript.breakLine());
-        return await this.stop(error.code);
+        return await this.stop(error.exitCode);
       }
       await terminal.settled();
       output.reportError(error.reason.message);
-      return await this.stop(error.code);
+      return await this.stop(error.exitCode);
     }
     // A closed connection usually means the agent died: wait for a form on screen to close, then name the exit.
     const exit =
-      ClientError.isInstance(error) || error instanceof RequestError || AgentProcessError.isInstance(error)
+      CliError.isInstance(error) || error instanceof RequestError || AgentProcessError.isInstance(error)
         ? undefined
         : await Promise.race([
             this.agentGone,
@@ -487,7 +479,7 @@ class ClientRun {
     if (!this.agent.isRunning) this.connection.close();
     await terminal.settled();
     if (exit !== undefined) output.reportError(exit.message);
-    else if (ClientError.isInstance(error) || AgentProcessError.isInstance(error))
+    else if (CliError.isInstance(error) || AgentProcessError.isInstance(error))
       output.reportError(error.message);
     else if (error instanceof RequestError) output.reportError(describeAgentError(error));
     else output.reportError(`Connection to the agent lost: ${(error as Error).message}.`);

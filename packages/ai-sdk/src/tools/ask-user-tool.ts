@@ -90,7 +90,9 @@ export function askUserTool(
 ): Tool<AskUserInput, QuestionToolResult<string>> {
   const description = options.description ?? DEFAULT_DESCRIPTION;
   if (typeof description !== 'string' || description.trim() === '') {
-    throw invalidOption('askUserTool description', 'a non-empty string', description);
+    throw invalidOption('description', 'a non-empty string', description, {
+      label: 'askUserTool description',
+    });
   }
   return sessionTool(
     {

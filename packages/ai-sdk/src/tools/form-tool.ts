@@ -81,10 +81,10 @@ export function formTool<Form extends FormObjectSchema>(
 ): Tool<FormToolInput, QuestionToolResult<z.output<Form>>> {
   const { description, schema, title = 'Form' } = options;
   if (typeof description !== 'string' || description.trim() === '') {
-    throw invalidOption('formTool description', 'a non-empty string', description);
+    throw invalidOption('description', 'a non-empty string', description, { label: 'formTool description' });
   }
   if (typeof title !== 'string' || title.trim() === '') {
-    throw invalidOption('formTool title', 'a non-empty string', title);
+    throw invalidOption('title', 'a non-empty string', title, { label: 'formTool title' });
   }
   compileForm(schema);
   return sessionTool(

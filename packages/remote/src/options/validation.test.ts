@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { RemoteDefaults } from '../shared/constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
 import { silentLogger } from '../shared/logger.js';
+import { AcpRemoteOptionError } from './option-error.js';
 import {
   resolveBearerTokenOption,
   resolveCommandOptions,
@@ -89,10 +90,13 @@ describe('one rule per option, one error', () => {
       'maxDetachedSessions must be a non-negative integer (0 keeps no session for a resume), got -1',
     ],
     ['maxPendingRequests', { maxPendingRequests: 0 }, 'maxPendingRequests must be a positive integer, got 0'],
-  ])('serve option %s', (_name, options, message) => {
+  ])('serve option %s', (name, options, message) => {
     const error = errorOf(() => resolveServeOptions({ logger: silentLogger, ...(options as object) }));
     expect(error.code).toBe(AcpRemoteErrorCode.InvalidOption);
     expect(error.message).toBe(message);
+    // A program branches on the option's name, never on the message.
+    expect(AcpRemoteOptionError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ name: 'AcpRemoteOptionError', option: name });
   });
 
   it.each([{ pingIntervalMs: -1 }, { stallTimeoutMs: -1 }, { maxPendingRequests: 0.5 }])(
@@ -155,6 +159,7 @@ describe('the bearer token rule', () => {
     ]) {
       const error = errorOf(resolve);
       expect(error.code).toBe(AcpRemoteErrorCode.InvalidOption);
+      expect(error).toMatchObject({ option: 'bearerToken', received: shown });
       expect(error.message).toBe(
         `bearerToken must be a non-blank string of visible ASCII characters (no spaces or control characters: what an HTTP header can carry), got ${shown}`,
       );
@@ -188,9 +193,15 @@ describe('resolveConnectOptions', () => {
     expect(error.message).toBe(
       'headers["X-Key"] must be a string an HTTP header can carry, got a value with a line break or a non-Latin-1 character',
     );
-    expect(errorOf(() => resolveConnectOptions(URL_OK, { headers: { 'bad name': 'x' } })).code).toBe(
-      AcpRemoteErrorCode.InvalidOption,
-    );
+    expect(error).toMatchObject({
+      option: 'headers',
+      received: 'a value with a line break or a non-Latin-1 character',
+    });
+    expect(errorOf(() => resolveConnectOptions(URL_OK, { headers: { 'bad name': 'x' } }))).toMatchObject({
+      code: AcpRemoteErrorCode.InvalidOption,
+      option: 'headers',
+      message: 'headers name must be an HTTP header name, got "bad name"',
+    });
   });
 
   it('refuses a ca that is not PEM text or Buffers', () => {
@@ -264,5 +275,7 @@ describe('resolveCommandOptions', () => {
     const error = errorOf(() => resolveCommandOptions(argv as string[], options as never));
     expect(error.code).toBe(AcpRemoteErrorCode.InvalidOption);
     expect(error.message).toBe(message);
+    // The option's own name, also for an entry inside it (env.SECRET is option "env").
+    expect((error as AcpRemoteOptionError).option).toBe(message.split(/[ .]/)[0]);
   });
 });

@@ -218,14 +218,18 @@ export function resolveServeOptions(options: ServeOptions, defaultRemoteCwd?: st
   const allowedHosts = options.allowedHosts ?? [];
   for (const allowedHost of allowedHosts) {
     if (typeof allowedHost !== 'string' || parseHostHeader(allowedHost.trim()) === undefined) {
-      throw invalidOption('allowedHosts entry', 'a host name as a Host header carries it', allowedHost);
+      throw invalidOption('allowedHosts', 'a host name as a Host header carries it', allowedHost, {
+        label: 'allowedHosts entry',
+      });
     }
   }
   const allowedOrigins = new Set<string>();
   for (const origin of options.allowedOrigins ?? []) {
     const normalized = typeof origin === 'string' ? normalizeOrigin(origin) : undefined;
     if (normalized === undefined) {
-      throw invalidOption('allowedOrigins entry', 'an origin such as "https://editor.example"', origin);
+      throw invalidOption('allowedOrigins', 'an origin such as "https://editor.example"', origin, {
+        label: 'allowedOrigins entry',
+      });
     }
     allowedOrigins.add(normalized);
   }
@@ -331,20 +335,17 @@ function resolveHeaders(value: unknown): Record<string, string> {
   }
   const headers: Record<string, string> = {};
   for (const [name, headerValue] of Object.entries(value)) {
-    if (!HEADER_NAME.test(name)) throw invalidOption('headers name', 'an HTTP header name', name);
+    if (!HEADER_NAME.test(name))
+      throw invalidOption('headers', 'an HTTP header name', name, { label: 'headers name' });
     if (typeof headerValue !== 'string' || INVALID_HEADER_VALUE.test(headerValue)) {
       // The value may be a credential: say what is wrong with it, never what it is.
-      throw invalidOption(
-        `headers[${JSON.stringify(name)}]`,
-        'a string an HTTP header can carry',
-        headerValue,
-        {
-          shown:
-            typeof headerValue === 'string'
-              ? 'a value with a line break or a non-Latin-1 character'
-              : `a ${typeof headerValue}`,
-        },
-      );
+      throw invalidOption('headers', 'a string an HTTP header can carry', headerValue, {
+        label: `headers[${JSON.stringify(name)}]`,
+        shown:
+          typeof headerValue === 'string'
+            ? 'a value with a line break or a non-Latin-1 character'
+            : `a ${typeof headerValue}`,
+      });
     }
     headers[name] = headerValue;
   }
@@ -523,11 +524,12 @@ export function resolveCommandOptions(argv: readonly string[], options: CommandO
   for (const name of options.unsetEnv ?? []) delete env[name];
   for (const [key, value] of Object.entries(options.env ?? {})) {
     if (key === '' || key.includes('=') || key.includes('\0')) {
-      throw invalidOption('env name', 'a non-empty name without "=" or NUL', key);
+      throw invalidOption('env', 'a non-empty name without "=" or NUL', key, { label: 'env name' });
     }
     if (typeof value !== 'string' || value.includes('\0')) {
       // Environment values often hold secrets: say what is wrong, never what the value is.
-      throw invalidOption(`env.${key}`, 'a string without NUL characters', value, {
+      throw invalidOption('env', 'a string without NUL characters', value, {
+        label: `env.${key}`,
         shown: typeof value === 'string' ? 'a string with a NUL character' : `a ${typeof value}`,
       });
     }

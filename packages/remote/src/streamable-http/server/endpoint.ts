@@ -305,6 +305,12 @@ export class StreamableHttpEndpoint {
       );
       return;
     }
+    if (headerValue(request, CONNECTION_ID_HEADER) === undefined) {
+      // How a client (ours, before `initialize`) tells an ACP endpoint from anything else: answered 400 like any
+      // ACP endpoint does, but it is a probe, not a refusal to log or count.
+      this.respond(request, response, refusal(400, 'invalid', `${CONNECTION_ID_HEADER} is missing`));
+      return;
+    }
     const held = this.namedConnection(request, response);
     if (held === undefined) return;
     const lastEventId = parseLastEventId(headerValue(request, LAST_EVENT_ID_HEADER));

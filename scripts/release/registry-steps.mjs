@@ -1,0 +1,174 @@
+// The release check's full publish path: Verdaccio from the npm registry as a throwaway local registry (a port the OS
+// picks, its own storage in the scratch directory), `changeset publish` of every public package to it, then what a
+// newcomer does in a fresh project: `npm install @acpkit/elicitation @acpkit/ai-sdk` from that registry, build an
+// agent with tsc and run it over stdio against an SDK client.
+import { cpSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { root, run, start } from './processes.mjs';
+import { assert, step } from './steps.mjs';
+
+/** The Verdaccio the check installs (exact: the check must not change under us). */
+const VERDACCIO = 'verdaccio@6.10.4';
+const registryConsumerFixtures = join(root, 'scripts', 'release', 'registry-consumer');
+
+/**
+ * Runs the registry steps; the registry is stopped before this resolves.
+ * @param {{ packages: import('./public-packages.mjs').PublicPackage[]; scratch: string; environment: NodeJS.ProcessEnv }} options
+ */
+export async function registrySteps({ packages, scratch, environment }) {
+  const verdaccio = join(scratch, 'verdaccio');
+  const newcomer = join(scratch, 'newcomer');
+  mkdirSync(verdaccio);
+  mkdirSync(newcomer);
+  await step(`npm install ${VERDACCIO} (the local registry)`, async () => {
+    writeFileSync(join(verdaccio, 'package.json'), '{ "private": true }\n');
+    await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', VERDACCIO], {
+      cwd: verdaccio,
+      env: environment,
+      timeoutMs: 300_000,
+    });
+  });
+
+  /** @type {ReturnType<typeof start> | undefined} */
+  let registry;
+  let url = '';
+  try {
+    await step(
+      'start the local registry',
+      async () => {
+        registry = start(
+          process.execPath,
+          [
+            join(root, 'scripts', 'release', 'local-registry.mjs'),
+            '--verdaccio',
+            verdaccio,
+            '--storage',
+            join(scratch, 'registry-storage'),
+          ],
+          { cwd: scratch, env: environment },
+        );
+        url = (await registry.waitForStderr(/local registry at (http:\/\/127\.0\.0\.1:\d+\/)/, 60_000))[1];
+        return url;
+      },
+      { requires: [`npm install ${VERDACCIO} (the local registry)`] },
+    );
+
+    const publisherConfig = join(scratch, 'publisher.npmrc');
+    await step(
+      'changeset publish to the local registry',
+      async () => {
+        // A user of the registry, as `npm adduser` would create it; its token publishes.
+        const response = await fetch(new URL('-/user/org.couchdb.user:release-check', url), {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'release-check', password: 'release-check-password' }),
+        });
+        const { token } = /** @type {{ token?: string }} */ (await response.json());
+        assert(
+          response.ok && typeof token === 'string',
+          `the registry created no user (HTTP ${response.status})`,
+        );
+        const host = url.replace(/^http:/, '');
+        writeFileSync(publisherConfig, `registry=${url}\n${host}:_authToken=${token}\n`);
+        // --no-git-tag: a check must not tag the repository.
+        const { stdout, stderr } = await run('pnpm', ['exec', 'changeset', 'publish', '--no-git-tag'], {
+          env: { ...process.env, npm_config_registry: url, npm_config_userconfig: publisherConfig },
+          timeoutMs: 600_000,
+        });
+        const said = `${stdout}\n${stderr}`;
+        const missing = packages.filter(
+          (publicPackage) => !said.includes(`${publicPackage.name}@${publicPackage.manifest.version}`),
+        );
+        assert(
+          missing.length === 0,
+          `changeset publish did not publish ${missing.map((p) => p.name)}\n${said}`,
+        );
+        return `${packages.length} packages`;
+      },
+      { requires: ['start the local registry'] },
+    );
+
+    await step(
+      'npm install @acpkit/elicitation @acpkit/ai-sdk from the local registry in a fresh project',
+      async () => {
+        cpSync(registryConsumerFixtures, newcomer, { recursive: true });
+        // Named apart in the repository so that no workspace tool takes it for a project of its own.
+        renameSync(join(newcomer, 'tsconfig.consumer.json'), join(newcomer, 'tsconfig.json'));
+        writeFileSync(
+          join(newcomer, 'package.json'),
+          `${JSON.stringify({ name: 'newcomer', private: true, type: 'module', scripts: { build: 'tsc' } }, null, 2)}\n`,
+        );
+        writeFileSync(join(newcomer, '.npmrc'), `registry=${url}\n`);
+        const major = Number(process.versions.node.split('.')[0]) >= 22 ? 7 : 6;
+        await run(
+          'npm',
+          [
+            'install',
+            '--no-audit',
+            '--no-fund',
+            '--loglevel=error',
+            '@acpkit/elicitation',
+            '@acpkit/ai-sdk',
+            '@agentclientprotocol/sdk',
+            `ai@${major}`,
+            'zod',
+            'typescript@5.9',
+            `@types/node@${process.versions.node.split('.')[0]}`,
+            // The AI SDK's declarations import `json-schema` types without depending on them.
+            '@types/json-schema',
+          ],
+          { cwd: newcomer, env: { ...environment, npm_config_registry: url }, timeoutMs: 300_000 },
+        );
+        // npm records no `resolved` URL for registry packages here; the integrity of each installed @acpkit package
+        // must be that of the tarball `changeset publish` put on the local registry.
+        const lock = JSON.parse(readFileSync(join(newcomer, 'package-lock.json'), 'utf8'));
+        const ours = Object.entries(lock.packages).filter(([path]) => /node_modules\/@acpkit\//.test(path));
+        const problems = [];
+        for (const [path, entry] of ours) {
+          const name = path.replace(/^.*node_modules\//, '');
+          const packument = await (await fetch(new URL(name.replace('/', '%2f'), url))).json();
+          const published = packument.versions?.[entry.version]?.dist?.integrity;
+          if (published === undefined || published !== entry.integrity) {
+            problems.push(`${name}@${entry.version} is not the tarball published to the local registry`);
+          }
+        }
+        assert(
+          ours.length >= 2 && problems.length === 0,
+          problems.join('\n') || 'no @acpkit package installed',
+        );
+        return ours
+          .map(([path, entry]) => `${path.replace(/^node_modules\//, '')}@${entry.version}`)
+          .join(', ');
+      },
+      { requires: ['changeset publish to the local registry'] },
+    );
+
+    await step(
+      'build and run an agent in the fresh project',
+      async () => {
+        await run('npm', ['run', 'build'], { cwd: newcomer, env: environment, timeoutMs: 300_000 });
+        const aiSdk = JSON.parse(
+          (await run(process.execPath, ['drive.mjs'], { cwd: newcomer, env: environment })).stdout,
+        );
+        assert(aiSdk.stopReason === 'end_turn', `AI SDK agent: ${JSON.stringify(aiSdk)}`);
+        assert(aiSdk.forms[0] === 'Which environment?', `AI SDK agent asked ${JSON.stringify(aiSdk.forms)}`);
+        assert(/"answer":"Production"/.test(aiSdk.text), `AI SDK agent said ${aiSdk.text}`);
+        const choice = JSON.parse(
+          (await run(process.execPath, ['drive.mjs', 'choice'], { cwd: newcomer, env: environment })).stdout,
+        );
+        assert(choice.text === 'Chosen: production', `askChoice agent said ${JSON.stringify(choice)}`);
+        return 'askUserTool and askChoice answered over stdio';
+      },
+      {
+        requires: [
+          'npm install @acpkit/elicitation @acpkit/ai-sdk from the local registry in a fresh project',
+        ],
+      },
+    );
+  } finally {
+    if (registry !== undefined) {
+      registry.child.kill('SIGTERM');
+      await registry.exited;
+    }
+  }
+}
