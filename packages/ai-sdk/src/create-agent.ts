@@ -14,6 +14,12 @@ import {
 } from '@agentclientprotocol/sdk';
 import type { ToolSet } from 'ai';
 import { type AiSdkAgentOptions, type ResolvedAgentOptions, resolveAgentOptions } from './options.js';
+import {
+  announceCommandsAfterResponse,
+  mcpCapabilitiesOf,
+  sessionSetupResponse,
+  withSessionControls,
+} from './session-state/session-controls.js';
 import { LiveSession } from './sessions/live-session.js';
 import { OpenSessions } from './sessions/open-sessions.js';
 
@@ -29,9 +35,11 @@ class AiSdkAgent {
 
   capabilities(): AgentCapabilities {
     const { modelInputs, sessionStore } = this.#options;
+    const mcpCapabilities = mcpCapabilitiesOf(this.#options);
     return {
       loadSession: sessionStore !== null,
       promptCapabilities: { image: modelInputs.image, audio: modelInputs.audio, embeddedContext: true },
+      ...(mcpCapabilities === undefined ? {} : { mcpCapabilities }),
     };
   }
 
@@ -54,10 +62,18 @@ class AiSdkAgent {
       // Cancels the session's running turn: its signal aborts the model call and its permission requests, and its
       // pending questions resolve cancelled.
       .onNotification(methods.agent.session.cancel, this.#acp.cancel())
-      .onRequest(methods.agent.session.new, async ({ params }) => {
+      .onRequest(methods.agent.session.new, async (context) => {
+        const { params } = context;
         const sessionId = randomUUID();
-        await this.#save(this.#sessions.open(LiveSession.empty(sessionId, params.cwd)));
-        return { sessionId };
+        const live = this.#sessions.open(LiveSession.empty(sessionId, params.cwd));
+        await this.#save(live);
+        // Editor's world (issue 30): MCP servers, modes/config options in the response, commands after it.
+        live.attachMcpServers(params.mcpServers);
+        announceCommandsAfterResponse(
+          options,
+          this.#acp.sessionFor({ ...context, params: { ...params, sessionId } }),
+        );
+        return { sessionId, ...sessionSetupResponse(options, live) };
       })
       .onRequest(
         methods.agent.session.prompt,
@@ -98,10 +114,22 @@ class AiSdkAgent {
         if (stored === undefined) throw RequestError.sessionNotFound(params.sessionId);
         const live = this.#sessions.open({ ...stored, cwd: params.cwd });
         await live.replay(this.#acp.sessionFor(context));
-        return {};
+        // Editor's world (issue 30): MCP servers, modes/config options in the response, commands after it.
+        live.attachMcpServers(params.mcpServers);
+        announceCommandsAfterResponse(options, this.#acp.sessionFor(context));
+        return sessionSetupResponse(options, live);
       });
     }
-    return app;
+    app = withSessionControls(app, {
+      options,
+      find: (sessionId) => this.#sessions.find(sessionId),
+      save: (session) => this.#save(session),
+      sessionFor: (context) => this.#acp.sessionFor(context as never),
+    });
+    // The editor's MCP servers end with the connection (a stdio server's process with them).
+    return app.onConnect((connection) => {
+      void connection.closed.then(() => this.#sessions.closeAll());
+    });
   }
 
   async #save(session: LiveSession): Promise<void> {

@@ -3,6 +3,7 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { ModelMessage } from 'ai';
 import { invalidOption } from './errors.js';
+import type { AiSdkSessionState } from './session-state/session-state.js';
 
 /**
  * One session as a store keeps it: what the model sees next turn (`messages`), what the client is shown again on
@@ -36,6 +37,8 @@ export interface StoredAiSdkSession {
   readonly alwaysAllowedTools: readonly string[];
   /** When the session last changed (ISO 8601). */
   readonly updatedAt: string;
+  /** The session's mode, config values (the model among them), plan and cost; absent in older records. */
+  readonly state?: AiSdkSessionState | undefined;
 }
 
 /**

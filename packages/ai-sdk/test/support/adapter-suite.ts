@@ -148,14 +148,14 @@ export function describeAdapterSuite(label: string, connector: ScenarioConnector
       ]);
     });
 
-    it('shows a tool call as tool_call (title, kind, raw input) then tool_call_update completed with its output', async () => {
+    it('shows a tool call as tool_call (title, kind by the name convention, raw input) then tool_call_update completed with its output', async () => {
       const turn = await session.client.prompt('lookup');
       expect(updatesOf(turn, 'tool_call')).toEqual([
         {
           sessionUpdate: 'tool_call',
           toolCallId: 'call-lookup',
           title: 'lookup',
-          kind: 'other',
+          kind: 'search',
           status: 'in_progress',
           rawInput: { query: 'release notes' },
         },
@@ -190,7 +190,8 @@ export function describeAdapterSuite(label: string, connector: ScenarioConnector
       const request = turn.permissions[0]?.request;
       expect(request?.toolCall).toMatchObject({
         toolCallId: call?.toolCallId,
-        title: 'Deploy the service',
+        // The permission request names the tool and a short form of its arguments.
+        title: 'Deploy the service (environment="production")',
         status: 'pending',
         rawInput: { environment: 'production' },
       });
