@@ -51,9 +51,7 @@ export interface AiSdkCommand {
   /** Shown as a hint for the command's input. */
   readonly input?: { readonly hint: string } | undefined;
   /** Runs the command; a string it returns (or resolves) is the answer shown to the user. */
-  readonly run?:
-    | ((context: AiSdkCommandContext) => unknown)
-    | undefined;
+  readonly run?: ((context: AiSdkCommandContext) => unknown) | undefined;
   readonly prompt?: string | ((input: string) => string) | undefined;
 }
 
