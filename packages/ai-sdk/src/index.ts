@@ -2,6 +2,16 @@
  * Public surface of @acpkit/ai-sdk: expose a Vercel AI SDK agent (the `ai` package, 6.x or 7.x) over ACP. Every
  * export here is public API: named exports only.
  */
+export {
+  type ClientFileTools,
+  type ClientFileToolsOptions,
+  clientFileTools,
+} from './client-tools/file-tools.js';
+export {
+  type ClientTerminalToolOptions,
+  clientTerminalTool,
+  type TerminalToolResult,
+} from './client-tools/terminal-tool.js';
 export type { AiSdkCommand, AiSdkCommandContext } from './commands/slash-commands.js';
 export type { AiSdkConfigOption, AiSdkModelChoice } from './config/config-options.js';
 export { createAiSdkAgent } from './create-agent.js';
