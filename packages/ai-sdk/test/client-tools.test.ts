@@ -135,7 +135,7 @@ describe('clientFileTools', () => {
     expect(
       failed.map((update) => [
         update.toolCallId,
-        (update.content?.[0] as { content: { text: string } }).content.text,
+        (update.content?.[0] as { content: { text: string } } | undefined)?.content.text,
       ]),
     ).toEqual([
       ['r', expect.stringMatching(/^Failed: The editor could not read \/repo\/missing\.ts: .*\(-32002\)$/)],
