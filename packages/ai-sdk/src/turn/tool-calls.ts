@@ -29,6 +29,8 @@ export interface ToolCallPart {
 interface TrackedCall {
   readonly toolName: string;
   readonly title: string;
+  /** What a permission request calls it: the title, with a short form of the arguments unless the title is the author's. */
+  readonly permissionTitle: string;
   readonly kind: ToolKind;
   readonly locations: readonly ToolCallLocation[];
   readonly input: unknown;
@@ -165,7 +167,7 @@ export class ToolCalls {
       ? { toolCallId }
       : {
           toolCallId,
-          title: permissionTitle(call.title, call.input),
+          title: call.permissionTitle,
           kind: call.kind,
           status: 'pending',
           rawInput: call.input,
@@ -190,6 +192,7 @@ export class ToolCalls {
     const call: TrackedCall = {
       toolName: part.toolName,
       title,
+      permissionTitle: display?.title === undefined ? permissionTitle(title, part.input) : title,
       kind: display?.kind ?? kindFromToolName(part.toolName),
       locations: display?.locations ?? locationsFromInput(part.input),
       input: part.input,
