@@ -345,3 +345,37 @@ describe('slash commands', () => {
     expect(client.updates.at(-1)).toMatchObject({ content: { text: 'model got: /unknown x' } });
   });
 });
+
+describe('@acpkit/testing transcripts', () => {
+  it('record the plan, usage, diffs, mode and options a turn showed, and the modes and options of the session', async () => {
+    const { connectTestClient } = await import('@acpkit/testing');
+    const model = scriptedModel((call) =>
+      toolResultCount(call) === 0
+        ? [
+            toolCall('p1', 'plan', { entries: [{ content: 'Do it', status: 'in_progress' }] }),
+            finish('tool-calls'),
+          ]
+        : [...text('ok'), finish('stop')],
+    );
+    const app = createAiSdkAgent({
+      name: 't',
+      version: '1',
+      model,
+      tools: { plan: planTool() },
+      usage: { contextWindow: 1_000 },
+      modes: [{ id: 'code', name: 'Code' }],
+      models: { only: { model, name: 'Only' } },
+    });
+    const client = await connectTestClient(app, {});
+    try {
+      expect(client.session.modes?.currentModeId).toBe('code');
+      expect(client.session.configOptions?.[0]).toMatchObject({ id: 'model', currentValue: 'only' });
+      const turn = await client.prompt('go');
+      expect(turn.plan).toEqual([{ content: 'Do it', priority: 'medium', status: 'in_progress' }]);
+      expect(turn.usage).toMatchObject({ sessionUpdate: 'usage_update', used: 15, size: 1_000 });
+      expect(turn.diffs).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+});
