@@ -114,6 +114,27 @@ async function report(session: ScenarioClient): Promise<string> {
 
 /** Registers the adapter's behaviour tests against `connector`. */
 export function describeAdapterSuite(label: string, connector: ScenarioConnector): void {
+  describe(`${label}: the editor's world (plan, usage, modes, commands)`, () => {
+    const session = new ScenarioClient();
+    beforeAll(async () => {
+      await session.open(connector, { editorWorld: true });
+    });
+    afterAll(async () => {
+      await session.client.close();
+    });
+
+    it('offers modes, sends plan and usage updates, switches the mode (system prompt and tools), runs a command', async () => {
+      expect(session.client.session.modes?.availableModes.map((mode) => mode.id)).toEqual(['code', 'ask']);
+      const planned = await session.client.prompt('plan');
+      expect(planned.plan).toEqual([{ content: 'Look it up', priority: 'medium', status: 'in_progress' }]);
+      expect(planned.usage).toMatchObject({ sessionUpdate: 'usage_update', used: 15, size: 1_000 });
+      expect(updatesOf(planned, 'tool_call')[0]).toMatchObject({ toolCallId: 'call-plan', kind: 'think' });
+      await session.client.agent.request('session/set_mode', { sessionId: session.client.sessionId, modeId: 'ask' });
+      expect((await session.client.prompt('tools')).text).toBe('system=ask system tools=lookup');
+      expect((await session.client.prompt('/echo hi')).text).toBe('echo: hi');
+    });
+  });
+
   describe(`${label}: a client with form elicitation`, () => {
     const session = new ScenarioClient();
     beforeAll(async () => {
