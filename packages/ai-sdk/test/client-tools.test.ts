@@ -4,16 +4,7 @@ import { RequestError } from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clientFileTools, clientTerminalTool, createAiSdkAgent } from '../src/index.js';
 import { ClientTerminals } from './support/client-terminals.js';
-import type { ProviderPart } from './support/scenario-agent.js';
-import {
-  finish,
-  lastToolOutput,
-  scriptedModel,
-  sdkSession,
-  text,
-  toolCall,
-  toolResultCount,
-} from './support/scripted.js';
+import { finish, scriptedModel, sdkSession, steps, text, toolCall } from './support/scripted.js';
 
 type Session = Awaited<ReturnType<typeof sdkSession>>;
 const open: Session[] = [];
@@ -22,16 +13,6 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((session) => session.close()));
   await Promise.all(terminals.splice(0).map((set) => set.dispose()));
 });
-
-/** A model that makes `calls` (one step each), then says what the last tool returned. */
-function steps(...calls: ProviderPart[]) {
-  return scriptedModel((call) => {
-    const index = toolResultCount(call);
-    const next = calls[index];
-    if (next !== undefined) return [next, finish('tool-calls')];
-    return [...text(`last: ${JSON.stringify(lastToolOutput(call))}`), finish('stop')];
-  });
-}
 
 const fsCaps = { fs: { readTextFile: true, writeTextFile: true } };
 

@@ -19,16 +19,7 @@ import { createAiSdkAgent } from '../src/index.js';
 import { type EditorMcpServersOptions, editorMcpServers, runningServerProcesses } from '../src/mcp/index.js';
 // @ts-expect-error: a plain .mjs fixture without types
 import { startHttpMcpServer } from './fixtures/mcp-http-server.mjs';
-import type { ProviderPart } from './support/scenario-agent.js';
-import {
-  finish,
-  lastToolOutput,
-  scriptedModel,
-  sdkSession,
-  text,
-  toolCall,
-  toolResultCount,
-} from './support/scripted.js';
+import { finish, scriptedModel, sdkSession, steps, text, toolCall } from './support/scripted.js';
 
 const stdioFixture = fileURLToPath(new URL('./fixtures/mcp-stdio-server.mjs', import.meta.url));
 const agentFixture = fileURLToPath(new URL('./fixtures/mcp-agent.mjs', import.meta.url));
@@ -59,15 +50,6 @@ async function eventually(check: () => boolean, what: string, timeoutMs = 10_000
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-}
-
-/** One tool call per step, then the last tool output as text. */
-function steps(...calls: ProviderPart[]) {
-  return scriptedModel((call) => {
-    const next = calls[toolResultCount(call)];
-    if (next !== undefined) return [next, finish('tool-calls')];
-    return [...text(`last: ${JSON.stringify(lastToolOutput(call))}`), finish('stop')];
-  });
 }
 
 type Session = Awaited<ReturnType<typeof sdkSession>>;

@@ -66,6 +66,27 @@ function liveSession(host: SessionControlsHost, sessionId: string): LiveSession 
   return live;
 }
 
+/**
+ * Keeps a switch the client made (recorded for replay, saved with the session) and announces it after the response,
+ * so every view of the session follows.
+ */
+async function announceChange(
+  host: SessionControlsHost,
+  live: LiveSession,
+  context: unknown,
+  update: SessionUpdate,
+): Promise<void> {
+  live.transcript.record(update);
+  await host.save(live);
+  setImmediate(
+    () =>
+      void host
+        .sessionFor(context)
+        .update(update)
+        .catch(() => undefined),
+  );
+}
+
 /** Registers `session/set_mode` (with modes) and `session/set_config_option` (with options) on `app`. */
 export function withSessionControls(app: AgentApp, host: SessionControlsHost): AgentApp {
   const { options } = host;
@@ -81,16 +102,10 @@ export function withSessionControls(app: AgentApp, host: SessionControlsHost): A
         );
       }
       live.state.modeId = params.modeId;
-      const update: SessionUpdate = { sessionUpdate: 'current_mode_update', currentModeId: params.modeId };
-      live.transcript.record(update);
-      await host.save(live);
-      setImmediate(
-        () =>
-          void host
-            .sessionFor(context)
-            .update(update)
-            .catch(() => undefined),
-      );
+      await announceChange(host, live, context, {
+        sessionUpdate: 'current_mode_update',
+        currentModeId: params.modeId,
+      });
       return {};
     });
   }
@@ -104,16 +119,7 @@ export function withSessionControls(app: AgentApp, host: SessionControlsHost): A
       }
       live.state.config.set(params.configId, params.value);
       const configOptions = configOptionsFor(options.config, live.state.config);
-      const update: SessionUpdate = { sessionUpdate: 'config_option_update', configOptions };
-      live.transcript.record(update);
-      await host.save(live);
-      setImmediate(
-        () =>
-          void host
-            .sessionFor(context)
-            .update(update)
-            .catch(() => undefined),
-      );
+      await announceChange(host, live, context, { sessionUpdate: 'config_option_update', configOptions });
       return { configOptions };
     });
   }

@@ -129,7 +129,10 @@ export function describeAdapterSuite(label: string, connector: ScenarioConnector
       expect(planned.plan).toEqual([{ content: 'Look it up', priority: 'medium', status: 'in_progress' }]);
       expect(planned.usage).toMatchObject({ sessionUpdate: 'usage_update', used: 15, size: 1_000 });
       expect(updatesOf(planned, 'tool_call')[0]).toMatchObject({ toolCallId: 'call-plan', kind: 'think' });
-      await session.client.agent.request('session/set_mode', { sessionId: session.client.sessionId, modeId: 'ask' });
+      await session.client.agent.request('session/set_mode', {
+        sessionId: session.client.sessionId,
+        modeId: 'ask',
+      });
       expect((await session.client.prompt('tools')).text).toBe('system=ask system tools=lookup');
       expect((await session.client.prompt('/echo hi')).text).toBe('echo: hi');
     });

@@ -159,10 +159,15 @@ export function scenarioReply(
       return [...reasoning('Thinking ', 'it over.'), ...text('Hello', ', ', 'world!'), finish('stop')];
     case 'plan':
       return step === 0
-        ? [toolCall('call-plan', 'plan', { entries: [{ content: 'Look it up', status: 'in_progress' }] }), finish('tool-calls')]
+        ? [
+            toolCall('call-plan', 'plan', { entries: [{ content: 'Look it up', status: 'in_progress' }] }),
+            finish('tool-calls'),
+          ]
         : reply('Planned.');
     case 'tools':
-      return reply(`system=${call.system} tools=${(call.call.tools ?? []).map((entry) => entry.name).join(',')}`);
+      return reply(
+        `system=${call.system} tools=${(call.call.tools ?? []).map((entry) => entry.name).join(',')}`,
+      );
     case 'lookup':
       return step === 0
         ? [toolCall('call-lookup', 'lookup', { query: 'release notes' }), finish('tool-calls')]
@@ -360,7 +365,9 @@ export function createScenarioAgent(
             { id: 'code', name: 'Code' },
             { id: 'ask', name: 'Ask', system: 'ask system', tools: ['lookup'] },
           ],
-          commands: [{ name: 'echo', description: 'Echo', run: ({ input }: { input: string }) => `echo: ${input}` }],
+          commands: [
+            { name: 'echo', description: 'Echo', run: ({ input }: { input: string }) => `echo: ${input}` },
+          ],
         }
       : {};
   const app = adapter.createAiSdkAgent({

@@ -13,6 +13,8 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { connectApp } from './ai6.js';
 import type { ModelCall, ProviderPart } from './scenario-agent.js';
 
+import { finish, text } from './scenario-agent.js';
+
 export { finish, text, toolCall } from './scenario-agent.js';
 
 /** One call as a script sees it: the call, and how many model calls this model answered before. */
@@ -55,6 +57,15 @@ export function lastToolOutput(call: ModelCall): unknown {
     if (part !== undefined) return part.output?.value ?? part.output;
   }
   return undefined;
+}
+
+/** A model that makes `calls` (one tool call per step), then says what the last tool returned. */
+export function steps(...calls: ProviderPart[]) {
+  return scriptedModel((call) => {
+    const next = calls[toolResultCount(call)];
+    if (next !== undefined) return [next, finish('tool-calls')];
+    return [...text(`last: ${JSON.stringify(lastToolOutput(call))}`), finish('stop')];
+  });
 }
 
 /** Client-side request handlers a test may give. */
