@@ -10,12 +10,17 @@
 // replaying a prepared stream, so the model costs nothing and both sides do the same AI SDK work.
 
 import { randomUUID } from 'node:crypto';
-import { createAiSdkAgent } from '@acpkit/ai-sdk';
+import { type AiSdkMcpServers, createAiSdkAgent, planTool } from '@acpkit/ai-sdk';
+import { editorMcpServers } from '@acpkit/ai-sdk/mcp';
 import { type AgentApp, type AnyMessage, agent, methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import { type ModelMessage, stepCountIs, streamText, type ToolSet, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
+import { startMcpFixture } from './mcp-fixture.js';
 import type { FigureRecord } from './report.js';
+
+/** MCP tools each session of the "MCP tools and plans on" group connects (over HTTP, to a real MCP server). */
+const MCP_TOOLS = 20;
 
 /** Text deltas per turn: enough that the turn's fixed costs (prompt parsing, session lookup) are small per chunk. */
 const CHUNKS = 500;
@@ -92,11 +97,15 @@ const tools = {
 let sink = 0;
 const prompt: ModelMessage[] = [{ role: 'user', content: 'go' }];
 
-async function streamTextDirectly(model: MockLanguageModelV3, withTools: boolean): Promise<void> {
+async function streamTextDirectly(
+  model: MockLanguageModelV3,
+  withTools: boolean,
+  toolSet: ToolSet = tools,
+): Promise<void> {
   const result = streamText({
     model,
     messages: prompt,
-    ...(withTools ? { tools, stopWhen: stepCountIs(2) } : {}),
+    ...(withTools ? { tools: toolSet, stopWhen: stepCountIs(2) } : {}),
     onError: () => undefined,
   });
   for await (const part of result.fullStream) sink += part.type.length;
@@ -106,7 +115,7 @@ async function streamTextDirectly(model: MockLanguageModelV3, withTools: boolean
  * The reference adapter: the least an ACP agent around streamText must do (a `session/update` per text delta, per
  * tool call and per tool result, awaited in order), with no history, sessions, approvals, questions or transcript.
  */
-function minimalAcpAgent(model: MockLanguageModelV3, withTools: boolean): AgentApp {
+function minimalAcpAgent(model: MockLanguageModelV3, withTools: boolean, toolSet: ToolSet = tools): AgentApp {
   return agent({ name: 'minimal' })
     .onRequest(methods.agent.initialize, () => ({ protocolVersion: PROTOCOL_VERSION, agentCapabilities: {} }))
     .onRequest(methods.agent.session.new, () => ({ sessionId: randomUUID() }))
@@ -115,7 +124,7 @@ function minimalAcpAgent(model: MockLanguageModelV3, withTools: boolean): AgentA
       const result = streamText({
         model,
         messages: prompt,
-        ...(withTools ? { tools, stopWhen: stepCountIs(2) } : {}),
+        ...(withTools ? { tools: toolSet, stopWhen: stepCountIs(2) } : {}),
         onError: () => undefined,
       });
       for await (const part of result.fullStream) {
@@ -177,10 +186,10 @@ class RawClient {
   }
 
   /** Opens `count` sessions, each used for one turn (so every turn starts from the same empty history). */
-  async openSessions(count: number): Promise<void> {
+  async openSessions(count: number, mcpServers: readonly unknown[] = []): Promise<void> {
     this.#sessions = [];
     for (let index = 0; index < count; index += 1) {
-      const { result } = await this.request(methods.agent.session.new, { cwd: '/', mcpServers: [] });
+      const { result } = await this.request(methods.agent.session.new, { cwd: '/', mcpServers });
       this.#sessions.push((result as { sessionId: string }).sessionId);
     }
   }
@@ -271,6 +280,40 @@ export async function runAiSdkSection(options: {
       ...(withTools ? { tools, maxSteps: 2 } : {}),
     });
   const none = async () => undefined;
+  // The editor's MCP servers for real (an HTTP MCP server with MCP_TOOLS tools), each session's connection awaited
+  // while its round is prepared, outside the measured time; and planTool in the tool set.
+  const fixture = await startMcpFixture(MCP_TOOLS);
+  const connecting: Promise<unknown>[] = [];
+  const inner = editorMcpServers();
+  const mcp: AiSdkMcpServers = {
+    capabilities: inner.capabilities,
+    connect: (servers, context) => {
+      const connected = inner.connect(servers, context);
+      connecting.push(connected);
+      return connected;
+    },
+  };
+  const mcpServers = [{ type: 'http', name: 'bench', url: fixture.url, headers: [] }];
+  const withMcpAndPlan = createAiSdkAgent({
+    name: 'bench',
+    version: '0.0.0',
+    model: text,
+    tools: { plan: planTool() },
+    mcp,
+    usage: { contextWindow: 200_000 },
+  });
+  const mcpClient = await connectedClient(withMcpAndPlan);
+  // The references get the same tools (the plan tool and the same server's MCP tools), so the difference is ours.
+  const reference = await inner.connect(mcpServers as never, { sessionId: 'reference', cwd: '/' });
+  const sameTools: ToolSet = { plan: planTool(), ...reference.tools };
+  const mcpSide: Side = {
+    name: 'createAiSdkAgent, text, MCP tools and plan on',
+    prepare: async () => {
+      await mcpClient.openSessions(TURNS_PER_ROUND, mcpServers);
+      await Promise.all(connecting.splice(0));
+    },
+    turn: () => mcpClient.prompt(CHUNKS),
+  };
   const turnsOf = async (name: string, app: AgentApp, expectedUpdates: number): Promise<Side> => {
     const client = await connectedClient(app);
     return {
@@ -291,6 +334,15 @@ export async function runAiSdkSection(options: {
       await turnsOf('minimal ACP agent, tools', minimalAcpAgent(withTools, true), 2 * TOOL_CALLS),
       await turnsOf('createAiSdkAgent, tools', ours(withTools, true), 2 * TOOL_CALLS),
     ],
+    [
+      {
+        name: 'streamText, text, same tools',
+        prepare: none,
+        turn: () => streamTextDirectly(text, true, sameTools),
+      },
+      await turnsOf('minimal ACP agent, text, same tools', minimalAcpAgent(text, true, sameTools), CHUNKS),
+      mcpSide,
+    ],
   ];
   // perTurn[group][side]: CPU µs per turn, one value per measured round (round 0 warms up).
   const perTurn = groups.map((sides) => sides.map((): number[] => []));
@@ -301,6 +353,8 @@ export async function runAiSdkSection(options: {
       for (const [sideIndex, value] of medians.entries()) perTurn[groupIndex]?.[sideIndex]?.push(value);
     }
   }
+  await reference.close();
+  await fixture.close();
   options.log(`ai-sdk benchmarks done (sink ${sink > 0 ? 'used' : 'empty'})`);
   const per = (values: number[] | undefined, count: number) => (values ?? []).map((value) => value / count);
   const minus = (ours: number[], baseline: number[]) =>
@@ -343,5 +397,10 @@ export async function runAiSdkSection(options: {
   return [
     ...figures('ai-sdk-chunk', 'chunk', CHUNKS, perTurn[0]),
     ...figures('ai-sdk-tool-call', 'tool-call', TOOL_CALLS, perTurn[1]),
+    ...figures('ai-sdk-chunk-mcp-plan', 'chunk', CHUNKS, perTurn[2]).map((record) => ({
+      ...record,
+      figure: record.figure.replace('per-chunk', 'per-chunk-mcp-plan'),
+      pathLabel: `${record.pathLabel} (${MCP_TOOLS} MCP tools + planTool + usage on)`,
+    })),
   ];
 }

@@ -102,6 +102,12 @@ export const targets: Bound[] = [
       text: '≤ 1 ms p50 per turn',
     }),
   ),
+  {
+    path: 'ai-sdk-chunk-mcp-plan',
+    figure: 'overhead-us-per-chunk-mcp-plan',
+    max: 5,
+    text: '< 5 µs per streamed chunk with MCP tools, planTool and usage on',
+  },
   { path: 'serve-acp', figure: 'heap-per-idle-connection-kib', max: 256, text: '≤ 256 KiB' },
   // Issue 20: our Streamable HTTP server against the SDK's AcpServer, same agent, same client, same rounds.
   {

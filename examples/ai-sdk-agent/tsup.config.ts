@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/agent.ts'],
+  entry: ['src/index.ts', 'src/agent.ts', 'src/coding-agent-main.ts'],
   format: ['esm'],
   target: 'node20',
   platform: 'node',

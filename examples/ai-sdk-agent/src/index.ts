@@ -4,6 +4,7 @@
  */
 import { createReleaseHelperAgent } from './release-helper-agent.js';
 
+export { CODING_AGENT_SYSTEM, codingModelFromEnvironment, createCodingAgent } from './coding-agent.js';
 export { SERVICE, VERSION } from './release.js';
 export {
   createReleaseHelperAgent,
@@ -11,6 +12,7 @@ export {
   modelFromEnvironment,
   RELEASE_HELPER_SYSTEM,
 } from './release-helper-agent.js';
+export { createScriptedCodingModel, GREETING_FILE } from './scripted-coder.js';
 export { createScriptedReleaseModel } from './scripted-model.js';
 
 // biome-ignore lint/style/noDefaultExport: serve targets load a module's default export when no export name is given.

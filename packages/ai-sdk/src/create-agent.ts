@@ -15,6 +15,7 @@ import {
 } from '@agentclientprotocol/sdk';
 import type { ToolSet } from 'ai';
 import { type AiSdkAgentOptions, type ResolvedAgentOptions, resolveAgentOptions } from './options.js';
+import { mcpCapabilitiesOf, withSessionControls } from './session-state/session-controls.js';
 import { AgentSessions } from './sessions/agent-sessions.js';
 import { OpenSessions } from './sessions/open-sessions.js';
 
@@ -32,9 +33,11 @@ class AiSdkAgent {
 
   capabilities(): AgentCapabilities {
     const { modelInputs } = this.#options;
+    const mcpCapabilities = mcpCapabilitiesOf(this.#options);
     return {
       ...this.#lifecycle.capabilities(),
       promptCapabilities: { image: modelInputs.image, audio: modelInputs.audio, embeddedContext: true },
+      ...(mcpCapabilities === undefined ? {} : { mcpCapabilities }),
     };
   }
 
@@ -57,10 +60,14 @@ class AiSdkAgent {
       // Cancels the session's running turn: its signal aborts the model call and its permission requests, and its
       // pending questions resolve cancelled.
       .onNotification(methods.agent.session.cancel, this.#acp.cancel())
-      .onRequest(methods.agent.session.new, async ({ params }) => {
+      .onRequest(methods.agent.session.new, async (context) => {
+        const { params } = context;
         const sessionId = randomUUID();
-        await this.#lifecycle.create(sessionId, params.cwd);
-        return { sessionId };
+        const live = await this.#lifecycle.create(sessionId, params.cwd);
+        return {
+          sessionId,
+          ...this.#lifecycle.setUp(live, { ...context, params: { ...params, sessionId } }),
+        };
       })
       .onRequest(
         methods.agent.session.prompt,
@@ -82,7 +89,18 @@ class AiSdkAgent {
         }),
       );
     app = this.#lifecycle.register(app);
-    return app;
+    app = withSessionControls(app, {
+      options,
+      find: (sessionId) => this.#sessions.find(sessionId),
+      save: async (session) => {
+        await this.#lifecycle.save(session);
+      },
+      sessionFor: (context) => this.#acp.sessionFor(context as never),
+    });
+    // The editor's MCP servers end with the connection (a stdio server's process with them).
+    return app.onConnect((connection) => {
+      void connection.closed.then(() => this.#sessions.closeAll());
+    });
   }
 }
 

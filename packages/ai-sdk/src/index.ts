@@ -2,8 +2,22 @@
  * Public surface of @acpkit/ai-sdk: expose a Vercel AI SDK agent (the `ai` package, 6.x or 7.x) over ACP. Every
  * export here is public API: named exports only.
  */
+export {
+  type ClientFileTools,
+  type ClientFileToolsOptions,
+  clientFileTools,
+} from './client-tools/file-tools.js';
+export {
+  type ClientTerminalToolOptions,
+  clientTerminalTool,
+  type TerminalToolResult,
+} from './client-tools/terminal-tool.js';
+export type { AiSdkCommand, AiSdkCommandContext } from './commands/slash-commands.js';
+export type { AiSdkConfigOption, AiSdkModelChoice } from './config/config-options.js';
 export { createAiSdkAgent } from './create-agent.js';
 export { AiSdkAgentError, AiSdkAgentErrorCode, AiSdkOptionError } from './errors.js';
+export type { AiSdkMcpServers, McpSessionConnection } from './mcp/mcp-option.js';
+export type { AiSdkMode } from './modes/modes.js';
 export type {
   AiSdkAgentOptions,
   AiSdkCallSettings,
@@ -11,6 +25,15 @@ export type {
   ToolCallDisplay,
   ToolCallInfo,
 } from './options.js';
+export { type PlanToolInput, type PlanToolOptions, planTool } from './plan/plan-tool.js';
+export {
+  kindFromToolName,
+  locationsFromInput,
+  shortArguments,
+  type ToolCallDisplaySpec,
+  withToolCallDisplay,
+} from './projection/tool-projection.js';
+export type { AiSdkSessionChoices, ConfigValue } from './session-state/session-state.js';
 export type {
   AiSdkSessionEntry,
   AiSdkSessionState,
@@ -20,3 +43,4 @@ export type {
 export { type AskUserInput, type AskUserToolOptions, askUserTool } from './tools/ask-user-tool.js';
 export { type FormToolInput, type FormToolOptions, formTool } from './tools/form-tool.js';
 export type { QuestionToolResult } from './tools/question-results.js';
+export type { UsageOptions } from './usage/usage-options.js';

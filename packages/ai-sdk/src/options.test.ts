@@ -40,7 +40,7 @@ describe('resolveAgentOptions', () => {
     [{ ...valid, version: 1 }, 'version must be a non-empty string, got 1.'],
     [
       { ...valid, model: undefined },
-      'model must be an AI SDK language model (or a gateway model id), got undefined.',
+      'model must be an AI SDK language model (or a gateway model id), or `models`, got undefined.',
     ],
     [{ ...valid, maxSteps: 0 }, 'maxSteps must be a positive integer, got 0.'],
     [{ ...valid, maxSteps: 2.5 }, 'maxSteps must be a positive integer, got 2.5.'],

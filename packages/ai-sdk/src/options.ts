@@ -1,12 +1,21 @@
 // The options of createAiSdkAgent, and their one check: every option is validated here, once, with one error
 // (INVALID_OPTION naming the option, what is allowed and what was given). The rest of the package sees only
 // ResolvedAgentOptions.
-
 import { memorySessionStore } from '@acpkit/sessions';
-import type { ToolKind } from '@agentclientprotocol/sdk';
+import type { ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk';
 import type { LanguageModel, streamText, ToolSet } from 'ai';
+import { type AiSdkCommand, resolveCommands } from './commands/slash-commands.js';
+import {
+  type AiSdkConfigOption,
+  type AiSdkModelChoice,
+  type ResolvedConfig,
+  resolveConfig,
+} from './config/config-options.js';
 import { invalidOption } from './errors.js';
+import { type AiSdkMcpServers, resolveMcp } from './mcp/mcp-option.js';
+import { type AiSdkMode, resolveModes } from './modes/modes.js';
 import type { AiSdkSessionStore } from './session-store.js';
+import { resolveUsage, type UsageOptions } from './usage/usage-options.js';
 
 /**
  * What the model takes besides text; it sets the `promptCapabilities` the agent advertises in `initialize`, so a
@@ -69,7 +78,7 @@ export interface ToolCallInfo {
 }
 
 /**
- * How a tool call is shown to the client (ACP `tool_call.title` and `kind`).
+ * How a tool call is shown to the client (ACP `tool_call.title`, `kind` and `locations`).
  *
  * @example
  * ```ts
@@ -81,6 +90,8 @@ export interface ToolCallInfo {
 export interface ToolCallDisplay {
   readonly title?: string | undefined;
   readonly kind?: ToolKind | undefined;
+  /** Files the call touches (ACP `locations`: the client can follow along). */
+  readonly locations?: readonly ToolCallLocation[] | undefined;
 }
 
 /**
@@ -109,8 +120,11 @@ export interface AiSdkAgentOptions<Tools extends ToolSet = ToolSet> {
   readonly version: string;
   /** `agentInfo.title` in the `initialize` response (a display name). */
   readonly title?: string | undefined;
-  /** Any AI SDK language model (a provider's model object, or a gateway model id string). */
-  readonly model: LanguageModel;
+  /**
+   * Any AI SDK language model (a provider's model object, or a gateway model id string). May be left out when
+   * `models` is given (the default model is then `defaultModel`, else the first).
+   */
+  readonly model?: LanguageModel | undefined;
   /** The system prompt; it reaches the model on every call. */
   readonly system?: string | undefined;
   /**
@@ -147,6 +161,29 @@ export interface AiSdkAgentOptions<Tools extends ToolSet = ToolSet> {
    * again; without a store it is gone). Default 100.
    */
   readonly maxOpenSessions?: number | undefined;
+
+  // The editor's world (issue 30): models, config options, modes, commands, usage, the editor's MCP servers.
+  /**
+   * Models the user picks per session: a `model` config option (category `model`) switched with
+   * `session/set_config_option`; the choice is kept in the session's `state`.
+   */
+  readonly models?: Readonly<Record<string, AiSdkModelChoice>> | undefined;
+  /** The id (in `models`) of a new session's model. Default: the first. */
+  readonly defaultModel?: string | undefined;
+  /** The author's own per-session options (selects and booleans), each able to change the model call. */
+  readonly configOptions?: readonly AiSdkConfigOption[] | undefined;
+  /** Modes offered in `session/new` (the first is the default); a mode may change the system prompt and tools. */
+  readonly modes?: readonly AiSdkMode[] | undefined;
+  /** Slash commands, announced with `available_commands_update`; `/name …` runs one. */
+  readonly commands?: readonly AiSdkCommand[] | undefined;
+  /** The model's context window (and prices): a `usage_update` follows each step. */
+  readonly usage?: UsageOptions | undefined;
+  /**
+   * Connects the MCP servers the editor passes in `session/new`/`load` and gives the model their tools:
+   * `editorMcpServers()` from `@acpkit/ai-sdk/mcp` (needs `@modelcontextprotocol/sdk`). Default: none (the agent
+   * advertises no MCP transports beyond ACP's required stdio, and ignores the servers).
+   */
+  readonly mcp?: AiSdkMcpServers | undefined;
 }
 
 /** The options after their check, with every default applied. */
@@ -166,6 +203,11 @@ export interface ResolvedAgentOptions {
   readonly describeToolCall: ((call: ToolCallInfo) => ToolCallDisplay | undefined) | undefined;
   readonly callSettings: AiSdkCallSettings;
   readonly maxOpenSessions: number;
+  readonly config: ResolvedConfig;
+  readonly modes: readonly AiSdkMode[];
+  readonly commands: readonly AiSdkCommand[];
+  readonly usage: UsageOptions | undefined;
+  readonly mcp: AiSdkMcpServers | undefined;
 }
 
 /** The default of {@link AiSdkAgentOptions.maxSteps} (the AI SDK's `ToolLoopAgent` uses the same). */
@@ -237,9 +279,13 @@ function resolveSessionStore(value: unknown): AiSdkSessionStore | null {
 export function resolveAgentOptions(options: AiSdkAgentOptions): ResolvedAgentOptions {
   if (!isObject(options))
     throw invalidOption('options', 'an object', options, { label: 'createAiSdkAgent options' });
-  const model = options.model;
+  const config = resolveConfig(options.models, options.defaultModel, options.configOptions);
+  const model =
+    options.model === undefined && config.defaultModelId !== undefined
+      ? (config.models.get(config.defaultModelId) as AiSdkModelChoice).model
+      : options.model;
   if (!(isObject(model) || (typeof model === 'string' && model !== ''))) {
-    throw invalidOption('model', 'an AI SDK language model (or a gateway model id)', model);
+    throw invalidOption('model', 'an AI SDK language model (or a gateway model id), or `models`', model);
   }
   const modelInputs = options.modelInputs;
   if (modelInputs !== undefined && !isObject(modelInputs)) {
@@ -272,5 +318,10 @@ export function resolveAgentOptions(options: AiSdkAgentOptions): ResolvedAgentOp
     describeToolCall: options.describeToolCall,
     callSettings: callSettings ?? {},
     maxOpenSessions: positiveInteger('maxOpenSessions', options.maxOpenSessions, DEFAULT_MAX_OPEN_SESSIONS),
+    config,
+    modes: resolveModes(options.modes),
+    commands: resolveCommands(options.commands),
+    usage: resolveUsage('usage', options.usage),
+    mcp: resolveMcp(options.mcp),
   };
 }

@@ -10,6 +10,7 @@ import {
 } from '@acpkit/sessions';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { type ModelMessage, modelMessageSchema } from 'ai';
+import type { AiSdkSessionChoices } from './session-state/session-state.js';
 
 /**
  * One save of an AI SDK session: what a turn added to the conversation (`messages`, as the model sees them) and to
@@ -29,8 +30,8 @@ export interface AiSdkSessionEntry {
 
 /**
  * The adapter state kept with a session (`StoredSession.state`). `alwaysAllowedTools` is the tools the user allowed
- * for the whole session; other keys (a mode id, config option values, …) belong to the parts of the adapter that
- * set them and are carried over as they are. Values are JSON (or `Uint8Array`).
+ * for the whole session; the user's choices (mode, config values, the model among them, plan and cost:
+ * {@link AiSdkSessionChoices}) sit beside it; other keys are carried over as they are. Values are JSON (or `Uint8Array`).
  *
  * @example
  * ```ts
@@ -39,7 +40,7 @@ export interface AiSdkSessionEntry {
  * const state: AiSdkSessionState = { alwaysAllowedTools: ['readFile'], modeId: 'ask' };
  * ```
  */
-export interface AiSdkSessionState {
+export interface AiSdkSessionState extends AiSdkSessionChoices {
   readonly alwaysAllowedTools: readonly string[];
   readonly [key: string]: unknown;
 }

@@ -8,7 +8,9 @@ import {
   type CreateElicitationResponse,
   client,
   type InitializeResponse,
+  type McpServer,
   methods,
+  type NewSessionResponse,
   PROTOCOL_VERSION,
   RequestError,
   type RequestPermissionRequest,
@@ -79,6 +81,8 @@ export interface TestClientOptions {
   readonly clientCapabilities?: ClientCapabilities;
   /** The `cwd` of the session the client opens; default `process.cwd()`. */
   readonly cwd?: string;
+  /** MCP servers to pass in `session/new` (the editor's servers). Default none. */
+  readonly mcpServers?: readonly McpServer[];
   /**
    * Most events a transcript keeps: the client's `transcript`, each turn's `events`, and the recorded `messages`
    * each; default 10 000. Past it (or past `maxTranscriptBytes`) later events are counted in one `truncated` event
@@ -123,6 +127,8 @@ export interface TestClient {
   readonly initialize: InitializeResponse;
   /** The session opened with `session/new`. */
   readonly sessionId: string;
+  /** What `session/new` answered besides the id: the session's modes and config options, when the agent has them. */
+  readonly session: Pick<NewSessionResponse, 'modes' | 'configOptions'>;
   /** Every event so far, in order. */
   readonly transcript: readonly TranscriptEvent[];
   /**
@@ -407,15 +413,19 @@ async function startClient(
       ),
       'initialize',
     );
-    const { sessionId } = await guarded(
+    const { sessionId, modes, configOptions } = await guarded(
       connection.agent.request(methods.agent.session.new, {
         cwd: options.cwd ?? process.cwd(),
-        mcpServers: [],
+        mcpServers: [...(options.mcpServers ?? [])],
       }),
     );
     return {
       initialize,
       sessionId,
+      session: {
+        ...(modes == null ? {} : { modes }),
+        ...(configOptions == null ? {} : { configOptions }),
+      },
       transcript: recorder.client.events,
       messages: recorded?.messages ?? [],
       get droppedMessages() {

@@ -1,11 +1,16 @@
 import type {
   AnyMessage,
+  AvailableCommand,
   CreateElicitationRequest,
   CreateElicitationResponse,
+  Diff,
+  PlanEntry,
   RequestPermissionRequest,
   RequestPermissionResponse,
+  SessionConfigOption,
   SessionUpdate,
   StopReason,
+  UsageUpdate,
 } from '@agentclientprotocol/sdk';
 import type { ScriptedFieldAnswer } from './forms/scripted-answers.js';
 
@@ -161,6 +166,20 @@ export interface TurnTranscript {
   readonly text: string;
   /** True when events of this turn were dropped to keep it within its limits (a `truncated` event marks where). */
   readonly truncated: boolean;
+  /** The last `plan` of this turn (entries in order), when the agent sent one. */
+  readonly plan: readonly PlanEntry[] | undefined;
+  /** The last `usage_update` of this turn. */
+  readonly usage: UsageUpdate | undefined;
+  /** Every `diff` shown on a tool call of this turn, in order. */
+  readonly diffs: readonly Diff[];
+  /** Ids of the terminals embedded in tool calls of this turn, in order. */
+  readonly terminals: readonly string[];
+  /** The mode the agent announced last in this turn (`current_mode_update`). */
+  readonly modeId: string | undefined;
+  /** The config options the agent announced last in this turn (`config_option_update`). */
+  readonly configOptions: readonly SessionConfigOption[] | undefined;
+  /** The commands the agent announced last in this turn (`available_commands_update`). */
+  readonly commands: readonly AvailableCommand[] | undefined;
 }
 
 /** Sorts a turn's events into a {@link TurnTranscript}. */
@@ -182,5 +201,50 @@ export function summarizeTurn(events: readonly TranscriptEvent[], stopReason: St
     }
   }
   const truncated = events.some((event) => event.kind === 'truncated' && event.reason === 'limit');
-  return { stopReason, events, updates, elicitations, permissions, text, truncated };
+  return { stopReason, events, updates, elicitations, permissions, text, truncated, ...editorView(updates) };
+}
+
+type EditorView = Pick<
+  TurnTranscript,
+  'plan' | 'usage' | 'diffs' | 'terminals' | 'modeId' | 'configOptions' | 'commands'
+>;
+
+/** What a turn showed beyond text: plan, usage, diffs, terminals and the session's switches. */
+function editorView(updates: readonly SessionUpdate[]): EditorView {
+  let plan: PlanEntry[] | undefined;
+  let usage: UsageUpdate | undefined;
+  let modeId: string | undefined;
+  let configOptions: SessionConfigOption[] | undefined;
+  let commands: AvailableCommand[] | undefined;
+  const diffs: Diff[] = [];
+  const terminals: string[] = [];
+  for (const update of updates) {
+    switch (update.sessionUpdate) {
+      case 'plan':
+        plan = update.entries;
+        break;
+      case 'usage_update':
+        usage = update;
+        break;
+      case 'current_mode_update':
+        modeId = update.currentModeId;
+        break;
+      case 'config_option_update':
+        configOptions = update.configOptions;
+        break;
+      case 'available_commands_update':
+        commands = update.availableCommands;
+        break;
+      case 'tool_call':
+      case 'tool_call_update':
+        for (const content of update.content ?? []) {
+          if (content.type === 'diff') diffs.push(content);
+          else if (content.type === 'terminal') terminals.push(content.terminalId);
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  return { plan, usage, diffs, terminals, modeId, configOptions, commands };
 }

@@ -27,6 +27,8 @@ import type { Answerer, UrlElicitationRequest } from './answerer.js';
 import { AutomaticAnswerer, type FormScripts } from './automatic-answerer.js';
 import { DEFAULT_INITIALIZE_TIMEOUT_MS } from './client-defaults.js';
 import { InteractiveAnswerer } from './interactive-answerer.js';
+import { LocalWorkspace } from './local-workspace.js';
+import { ClientSessionControls } from './session-controls.js';
 import { TerminalOutput } from './terminal-output.js';
 import { Transcript } from './transcript.js';
 
@@ -197,6 +199,10 @@ class ClientRun {
   private readonly unsubscribeSignals: () => void;
   private readonly stopWarningAboutStdout: () => void;
   private stopping: Promise<number> | undefined;
+  /** Modes, options and commands of the session, and the client's commands that switch them. */
+  private readonly controls = new ClientSessionControls();
+  /** The files and terminals the client serves the agent (fs/*, terminal/*). */
+  private readonly workspace: LocalWorkspace;
 
   /**
    * Runs a whole conversation: starts the agent (a command that cannot start ends the run before anything else
@@ -225,6 +231,7 @@ class ClientRun {
     this.agentLabel = describeAgent(undefined, options.command);
     this.answerer = this.createAnswerer();
     this.stopWarningAboutStdout = agent.onNonJsonLine((line) => this.warnAboutStdout(line));
+    this.workspace = new LocalWorkspace(options.cwd, (text) => this.output.printLine(text));
     this.ended = new Promise<EndedRun>((resolve) => {
       this.endRun = resolve;
     });
@@ -271,7 +278,8 @@ class ClientRun {
 
   /** The client side of the ACP connection: forms, URL consent, permissions and the session's updates. */
   private connect(): ClientConnection {
-    return client({ name: 'acpkit-client' })
+    return this.workspace
+      .register(client({ name: 'acpkit-client' }))
       .onRequest(methods.client.elicitation.create, ({ params, signal }) =>
         this.answerElicitation(params, signal),
       )
@@ -280,6 +288,7 @@ class ClientRun {
       )
       .onNotification(methods.client.session.update, ({ params }) => {
         if (this.showsUpdates() && params.sessionId === this.sessionId) {
+          this.controls.observe(params.update);
           this.terminal.write(this.output.transcript.render(params.update));
         }
       })
@@ -366,7 +375,7 @@ class ClientRun {
       awaitInitialize(
         this.connection.agent.request(methods.agent.initialize, {
           protocolVersion: PROTOCOL_VERSION,
-          clientCapabilities: { elicitation: { form: {}, url: {} } },
+          clientCapabilities: { elicitation: { form: {}, url: {} }, ...this.workspace.capabilities },
           clientInfo: { name: 'acpkit-client', title: 'ACP Kit terminal client', version: options.version },
         }),
         this.agent,
@@ -394,6 +403,7 @@ class ClientRun {
       this.connection.agent.request(methods.agent.session.new, { cwd: this.options.cwd, mcpServers: [] }),
     );
     this.sessionId = session.sessionId;
+    for (const line of this.controls.opened(session)) this.output.printLine(line);
     this.state = 'waiting-for-prompt';
     return session.sessionId;
   }
@@ -403,6 +413,12 @@ class ClientRun {
       const next = await this.guard(this.prompts.next());
       if (next.done) return;
       if (!this.interactive || this.options.prompts.length > 0) this.output.printLine(`> ${next.value}`);
+      // The client's own commands (/mode, /model, /set, /help) switch the session instead of prompting.
+      const local = await this.guard(this.controls.handle(next.value, this.connection.agent, sessionId));
+      if (local !== undefined) {
+        this.output.printLine(local);
+        continue;
+      }
       const stopReason = await this.turn(sessionId, next.value);
       if (stopReason === undefined) continue;
       // Output held behind a prompt (a URL wait) is flushed before the turn's closing line.
@@ -442,6 +458,7 @@ class ClientRun {
     if (this.state !== 'ending') this.state = 'stopping';
     this.unsubscribeSignals();
     this.stopWarningAboutStdout();
+    this.workspace.dispose();
     void this.prompts.return(undefined).catch(() => undefined);
     // The agent goes first: closing the connection first would close our end of its stdout while it may still be
     // flushing, and it would die of EPIPE instead of exiting on stdin EOF. One that never answered initialize has

@@ -6,6 +6,14 @@ import type {
   ToolCallStatus,
 } from '@agentclientprotocol/sdk';
 
+import {
+  renderCommands,
+  renderConfigOptions,
+  renderLocations,
+  renderToolContent,
+  renderUsage,
+} from './editor-updates.js';
+
 const STATUS_MARKS: Record<ToolCallStatus, string> = {
   pending: '…',
   in_progress: '…',
@@ -59,16 +67,33 @@ export class Transcript {
         const status = update.status ?? 'pending';
         this.toolStatuses.set(update.toolCallId, status);
         const kind = update.kind && update.kind !== 'other' ? ` (${update.kind})` : '';
-        return this.line(`⚙ ${update.title}${kind} ${STATUS_MARKS[status]} ${status}`);
+        const where = renderLocations(update.locations);
+        return this.line(
+          [
+            `⚙ ${update.title}${kind} ${STATUS_MARKS[status]} ${status}${where ? ` — ${where}` : ''}`,
+            ...renderToolContent(update.content),
+          ].join('\n'),
+        );
       }
       case 'tool_call_update': {
         if (update.title) this.toolTitles.set(update.toolCallId, update.title);
+        const shown = renderToolContent(update.content);
         const status = update.status;
-        if (!status || this.toolStatuses.get(update.toolCallId) === status) return '';
-        this.toolStatuses.set(update.toolCallId, status);
         const title = this.toolTitles.get(update.toolCallId) ?? update.toolCallId;
-        return this.line(`${STATUS_MARKS[status]} ${title} ${status}`);
+        if (!status || this.toolStatuses.get(update.toolCallId) === status) {
+          return shown.length === 0 ? '' : this.line(shown.join('\n'));
+        }
+        this.toolStatuses.set(update.toolCallId, status);
+        return this.line([`${STATUS_MARKS[status]} ${title} ${status}`, ...shown].join('\n'));
       }
+      case 'usage_update':
+        return this.line(renderUsage(update.used, update.size, update.cost));
+      case 'current_mode_update':
+        return this.line(`Mode: ${update.currentModeId}`);
+      case 'config_option_update':
+        return this.line(renderConfigOptions(update.configOptions));
+      case 'available_commands_update':
+        return this.line(renderCommands(update.availableCommands));
       case 'plan':
         return this.line(
           ['Plan:', ...update.entries.map((entry) => `  ${PLAN_MARKS[entry.status]} ${entry.content}`)].join(

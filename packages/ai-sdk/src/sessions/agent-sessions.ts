@@ -16,17 +16,23 @@ import {
   type AgentCapabilities,
   type AgentContext,
   type ContentBlock,
+  type McpServer,
   methods,
   RequestError,
   type StopReason,
 } from '@agentclientprotocol/sdk';
 import type { ResolvedAgentOptions } from '../options.js';
+import { announceCommandsAfterResponse, sessionSetupResponse } from '../session-state/session-controls.js';
 import { readStoredSession } from '../session-store.js';
 import { LiveSession } from './live-session.js';
 import type { OpenSessions } from './open-sessions.js';
 
 interface SessionRequest {
-  readonly params: { readonly sessionId: string; readonly cwd: string };
+  readonly params: {
+    readonly sessionId: string;
+    readonly cwd: string;
+    readonly mcpServers?: readonly McpServer[] | undefined;
+  };
   readonly client: AgentContext;
   readonly signal?: AbortSignal;
 }
@@ -59,7 +65,7 @@ export class AgentSessions {
   }
 
   /** `session/new`: a new open session, saved at once so any server sharing the store can load it. */
-  async create(sessionId: string, cwd: string): Promise<void> {
+  async create(sessionId: string, cwd: string): Promise<LiveSession> {
     const live = this.#open.open(LiveSession.empty(sessionId, cwd));
     try {
       await this.#save(live);
@@ -67,6 +73,17 @@ export class AgentSessions {
       this.#open.close(sessionId);
       throw sessionStoreRequestError(error);
     }
+    return live;
+  }
+
+  /**
+   * What a session just opened (new, loaded or resumed) gets of the editor's world: the MCP servers of the request
+   * connected, its modes and config options for the response, and its commands announced after that response.
+   */
+  setUp(live: LiveSession, context: SessionRequest) {
+    live.attachMcpServers(context.params.mcpServers);
+    announceCommandsAfterResponse(this.#options, this.#acp.sessionFor(context as never));
+    return sessionSetupResponse(this.#options, live);
   }
 
   /** Titles a session from its first prompt (the author's `sessionTitle`, or the first line). */
@@ -150,13 +167,14 @@ export class AgentSessions {
           const session = this.#acp.sessionFor(context);
           await live.replay(session);
           await session.update(lifecycle.infoUpdate(live.title, stored));
+          return this.setUp(live, context);
         }),
       )
       .onRequest(
         methods.agent.session.resume,
-        lifecycle.resume((stored, context) => {
-          this.#reopen(readStoredSession(stored), context);
-        }),
+        lifecycle.resume((stored, context) =>
+          this.setUp(this.#reopen(readStoredSession(stored), context), context),
+        ),
       );
     if (this.#options.sessionStore?.list !== undefined) {
       registered = registered.onRequest(methods.agent.session.list, lifecycle.list());

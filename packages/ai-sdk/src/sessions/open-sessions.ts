@@ -25,9 +25,16 @@ export class OpenSessions {
     return session;
   }
 
-  /** Closes the open session `sessionId` (its turns are cancelled by the caller); whether it was open. */
+  /**
+   * Closes the open session `sessionId` (its turns are cancelled by the caller) and what it holds open (its MCP
+   * servers); whether it was open.
+   */
   close(sessionId: string): boolean {
-    return this.#sessions.delete(sessionId);
+    const session = this.#sessions.get(sessionId);
+    if (session === undefined) return false;
+    this.#sessions.delete(sessionId);
+    void session.close();
+    return true;
   }
 
   /**
@@ -37,7 +44,9 @@ export class OpenSessions {
    * @throws `RequestError` -32600 when every session at the limit is running a prompt.
    */
   open(stored: StoredAiSdkSession): LiveSession {
+    const replaced = this.#sessions.get(stored.sessionId);
     this.#sessions.delete(stored.sessionId);
+    if (replaced !== undefined) void replaced.close();
     if (this.#sessions.size >= this.#options.maxOpenSessions) {
       const idle = [...this.#sessions.values()].find((session) => !session.isRunning);
       if (idle === undefined) {
@@ -48,9 +57,17 @@ export class OpenSessions {
         );
       }
       this.#sessions.delete(idle.sessionId);
+      void idle.close();
     }
     const session = new LiveSession(this.#options, stored);
     this.#sessions.set(stored.sessionId, session);
     return session;
+  }
+
+  /** Closes every open session (the connection ended): what they hold open (MCP servers) ends with them. */
+  async closeAll(): Promise<void> {
+    const sessions = [...this.#sessions.values()];
+    this.#sessions.clear();
+    await Promise.all(sessions.map((session) => session.close()));
   }
 }

@@ -1,11 +1,10 @@
 // askUserTool(): the model asks the user one question — pick one of its options (askChoice), or type an answer
 // (askText) — and gets the answer back as its tool result.
-import type { AcpSessionContext } from '@acpkit/elicitation';
 import type { Tool } from 'ai';
 import { z } from 'zod';
 import { invalidOption } from '../errors.js';
 import { askForModel, type QuestionToolResult, titleFrom } from './question-results.js';
-import { sessionTool, type ToolCallContext } from './session-tools.js';
+import { sessionTool, type ToolCallContext, type ToolRuntime } from './session-tools.js';
 
 const askUserInput = z.object({
   question: z.string().min(1).describe('The question for the user, in one or two sentences.'),
@@ -51,7 +50,7 @@ const DEFAULT_DESCRIPTION =
   'cannot show questions).';
 
 function ask(
-  session: AcpSessionContext,
+  { session }: ToolRuntime,
   input: AskUserInput,
   options: ToolCallContext,
 ): Promise<QuestionToolResult<string>> {

@@ -1,12 +1,11 @@
 // formTool({ description, schema }): the model asks the user to fill in a form compiled from a zod object schema
 // (askForm) and gets the typed value back.
-import type { AcpSessionContext } from '@acpkit/elicitation';
 import { compileForm, type FormObjectSchema, type FormSchemaCheck } from '@acpkit/form-schema';
 import type { Tool } from 'ai';
 import { z } from 'zod';
 import { invalidOption } from '../errors.js';
 import { askForModel, type QuestionToolResult, titleFrom } from './question-results.js';
-import { sessionTool, type ToolCallContext } from './session-tools.js';
+import { sessionTool, type ToolCallContext, type ToolRuntime } from './session-tools.js';
 
 const formToolInput = z.object({
   message: z
@@ -92,7 +91,7 @@ export function formTool<Form extends FormObjectSchema>(
       description,
       title,
       inputSchema: formToolInput,
-      execute: (session: AcpSessionContext, input: FormToolInput, execution: ToolCallContext) =>
+      execute: ({ session }: ToolRuntime, input: FormToolInput, execution: ToolCallContext) =>
         askForModel(() =>
           session.askForm(input.message, schema, {
             toolCallId: execution.toolCallId,

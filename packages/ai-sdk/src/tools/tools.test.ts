@@ -23,9 +23,7 @@ describe('askUserTool / formTool outside an agent', () => {
       }
       expect(AiSdkAgentError.isInstance(thrown)).toBe(true);
       expect(thrown).toMatchObject({ code: 'TOOL_OUTSIDE_SESSION' });
-      expect((thrown as Error).message).toContain(
-        `A tool made by ${helper} asks the user through an ACP session`,
-      );
+      expect((thrown as Error).message).toContain(`A tool made by ${helper} works through an ACP session`);
     }
   });
 

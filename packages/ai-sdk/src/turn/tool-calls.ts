@@ -4,13 +4,20 @@
 import type {
   SessionUpdate,
   ToolCallContent,
+  ToolCallLocation,
   ToolCallStatus,
   ToolCallUpdate,
   ToolKind,
 } from '@agentclientprotocol/sdk';
 import type { ToolSet } from 'ai';
 import type { ToolCallDisplay, ToolCallInfo } from '../options.js';
-import { describeSessionToolCall } from '../tools/session-tools.js';
+import {
+  declaredDisplay,
+  kindFromToolName,
+  locationsFromInput,
+  permissionTitle,
+} from '../projection/tool-projection.js';
+import { describeSessionToolCall, keepsOutputContent } from '../tools/session-tools.js';
 
 /** A `tool-call` part of the AI SDK's full stream, as far as this package reads it. */
 export interface ToolCallPart {
@@ -22,8 +29,13 @@ export interface ToolCallPart {
 interface TrackedCall {
   readonly toolName: string;
   readonly title: string;
+  /** What a permission request calls it: the title, with a short form of the arguments unless the title is the author's. */
+  readonly permissionTitle: string;
   readonly kind: ToolKind;
+  readonly locations: readonly ToolCallLocation[];
   readonly input: unknown;
+  /** The tool shows its own content (a diff, a terminal): its output does not replace it. */
+  readonly keepsContent: boolean;
   /** `undefined` until its `tool_call` is sent. */
   status: ToolCallStatus | undefined;
 }
@@ -42,6 +54,15 @@ export function displayText(value: unknown): string {
 
 function textContent(text: string): ToolCallContent[] {
   return [{ type: 'content', content: { type: 'text', text } }];
+}
+
+/** A display hook that throws must not fail the turn: the call keeps its default title. */
+function safely<T>(run: () => T): T | undefined {
+  try {
+    return run();
+  } catch {
+    return undefined;
+  }
 }
 
 function isFinal(status: ToolCallStatus | undefined): boolean {
@@ -123,7 +144,7 @@ export class ToolCalls {
       ...this.#announce(toolCallId, call, 'in_progress'),
       {
         ...this.#move(toolCallId, call, preliminary ? 'in_progress' : 'completed'),
-        content: textContent(displayText(output)),
+        ...(call.keepsContent ? {} : { content: textContent(displayText(output)) }),
         rawOutput: output,
       },
     ];
@@ -144,7 +165,14 @@ export class ToolCalls {
     const call = this.#calls.get(toolCallId);
     return call === undefined
       ? { toolCallId }
-      : { toolCallId, title: call.title, kind: call.kind, status: 'pending', rawInput: call.input };
+      : {
+          toolCallId,
+          title: call.permissionTitle,
+          kind: call.kind,
+          status: 'pending',
+          rawInput: call.input,
+          ...(call.locations.length === 0 ? {} : { locations: [...call.locations] }),
+        };
   }
 
   /** Calls not yet completed or failed. */
@@ -154,14 +182,21 @@ export class ToolCalls {
 
   #track(part: ToolCallPart): TrackedCall {
     const tool = this.#tools[part.toolName];
-    const display = this.#authorsDisplay(part) ?? describeSessionToolCall(tool, part.input);
+    // The author's hook first, then what the tool declares, then the conventions (name → kind, input → locations).
+    const display =
+      this.#authorsDisplay(part) ??
+      describeSessionToolCall(tool, part.input) ??
+      safely(() => declaredDisplay(tool, part.input));
     const title =
       display?.title ?? (typeof tool?.title === 'string' ? tool.title : undefined) ?? part.toolName;
     const call: TrackedCall = {
       toolName: part.toolName,
       title,
-      kind: display?.kind ?? 'other',
+      permissionTitle: display?.title === undefined ? permissionTitle(title, part.input) : title,
+      kind: display?.kind ?? kindFromToolName(part.toolName),
+      locations: display?.locations ?? locationsFromInput(part.input),
       input: part.input,
+      keepsContent: keepsOutputContent(tool),
       status: undefined,
     };
     this.#calls.set(part.toolCallId, call);
@@ -192,6 +227,7 @@ export class ToolCalls {
         kind: call.kind,
         status,
         rawInput: call.input,
+        ...(call.locations.length === 0 ? {} : { locations: [...call.locations] }),
       },
     ];
   }

@@ -14,7 +14,10 @@ import {
   type ToolSet,
 } from 'ai';
 import type { ResolvedAgentOptions } from '../options.js';
+import type { SessionState } from '../session-state/session-state.js';
+import type { TurnSetup } from '../session-state/turn-setup.js';
 import { bindSessionTools } from '../tools/session-tools.js';
+import { type StepUsage, usageUpdateAfterStep } from '../usage/usage-update.js';
 import { type ApprovalDecision, REJECTED_REASON, requestToolApproval } from './approvals.js';
 import { resultsForOpenToolCalls } from './history.js';
 import { promptToUserMessage } from './prompt-content.js';
@@ -35,6 +38,10 @@ export interface TurnHost {
   /** Tools the user allowed for the whole session; the turn adds to it. */
   readonly alwaysAllowedTools: Set<string>;
   readonly transcript: UpdateRecorder;
+  /** The session's working directory. */
+  readonly cwd: string;
+  /** The session's mode, config values, plan and cost (tools and usage update it). */
+  readonly state: SessionState;
 }
 
 type StreamPart = TextStreamPart<ToolSet>;
@@ -78,13 +85,22 @@ export class Turn {
   #rawFinishReason: string | undefined;
   #connectionLost = false;
 
-  constructor(host: TurnHost, session: AcpSessionContext, prompt: readonly ContentBlock[]) {
+  /** The model, system prompt, tools and settings of this turn (from the session's mode and options). */
+  readonly #setup: TurnSetup;
+
+  constructor(host: TurnHost, session: AcpSessionContext, prompt: readonly ContentBlock[], setup: TurnSetup) {
     this.#host = host;
     this.#session = session;
-    this.#tools = bindSessionTools(host.options.tools, session);
+    this.#setup = setup;
+    this.#tools = bindSessionTools(setup.tools, {
+      session,
+      cwd: host.cwd,
+      state: host.state,
+      send: (update) => this.#send(update),
+    });
     this.#prompt = prompt;
     // The tools as given (session tools carry how their calls are shown), not the bound copies.
-    this.#calls = new ToolCalls(host.options.tools, host.options.describeToolCall);
+    this.#calls = new ToolCalls(setup.tools, host.options.describeToolCall);
   }
 
   /** The messages this turn adds to the history (complete once run() has settled). */
@@ -157,6 +173,7 @@ export class Turn {
   /** One streamText call over the history and this turn's messages so far, streamed to the client. */
   async #streamOnce(): Promise<CallOutcome> {
     const { options } = this.#host;
+    const setup = this.#setup;
     const tools = this.#tools;
     const approvals: ApprovalRequestPart[] = [];
     let error: { value: unknown } | undefined;
@@ -177,10 +194,10 @@ export class Turn {
     this.#calls.streamStarted();
     try {
       const result = streamText({
-        ...options.callSettings,
-        model: options.model,
+        ...setup.callSettings,
+        model: setup.model,
         // `system` works in ai 6 and 7 (7 reads it as `instructions`), so one call fits both majors.
-        system: options.system,
+        system: setup.system,
         tools,
         messages: [...this.#host.history, ...this.#messages],
         stopWhen: stepCountIs(options.maxSteps - this.#steps),
@@ -221,11 +238,18 @@ export class Turn {
           case 'tool-output-denied':
             await this.#sendAll(this.#calls.failed(part.toolCallId, REJECTED_REASON));
             break;
-          case 'finish-step':
+          case 'finish-step': {
             this.#steps += 1;
             this.#finishReason = part.finishReason;
             this.#rawFinishReason = part.rawFinishReason;
+            const usage = usageUpdateAfterStep(
+              setup.usage,
+              part.usage as StepUsage | undefined,
+              this.#host.state,
+            );
+            if (usage !== undefined) await this.#send(usage);
             break;
+          }
           case 'error':
             error ??= { value: part.error };
             break;

@@ -114,6 +114,30 @@ async function report(session: ScenarioClient): Promise<string> {
 
 /** Registers the adapter's behaviour tests against `connector`. */
 export function describeAdapterSuite(label: string, connector: ScenarioConnector): void {
+  describe(`${label}: the editor's world (plan, usage, modes, commands)`, () => {
+    const session = new ScenarioClient();
+    beforeAll(async () => {
+      await session.open(connector, { editorWorld: true });
+    });
+    afterAll(async () => {
+      await session.client.close();
+    });
+
+    it('offers modes, sends plan and usage updates, switches the mode (system prompt and tools), runs a command', async () => {
+      expect(session.client.session.modes?.availableModes.map((mode) => mode.id)).toEqual(['code', 'ask']);
+      const planned = await session.client.prompt('plan');
+      expect(planned.plan).toEqual([{ content: 'Look it up', priority: 'medium', status: 'in_progress' }]);
+      expect(planned.usage).toMatchObject({ sessionUpdate: 'usage_update', used: 15, size: 1_000 });
+      expect(updatesOf(planned, 'tool_call')[0]).toMatchObject({ toolCallId: 'call-plan', kind: 'think' });
+      await session.client.agent.request('session/set_mode', {
+        sessionId: session.client.sessionId,
+        modeId: 'ask',
+      });
+      expect((await session.client.prompt('tools')).text).toBe('system=ask system tools=lookup');
+      expect((await session.client.prompt('/echo hi')).text).toBe('echo: hi');
+    });
+  });
+
   describe(`${label}: a client with form elicitation`, () => {
     const session = new ScenarioClient();
     beforeAll(async () => {
@@ -150,14 +174,14 @@ export function describeAdapterSuite(label: string, connector: ScenarioConnector
       ]);
     });
 
-    it('shows a tool call as tool_call (title, kind, raw input) then tool_call_update completed with its output', async () => {
+    it('shows a tool call as tool_call (title, kind by the name convention, raw input) then tool_call_update completed with its output', async () => {
       const turn = await session.client.prompt('lookup');
       expect(updatesOf(turn, 'tool_call')).toEqual([
         {
           sessionUpdate: 'tool_call',
           toolCallId: 'call-lookup',
           title: 'lookup',
-          kind: 'other',
+          kind: 'search',
           status: 'in_progress',
           rawInput: { query: 'release notes' },
         },
@@ -192,7 +216,8 @@ export function describeAdapterSuite(label: string, connector: ScenarioConnector
       const request = turn.permissions[0]?.request;
       expect(request?.toolCall).toMatchObject({
         toolCallId: call?.toolCallId,
-        title: 'Deploy the service',
+        // The permission request names the tool and a short form of its arguments.
+        title: 'Deploy the service (environment="production")',
         status: 'pending',
         rawInput: { environment: 'production' },
       });

@@ -157,6 +157,17 @@ export function scenarioReply(
   switch (scenario) {
     case 'hello':
       return [...reasoning('Thinking ', 'it over.'), ...text('Hello', ', ', 'world!'), finish('stop')];
+    case 'plan':
+      return step === 0
+        ? [
+            toolCall('call-plan', 'plan', { entries: [{ content: 'Look it up', status: 'in_progress' }] }),
+            finish('tool-calls'),
+          ]
+        : reply('Planned.');
+    case 'tools':
+      return reply(
+        `system=${call.system} tools=${(call.call.tools ?? []).map((entry) => entry.name).join(',')}`,
+      );
     case 'lookup':
       return step === 0
         ? [toolCall('call-lookup', 'lookup', { query: 'release notes' }), finish('tool-calls')]
@@ -291,7 +302,7 @@ export function createScenarioModel(
 
 /** What the scenario agent is built from. */
 export interface ScenarioAgentParts {
-  readonly adapter: Pick<typeof AdapterModule, 'createAiSdkAgent' | 'askUserTool' | 'formTool'>;
+  readonly adapter: Pick<typeof AdapterModule, 'createAiSdkAgent' | 'askUserTool' | 'formTool' | 'planTool'>;
   /** The `ai` package's `tool` helper (identity at run time; from the copy under test). */
   readonly tool: <T>(definition: T) => T;
   readonly MockLanguageModel: MockModelClass;
@@ -302,7 +313,11 @@ export interface ScenarioAgentParts {
 
 export const SCENARIO_SYSTEM = 'You are the scenario agent.';
 
-/** Builds the scenario agent; `overrides` go to createAiSdkAgent as they are. */
+/**
+ * Builds the scenario agent; `overrides` go to createAiSdkAgent as they are, except `editorWorld: true`, which adds
+ * the plan tool, usage (a 1 000-token window), modes `code` / `ask` (ask: system `ask system`, only `lookup`) and a
+ * `/echo` command (options that are not JSON, so the ai 7 process builds them itself).
+ */
 export function createScenarioAgent(
   parts: ScenarioAgentParts,
   overrides: Record<string, unknown> = {},
@@ -340,6 +355,21 @@ export function createScenarioAgent(
       }),
     }),
   };
+  const { editorWorld, ...rest } = overrides;
+  const world =
+    editorWorld === true
+      ? {
+          tools: { ...tools, plan: adapter.planTool() },
+          usage: { contextWindow: 1_000 },
+          modes: [
+            { id: 'code', name: 'Code' },
+            { id: 'ask', name: 'Ask', system: 'ask system', tools: ['lookup'] },
+          ],
+          commands: [
+            { name: 'echo', description: 'Echo', run: ({ input }: { input: string }) => `echo: ${input}` },
+          ],
+        }
+      : {};
   const app = adapter.createAiSdkAgent({
     name: 'scenario-agent',
     title: 'Scenario agent',
@@ -348,7 +378,8 @@ export function createScenarioAgent(
     system: SCENARIO_SYSTEM,
     tools,
     maxSteps: 4,
-    ...overrides,
+    ...world,
+    ...rest,
   } as Parameters<typeof adapter.createAiSdkAgent>[0]);
   return { app, probe: modelProbe };
 }

@@ -5,6 +5,7 @@
 import {
   type AgentCapabilities,
   type ListSessionsResponse,
+  type LoadSessionResponse,
   RequestError,
   type ResumeSessionResponse,
   type SessionInfo,
@@ -40,6 +41,10 @@ export interface ListContextLike {
 export interface SessionRequestLike {
   readonly params: { readonly sessionId: string };
 }
+
+/** What a load callback returns: the response's fields, or nothing. */
+// biome-ignore lint/suspicious/noConfusingVoidType: `void` lets an open callback without a return type-check.
+type LoadResult = LoadSessionResponse | undefined | void;
 
 /** What a resume callback returns: the response's fields, or nothing. */
 // biome-ignore lint/suspicious/noConfusingVoidType: `void` lets an open callback without a return type-check.
@@ -146,7 +151,8 @@ export class SessionLifecycle<Entry = unknown> {
 
   /**
    * A `session/load` handler: reads the stored session (-32002 when there is none) and gives it to `open`, which
-   * replays it to the client (`session/update`s, before the response, as ACP requires) and keeps it open.
+   * replays it to the client (`session/update`s, before the response, as ACP requires) and keeps it open; it may
+   * return the response's fields (modes, config options).
    *
    * @example
    * ```ts
@@ -158,13 +164,10 @@ export class SessionLifecycle<Entry = unknown> {
    * ```
    */
   load<Context extends SessionRequestLike>(
-    open: (stored: StoredSession<Entry>, context: Context) => void | Promise<void>,
-  ): (context: Context) => Promise<Record<string, never>> {
+    open: (stored: StoredSession<Entry>, context: Context) => LoadResult | Promise<LoadResult>,
+  ): (context: Context) => Promise<LoadSessionResponse> {
     return (context) =>
-      onWire(async () => {
-        await open(await this.#stored(context.params.sessionId), context);
-        return {};
-      });
+      onWire(async () => (await open(await this.#stored(context.params.sessionId), context)) ?? {});
   }
 
   /**
