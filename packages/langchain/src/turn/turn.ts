@@ -107,7 +107,11 @@ export class Turn {
         await this.#streamOnce(input);
         if (this.#abort.signal.aborted || this.#interrupts.size === 0) break;
         const resume = await answers.answer([...this.#interrupts.values()]);
-        if (resume === undefined || this.#abort.signal.aborted) break;
+        if (resume === undefined || this.#abort.signal.aborted) {
+          // The client answered a permission request `cancelled`: it cancels the turn (the graph stays paused).
+          this.#abort.abort(new DOMException('The client cancelled a permission request.', 'AbortError'));
+          break;
+        }
         input = new Command({ resume });
       }
     } catch (error) {
