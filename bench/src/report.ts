@@ -84,6 +84,7 @@ export const targets: Bound[] = [
   { path: 'ask-choice', figure: 'compile-parse-us', max: 5, text: '< 5 µs per call' },
   { path: 'ask-form', figure: 'compile-validate-us', max: 20, text: '< 20 µs per form' },
   { path: 'ai-sdk-chunk', figure: 'overhead-us-per-chunk', max: 5, text: '< 5 µs per streamed chunk' },
+  { path: 'langchain-chunk', figure: 'overhead-us-per-chunk', max: 5, text: '< 5 µs per streamed chunk' },
   { path: 'serve-acp', figure: 'heap-per-idle-connection-kib', max: 256, text: '≤ 256 KiB' },
   // Issue 20: our Streamable HTTP server against the SDK's AcpServer, same agent, same client, same rounds.
   {

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { runAiSdkSection } from './ai-sdk-section.js';
 import { runChurnSection, runMemorySection } from './connection-sections.js';
 import { callgrindAvailable, runInstructionSection } from './instructions-section.js';
+import { runLangChainSection } from './langchain-section.js';
 import { runMicroSection } from './micro-section.js';
 import { paths } from './paths.js';
 import { relayTasks, runRelaySection } from './relay-section.js';
@@ -42,7 +43,7 @@ const smoke = flags.smoke === true;
 const repeats = Number(flags.repeats ?? (smoke ? 3 : 7));
 const sliceMs = Number(flags['slice-ms'] ?? (smoke ? 250 : 500));
 const sections = new Set(
-  (flags.sections ?? (smoke ? 'relay' : 'relay,instructions,churn,memory,micro,ai-sdk')).split(','),
+  (flags.sections ?? (smoke ? 'relay' : 'relay,instructions,churn,memory,micro,ai-sdk,langchain')).split(','),
 );
 const selectedPaths = flags.paths
   ? paths.filter((path) => flags.paths!.split(',').includes(path.id))
@@ -90,6 +91,9 @@ if (sections.has('micro')) {
 }
 if (sections.has('ai-sdk')) {
   records.push(...(await runAiSdkSection({ repeats, log })));
+}
+if (sections.has('langchain')) {
+  records.push(...(await runLangChainSection({ repeats, log })));
 }
 
 const summaries = records.map(summarise);

@@ -3,6 +3,7 @@
 // interrupts it asks the client (interrupts.ts) and resumes with a Command, until the graph ends, fails or the turn
 // is cancelled. Every update is sent (awaited, in order) before run() settles, so the prompt response comes after
 // them, and every tool call the client was shown ends completed or failed.
+import { setMaxListeners } from 'node:events';
 import type { AcpSessionContext } from '@acpkit/elicitation';
 import type { ContentBlock, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
 import { HumanMessage, ToolMessage } from '@langchain/core/messages';
@@ -74,6 +75,9 @@ export class Turn {
     this.#session = session;
     this.#prompt = prompt;
     this.#calls = new ToolCalls(host.options.describeToolCall);
+    // LangGraph adds one abort listener per task to the run's signal (a step with 50 tool calls adds 50): a bound
+    // by the graph's own width, not a leak, so Node's warning at 11 would only be noise on stderr.
+    setMaxListeners(0, this.#abort.signal);
   }
 
   /**
@@ -209,29 +213,53 @@ export class Turn {
       return;
     }
     if (type !== 'ai' && type !== 'AIMessageChunk') return;
-    const thoughtOnly = insideTool(namespace);
-    const pieces: Array<[string, boolean]> = [];
-    forEachTextPiece(message, (text, thought) => pieces.push([text, thought || thoughtOnly]));
-    for (const [text, thought] of pieces) {
-      await this.#send({
-        sessionUpdate: thought ? 'agent_thought_chunk' : 'agent_message_chunk',
-        content: { type: 'text', text },
-      });
+    const thoughtOnly = namespace !== '' && insideTool(namespace);
+    const { content } = message;
+    if (typeof content === 'string' && message.additional_kwargs?.reasoning_content === undefined) {
+      // The common token: plain text, sent without building anything else.
+      if (content !== '') {
+        await this.#send({
+          sessionUpdate: thoughtOnly ? 'agent_thought_chunk' : 'agent_message_chunk',
+          content: { type: 'text', text: content },
+        });
+      }
+    } else {
+      const pieces: Array<[string, boolean]> = [];
+      forEachTextPiece(message, (text, thought) => pieces.push([text, thought || thoughtOnly]));
+      for (const [text, thought] of pieces) {
+        await this.#send({
+          sessionUpdate: thought ? 'agent_thought_chunk' : 'agent_message_chunk',
+          content: { type: 'text', text },
+        });
+      }
     }
-    for (const chunk of message.tool_call_chunks ?? []) {
+    const chunks = message.tool_call_chunks;
+    if (chunks !== undefined && chunks.length > 0) await this.#streamedCalls(message, chunks, namespace);
+    if (chunks === undefined && message.tool_calls !== undefined) {
+      // Complete calls (a message that was not streamed chunk by chunk); chunks' partial calls wait for the update.
+      for (const call of message.tool_calls) {
+        if (call.id !== undefined)
+          await this.#sendAll(this.#calls.complete(call.id, call.name, call.args, namespace));
+      }
+    }
+    if (namespace === '' && message.response_metadata !== undefined) {
+      this.#finishReason = finishReasonOf(message) ?? this.#finishReason;
+    }
+  }
+
+  /** The calls a streamed chunk starts (a call's id and name come on its first chunk only). */
+  async #streamedCalls(
+    message: MessageLike,
+    chunks: NonNullable<MessageLike['tool_call_chunks']>,
+    namespace: string,
+  ): Promise<void> {
+    for (const chunk of chunks) {
       const slot = `${message.id ?? ''}#${chunk.index ?? 0}`;
       const toolCallId = chunk.id ?? this.#chunkIds.get(slot);
       if (toolCallId === undefined) continue;
       this.#chunkIds.set(slot, toolCallId);
       if (chunk.name) await this.#sendAll(this.#calls.streamed(toolCallId, chunk.name, namespace));
     }
-    for (const call of message.tool_calls ?? []) {
-      // A complete call (a message that was not streamed chunk by chunk); chunks' partial calls wait for the update.
-      if (call.id !== undefined && message.tool_call_chunks === undefined) {
-        await this.#sendAll(this.#calls.complete(call.id, call.name, call.args, namespace));
-      }
-    }
-    if (namespace === '') this.#finishReason = finishReasonOf(message) ?? this.#finishReason;
   }
 
   /** A node's state update: complete model messages, ToolMessages, DeepAgents' todos, and the graph's interrupts. */
