@@ -11,6 +11,7 @@ export const PUBLIC_PACKAGE_DIRECTORIES = [
   'packages/remote',
   'packages/testing',
   'packages/ai-sdk',
+  'packages/langchain',
   'apps/acpremote',
   'apps/acpkit',
 ] as const;
