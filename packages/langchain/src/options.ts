@@ -252,6 +252,8 @@ function resolveMcp(value: unknown): ResolvedAgentOptions['mcp'] {
  */
 export function resolveAgentOptions(options: LangChainAgentOptions): ResolvedAgentOptions {
   if (!isObject(options)) throw invalidOption('createLangChainAgent options', 'an object', options);
+  const name = requiredText('name', options.name);
+  const version = requiredText('version', options.version);
   const modelInputs = options.modelInputs;
   if (modelInputs !== undefined && !isObject(modelInputs)) {
     throw invalidOption('modelInputs', 'an object such as { image: true }', modelInputs);
@@ -292,8 +294,8 @@ export function resolveAgentOptions(options: LangChainAgentOptions): ResolvedAge
   }
   if (options.recursionLimit !== undefined) positiveInteger('recursionLimit', options.recursionLimit, 0);
   return {
-    name: requiredText('name', options.name),
-    version: requiredText('version', options.version),
+    name,
+    version,
     title: optionalText('title', options.title),
     graphFor,
     perSessionGraphs: typeof agent === 'function',
