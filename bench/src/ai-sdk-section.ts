@@ -12,10 +12,17 @@
 import { randomUUID } from 'node:crypto';
 import { type AiSdkMcpServers, createAiSdkAgent, planTool } from '@acpkit/ai-sdk';
 import { editorMcpServers } from '@acpkit/ai-sdk/mcp';
-import { type AgentApp, type AnyMessage, agent, methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
+import { type AgentApp, agent, methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import { type ModelMessage, stepCountIs, streamText, type ToolSet, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
+import {
+  adapterFigures,
+  connectedClient,
+  measureRound,
+  type Side,
+  TURNS_PER_ROUND,
+} from './adapter-turns.js';
 import { startMcpFixture } from './mcp-fixture.js';
 import type { FigureRecord } from './report.js';
 
@@ -154,109 +161,6 @@ function minimalAcpAgent(model: MockLanguageModelV3, withTools: boolean, toolSet
     });
 }
 
-/** An ACP client reduced to what a turn needs: write requests, read every message the agent sends. */
-class RawClient {
-  readonly #writer: WritableStreamDefaultWriter<AnyMessage>;
-  readonly #reader: ReadableStreamDefaultReader<AnyMessage>;
-  #nextId = 0;
-  #sessions: string[] = [];
-
-  constructor(app: AgentApp) {
-    const toAgent = new TransformStream<AnyMessage, AnyMessage>();
-    const fromAgent = new TransformStream<AnyMessage, AnyMessage>();
-    app.connect({ readable: toAgent.readable, writable: fromAgent.writable });
-    this.#writer = toAgent.writable.getWriter();
-    this.#reader = fromAgent.readable.getReader();
-  }
-
-  /** Sends a request and reads messages until its response; returns the result and how many updates came first. */
-  async request(method: string, params: unknown): Promise<{ result: unknown; updates: number }> {
-    const id = ++this.#nextId;
-    await this.#writer.write({ jsonrpc: '2.0', id, method, params } as AnyMessage);
-    let updates = 0;
-    for (;;) {
-      const { value, done } = await this.#reader.read();
-      if (done) throw new Error('the agent closed the connection');
-      if ('id' in value && value.id === id) {
-        if ('error' in value) throw new Error(`${method} failed: ${JSON.stringify(value.error)}`);
-        return { result: (value as { result: unknown }).result, updates };
-      }
-      updates += 1;
-    }
-  }
-
-  /** Opens `count` sessions, each used for one turn (so every turn starts from the same empty history). */
-  async openSessions(count: number, mcpServers: readonly unknown[] = []): Promise<void> {
-    this.#sessions = [];
-    for (let index = 0; index < count; index += 1) {
-      const { result } = await this.request(methods.agent.session.new, { cwd: '/', mcpServers });
-      this.#sessions.push((result as { sessionId: string }).sessionId);
-    }
-  }
-
-  async prompt(expectedUpdates: number): Promise<void> {
-    const sessionId = this.#sessions.pop();
-    if (sessionId === undefined) throw new Error('no fresh session left: call openSessions first');
-    const { result, updates } = await this.request(methods.agent.session.prompt, {
-      sessionId,
-      prompt: [{ type: 'text', text: 'go' }],
-    });
-    if (updates < expectedUpdates || (result as { stopReason?: string }).stopReason !== 'end_turn') {
-      throw new Error(
-        `the turn sent ${updates} updates (expected ${expectedUpdates}): ${JSON.stringify(result)}`,
-      );
-    }
-    sink += updates;
-  }
-}
-
-async function connectedClient(app: AgentApp): Promise<RawClient> {
-  const client = new RawClient(app);
-  await client.request(methods.agent.initialize, {
-    protocolVersion: PROTOCOL_VERSION,
-    clientCapabilities: {},
-  });
-  return client;
-}
-
-/** Turns per side and round: at most the 100 sessions a connection keeps open by default. */
-const TURNS_PER_ROUND = 24;
-
-/** One side of a comparison: `prepare` runs before a round, outside the measured time; then one turn at a time. */
-interface Side {
-  readonly name: string;
-  prepare(): Promise<void>;
-  turn(): Promise<void>;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
-
-/**
- * One round of a group: every side runs TURNS_PER_ROUND turns, interleaved turn by turn (the order rotates each
- * time), each turn's CPU time (user + system, all threads) taken on its own; a side's figure is the median of its
- * turns, so a turn that caught a garbage collection or a neighbour's burst does not move it.
- */
-async function measureRound(sides: readonly Side[]): Promise<number[]> {
-  for (const side of sides) await side.prepare();
-  const samples = sides.map((): number[] => []);
-  for (let turn = 0; turn < TURNS_PER_ROUND; turn += 1) {
-    for (let offset = 0; offset < sides.length; offset += 1) {
-      const index = (turn + offset) % sides.length;
-      const start = process.cpuUsage();
-      await (sides[index] as Side).turn();
-      const used = process.cpuUsage(start);
-      samples[index]?.push(used.user + used.system);
-    }
-  }
-  return samples.map(median);
-}
-
 /**
  * Runs a warm-up round and then `repeats` rounds of {@link measureRound} per group. Returns microseconds of CPU per chunk and per tool call, ours against streamText
  * directly, and ours minus the baseline of the same round (the adapter's own cost; target: under 5 µs per chunk).
@@ -356,48 +260,17 @@ export async function runAiSdkSection(options: {
   await reference.close();
   await fixture.close();
   options.log(`ai-sdk benchmarks done (sink ${sink > 0 ? 'used' : 'empty'})`);
-  const per = (values: number[] | undefined, count: number) => (values ?? []).map((value) => value / count);
-  const minus = (ours: number[], baseline: number[]) =>
-    ours.map((value, index) => value - (baseline[index] ?? 0));
-  const figures = (
-    path: string,
-    what: string,
-    count: number,
-    [direct, minimal, ours]: number[][] = [],
-  ): FigureRecord[] => {
-    const [directPer, minimalPer, oursPer] = [per(direct, count), per(minimal, count), per(ours, count)];
-    const record = (figure: string, pathLabel: string, values: number[], baseline?: [number[], string]) => ({
-      section: 'ai-sdk',
-      path,
-      pathLabel,
-      figure,
-      unit: 'µs CPU',
-      kind: 'time' as const,
-      values,
-      ...(baseline === undefined ? {} : { baselineValues: baseline[0], baselineLabel: baseline[1] }),
-    });
-    return [
-      record(`us-per-${what}`, `createAiSdkAgent turn, CPU per ${what}`, oursPer, [
-        minimalPer,
-        'minimal ACP agent around streamText, same run',
-      ]),
-      record(`streamtext-us-per-${what}`, `streamText drained directly, CPU per ${what}`, directPer),
-      record(
-        `overhead-us-per-${what}`,
-        `adapter's own cost per ${what} (ours − minimal ACP agent)`,
-        minus(oursPer, minimalPer),
-      ),
-      record(
-        `acp-us-per-${what}`,
-        `ACP cost per ${what} (ours − streamText directly)`,
-        minus(oursPer, directPer),
-      ),
-    ];
+  const labels = {
+    section: 'ai-sdk',
+    ours: 'createAiSdkAgent turn',
+    minimal: 'minimal ACP agent around streamText, same run',
+    direct: 'streamText drained directly',
+    directFigure: 'streamtext',
   };
   return [
-    ...figures('ai-sdk-chunk', 'chunk', CHUNKS, perTurn[0]),
-    ...figures('ai-sdk-tool-call', 'tool-call', TOOL_CALLS, perTurn[1]),
-    ...figures('ai-sdk-chunk-mcp-plan', 'chunk', CHUNKS, perTurn[2]).map((record) => ({
+    ...adapterFigures(labels, 'ai-sdk-chunk', 'chunk', CHUNKS, perTurn[0]),
+    ...adapterFigures(labels, 'ai-sdk-tool-call', 'tool-call', TOOL_CALLS, perTurn[1]),
+    ...adapterFigures(labels, 'ai-sdk-chunk-mcp-plan', 'chunk', CHUNKS, perTurn[2]).map((record) => ({
       ...record,
       figure: record.figure.replace('per-chunk', 'per-chunk-mcp-plan'),
       pathLabel: `${record.pathLabel} (${MCP_TOOLS} MCP tools + planTool + usage on)`,

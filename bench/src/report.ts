@@ -108,6 +108,7 @@ export const targets: Bound[] = [
     max: 5,
     text: '< 5 µs per streamed chunk with MCP tools, planTool and usage on',
   },
+  { path: 'langchain-chunk', figure: 'overhead-us-per-chunk', max: 5, text: '< 5 µs per streamed chunk' },
   { path: 'serve-acp', figure: 'heap-per-idle-connection-kib', max: 256, text: '≤ 256 KiB' },
   // Issue 20: our Streamable HTTP server against the SDK's AcpServer, same agent, same client, same rounds.
   {

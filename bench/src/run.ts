@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { runAiSdkSection } from './ai-sdk-section.js';
 import { runChurnSection, runMemorySection } from './connection-sections.js';
 import { callgrindAvailable, runInstructionSection } from './instructions-section.js';
+import { runLangChainSection } from './langchain-section.js';
 import { runMicroSection } from './micro-section.js';
 import { paths } from './paths.js';
 import { relayTasks, runRelaySection } from './relay-section.js';
@@ -43,7 +44,9 @@ const smoke = flags.smoke === true;
 const repeats = Number(flags.repeats ?? (smoke ? 3 : 7));
 const sliceMs = Number(flags['slice-ms'] ?? (smoke ? 250 : 500));
 const sections = new Set(
-  (flags.sections ?? (smoke ? 'relay' : 'relay,instructions,churn,memory,micro,ai-sdk,sessions')).split(','),
+  (
+    flags.sections ?? (smoke ? 'relay' : 'relay,instructions,churn,memory,micro,ai-sdk,sessions,langchain')
+  ).split(','),
 );
 const selectedPaths = flags.paths
   ? paths.filter((path) => flags.paths!.split(',').includes(path.id))
@@ -94,6 +97,9 @@ if (sections.has('ai-sdk')) {
 }
 if (sections.has('sessions')) {
   records.push(...(await runSessionsSection({ repeats: Math.min(repeats, 3), log })));
+}
+if (sections.has('langchain')) {
+  records.push(...(await runLangChainSection({ repeats, log })));
 }
 
 const summaries = records.map(summarise);

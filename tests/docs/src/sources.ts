@@ -13,6 +13,7 @@ export const PUBLIC_PACKAGE_DIRECTORIES = [
   'packages/ai-sdk',
   'packages/web-client',
   'packages/sessions',
+  'packages/langchain',
   'apps/acpremote',
   'apps/acpkit',
 ] as const;

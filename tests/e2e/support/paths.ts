@@ -22,6 +22,12 @@ export const aiSdkAgent = {
   module: `${repositoryRoot}examples/ai-sdk-agent/dist/index.js`,
 } as const;
 
+/** The langchain-agent example (a LangChain.js createAgent over ACP): a stdio agent directory and its module. */
+export const langchainAgent = {
+  directory: `${repositoryRoot}examples/langchain-agent`,
+  module: `${repositoryRoot}examples/langchain-agent/dist/index.js`,
+} as const;
+
 /** Absolute path of a file under `tests/e2e/fixtures/`. */
 export function fixturePath(name: string): string {
   return fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
