@@ -6,7 +6,12 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
-import { otherNodeLines, resolveNodeBinary } from './test/node-runtimes.mjs';
+import {
+  E2E_EXCLUDE_VARIABLE,
+  e2eFilesOnThisNodeOnly,
+  otherNodeLines,
+  resolveNodeBinary,
+} from './test/node-runtimes.mjs';
 import { runCommand, runStepGraph } from './test/step-graph.mjs';
 import {
   markTypecheckEnded,
@@ -42,12 +47,12 @@ function commandStep(name, command, options = {}) {
     name,
     ...options,
     run: async () => {
-      const { code, signal, output } = await runCommand(command, {
+      const { code, signal, output, cpuSeconds } = await runCommand(command, {
         cwd: root,
         env: options.env ?? environment,
         log: join(outputDirectory, 'logs', `${name.replace(/[^\w.-]+/g, '-')}.log`),
       });
-      return { ok: code === 0, output, detail: code === 0 ? '' : `exit ${code ?? signal}` };
+      return { ok: code === 0, output, cpuSeconds, detail: code === 0 ? '' : `exit ${code ?? signal}` };
     },
   };
 }
@@ -65,7 +70,7 @@ function vitestStep(name, prepare, options = {}) {
     countsTests: true,
     run: async () => {
       const { run, env = environment } = prepare();
-      const { code, output } = await runCommand(run.command, {
+      const { code, output, cpuSeconds } = await runCommand(run.command, {
         cwd: root,
         env: { ...env, ...run.env },
         log: join(outputDirectory, 'logs', `${name.replace(/[^\w.-]+/g, '-')}.log`),
@@ -78,6 +83,7 @@ function vitestStep(name, prepare, options = {}) {
       return {
         ok: counted.failed === 0,
         output,
+        cpuSeconds,
         detail: `${counted.passed} passed, ${counted.failed} failed`,
       };
     },
@@ -117,9 +123,12 @@ const steps = [
   ...otherNodeLines.map((nodeLine) => ({
     name: nodeStepName(nodeLine),
     run: async () => {
-      const { path, output } = await resolveNodeBinary(nodeLine.version, { cwd: root, env: environment });
+      const { path, output, cpuSeconds } = await resolveNodeBinary(nodeLine.version, {
+        cwd: root,
+        env: environment,
+      });
       if (path) nodeBinaries.set(nodeLine.version, path);
-      return { ok: path !== undefined, output: path ? '' : output, detail: path ?? 'npx failed' };
+      return { ok: path !== undefined, output: path ? '' : output, cpuSeconds, detail: path ?? 'npx failed' };
     },
   })),
 ];
@@ -177,7 +186,8 @@ steps.push(
     },
   ),
   // The end-to-end suite (the built CLIs in real processes) on each other Node line: vitest itself runs on that
-  // Node, so `process.execPath` and every `node` on PATH the tests start is that version.
+  // Node, so `process.execPath` and every `node` on PATH the tests start is that version. All of it but the few
+  // files of `e2eFilesOnThisNodeOnly`.
   ...otherNodeLines.map((nodeLine) =>
     vitestStep(
       `vitest e2e on Node ${nodeLine.version}`,
@@ -200,6 +210,9 @@ steps.push(
             // CPU for the run, measured on Node 24 (Node 20, the main run's, has no such cache). One per Node line,
             // kept between runs (Node checks each entry against the source it compiled).
             NODE_COMPILE_CACHE: join(outputDirectory, `node-compile-cache-${nodeLine.line}`),
+            // The files that test only our own logic through the CLIs run once, in the main run (node-runtimes.mjs
+            // says which and why); tests/e2e/vitest.config.ts leaves them out.
+            [E2E_EXCLUDE_VARIABLE]: e2eFilesOnThisNodeOnly.map(({ file }) => file).join(','),
           },
         };
       },
@@ -260,6 +273,11 @@ for (const { file, seconds } of fileTimings
   .slice(0, 10)) {
   console.log(`  ${seconds.toFixed(1).padStart(6)}  ${file}`);
 }
-console.log(`\nThe test command took ${((Date.now() - started) / 1000).toFixed(0)} s.`);
+const cpuSeconds = [...results.values()].reduce((sum, result) => sum + (result.cpuSeconds ?? 0), 0);
+const ownCpu = process.cpuUsage();
+console.log(
+  `\nThe test command took ${((Date.now() - started) / 1000).toFixed(0)} s and ` +
+    `${(cpuSeconds + (ownCpu.user + ownCpu.system) / 1e6).toFixed(0)} CPU-s (its steps' processes and itself).`,
+);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
