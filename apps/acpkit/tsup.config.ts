@@ -1,4 +1,4 @@
 import { cliBuild } from '../../config/tsup-preset.js';
 
-// The preset's cliBuild says what is bundled in and why.
+// Bundled: the preset's cliBuild says what stays outside and why.
 export default cliBuild({ entry: ['src/cli.ts', 'src/index.ts'] });
