@@ -133,28 +133,32 @@ const steps = [
   })),
 ];
 
-// The reliability suite runs a real nginx (TLS reverse proxy); CI machines start without it, so install Debian's
-// package here, inside the one test command, and only when it is missing. Never skipped: no nginx is a failure.
-const nginxSteps = [];
-if (spawnSync('sh', ['-c', 'command -v nginx'], { env: environment }).status !== 0) {
+/**
+ * A step that installs, with Debian's apt, a real service the tests need, or nothing when `present` (a shell test)
+ * already passes. Never skipped: a service that is missing and cannot be installed is a failure. The main vitest
+ * run starts after every such step (`serviceSteps`).
+ * @param {{ name: string; present: string; install: string; missing: string }} service
+ */
+function serviceStep({ name, present, install, missing }) {
+  if (spawnSync('sh', ['-c', present], { env: environment }).status === 0) return [];
   const canInstall = process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v apt-get']).status === 0;
-  nginxSteps.push(
-    canInstall
-      ? commandStep('install nginx', [
-          'sh',
-          '-c',
-          'apt-get update -qq && (DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx)',
-        ])
-      : {
-          name: 'install nginx',
-          run: async () => ({
-            ok: false,
-            detail: 'nginx is not on PATH and this user cannot apt-get install it: install nginx first',
-          }),
-        },
-  );
+  if (!canInstall) return [{ name, run: async () => ({ ok: false, detail: missing }) }];
+  return [commandStep(name, ['sh', '-c', `apt-get update -qq && ${install}`])];
 }
-steps.push(...nginxSteps);
+const aptInstall = (...packages) =>
+  `DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${packages.join(' ')}`;
+
+// Real services the suites run, installed inside the one test command when missing (CI machines start without them).
+const serviceSteps = [
+  // The reliability suite's TLS reverse proxy.
+  ...serviceStep({
+    name: 'install nginx',
+    present: 'command -v nginx',
+    install: `(${aptInstall('nginx-light')} || ${aptInstall('nginx')})`,
+    missing: 'nginx is not on PATH and this user cannot apt-get install it: install nginx first',
+  }),
+];
+steps.push(...serviceSteps);
 
 steps.push(
   // Its type tests (`*.test-d.ts`) take their package's `tsc --noEmit` result from the typecheck step, which needs
@@ -180,7 +184,7 @@ steps.push(
       after: [
         'python interop venv',
         ...otherNodeLines.map(nodeStepName),
-        ...nginxSteps.map((step) => step.name),
+        ...serviceSteps.map((step) => step.name),
       ],
       heavy: true,
     },
@@ -249,6 +253,18 @@ steps.push(
     heavy: true,
   }),
 );
+
+// `node scripts/test-all.mjs --list`: the steps and what each waits for, without running them.
+if (process.argv.includes('--list')) {
+  for (const step of steps) {
+    const waits = [
+      ...(step.needs ?? []).map((name) => `needs ${name}`),
+      ...(step.after ?? []).map((name) => `after ${name}`),
+    ];
+    console.log(`${step.name}${step.heavy ? ' (heavy)' : ''}${waits.length ? `: ${waits.join(', ')}` : ''}`);
+  }
+  process.exit(0);
+}
 
 // Heavy steps start in the order listed when a slot frees: the longest (vitest) first.
 const results = await runStepGraph(steps, { heavySlots: 3, started });
