@@ -47,15 +47,20 @@ export function packageBuild({
 }
 
 /**
- * Bundled into a CLI: every dependency but tsx (`acpkit run file.ts` registers its loader, which must stay the
- * installed package) and ws's optional native add-ons (`bufferutil`, `utf-8-validate`: ws requires them inside a
- * try, and only an installed copy has its binary). One file per entry and per dynamically imported part instead of
- * ~160 modules: each start resolves and reads far fewer files (about 0.2 CPU-s less per `acpkit client`).
+ * Bundled into a CLI: every dependency but
+ * - tsx: `acpkit run file.ts` registers its loader, which must be the installed package;
+ * - ws's optional native add-ons (`bufferutil`, `utf-8-validate`): ws requires them inside a try, and only an
+ *   installed copy has its binary;
+ * - the public libraries @acpkit/remote and @acpkit/errors: one copy in the process, shared with an agent module that
+ *   `serve` loads, and each loads what it loads lazily (prom-client for `--metrics`) from its own install. Bundled,
+ *   remote's `import('prom-client')` of a CommonJS package would get only a default export.
+ * The rest (the SDK and zod, commander, @clack/prompts, @acpkit/testing, the private @acpkit/cli-support) is one
+ * file per entry and per dynamically imported part instead of ~160 modules, so a start reads and links far fewer.
  */
-const BUNDLED_INTO_CLIS = /^(?!(tsx|bufferutil|utf-8-validate)(\/|$))/;
+const BUNDLED_INTO_CLIS = /^(?!(tsx|bufferutil|utf-8-validate|@acpkit\/remote|@acpkit\/errors)(\/|$))/;
 
 /**
- * The bundled CommonJS dependencies (ws, commander, prom-client) call `require` for Node's built-in modules, which an
+ * The bundled CommonJS dependencies (commander and others) call `require` for Node's built-in modules, which an
  * ES module does not have: each file of `dist/` makes one for its own location (esbuild renames any `require` of
  * the bundled code that would clash).
  */
@@ -66,8 +71,7 @@ const REQUIRE_FOR_BUNDLED_COMMONJS =
 /**
  * The build of a CLI in apps/: `entry` holds `src/cli.ts` (the bin) and `src/index.ts` (`main`, for tests and
  * embedding). Its dependencies are bundled in (`BUNDLED_INTO_CLIS`), with the private @acpkit/cli-support; the
- * dependencies stay in its manifest, so its `.d.ts` imports their types, and @acpkit/remote still resolves its own
- * package.json. The types the public API uses from @acpkit/cli-support (MainOptions) are inlined by pointing the
+ * dependencies stay in its manifest, so its `.d.ts` imports their types. The types the public API uses from @acpkit/cli-support (MainOptions) are inlined by pointing the
  * declaration bundler at its source (through node_modules it would count as an external library and stay an import).
  */
 export function cliBuild({ entry }: { entry: string[] }): Options {
