@@ -6,7 +6,12 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
-import { otherNodeLines, resolveNodeBinary } from './test/node-runtimes.mjs';
+import {
+  E2E_EXCLUDE_VARIABLE,
+  e2eFilesOnThisNodeOnly,
+  otherNodeLines,
+  resolveNodeBinary,
+} from './test/node-runtimes.mjs';
 import { runCommand, runStepGraph } from './test/step-graph.mjs';
 import {
   markTypecheckEnded,
@@ -42,12 +47,12 @@ function commandStep(name, command, options = {}) {
     name,
     ...options,
     run: async () => {
-      const { code, signal, output } = await runCommand(command, {
+      const { code, signal, output, cpuSeconds } = await runCommand(command, {
         cwd: root,
         env: options.env ?? environment,
         log: join(outputDirectory, 'logs', `${name.replace(/[^\w.-]+/g, '-')}.log`),
       });
-      return { ok: code === 0, output, detail: code === 0 ? '' : `exit ${code ?? signal}` };
+      return { ok: code === 0, output, cpuSeconds, detail: code === 0 ? '' : `exit ${code ?? signal}` };
     },
   };
 }
@@ -65,7 +70,7 @@ function vitestStep(name, prepare, options = {}) {
     countsTests: true,
     run: async () => {
       const { run, env = environment } = prepare();
-      const { code, output } = await runCommand(run.command, {
+      const { code, output, cpuSeconds } = await runCommand(run.command, {
         cwd: root,
         env: { ...env, ...run.env },
         log: join(outputDirectory, 'logs', `${name.replace(/[^\w.-]+/g, '-')}.log`),
@@ -78,6 +83,7 @@ function vitestStep(name, prepare, options = {}) {
       return {
         ok: counted.failed === 0,
         output,
+        cpuSeconds,
         detail: `${counted.passed} passed, ${counted.failed} failed`,
       };
     },
@@ -117,49 +123,56 @@ const steps = [
   ...otherNodeLines.map((nodeLine) => ({
     name: nodeStepName(nodeLine),
     run: async () => {
-      const { path, output } = await resolveNodeBinary(nodeLine.version, { cwd: root, env: environment });
+      const { path, output, cpuSeconds } = await resolveNodeBinary(nodeLine.version, {
+        cwd: root,
+        env: environment,
+      });
       if (path) nodeBinaries.set(nodeLine.version, path);
-      return { ok: path !== undefined, output: path ? '' : output, detail: path ?? 'npx failed' };
+      return { ok: path !== undefined, output: path ? '' : output, cpuSeconds, detail: path ?? 'npx failed' };
     },
   })),
 ];
 
-// Real services the suites start themselves (never skipped: a missing one is a failure): nginx (the reliability
-// suite's TLS reverse proxy), Postgres (the session stores, tests/support/src/postgres.ts) and Chromium (the web
-// client's browser tests). CI machines start
-// without them, so install Debian's packages here, inside the one test command, and only when they are missing.
-const canAptInstall = process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v apt-get']).status === 0;
-/** An install step for a Debian package whose `check` shell command fails, or nothing when it succeeds. */
-function debianPackageStep(name, check, install) {
-  if (spawnSync('sh', ['-c', check], { env: environment }).status === 0) return [];
-  return [
-    canAptInstall
-      ? commandStep(`install ${name}`, ['sh', '-c', `apt-get update -qq && ${install}`])
-      : {
-          name: `install ${name}`,
-          run: async () => ({
-            ok: false,
-            detail: `${name} is missing and this user cannot apt-get install it: install ${name} first`,
-          }),
-        },
-  ];
+/**
+ * A step that installs, with Debian's apt, a real service the tests need, or nothing when `present` (a shell test)
+ * already passes. Never skipped: a service that is missing and cannot be installed is a failure. The main vitest
+ * run starts after every such step (`serviceSteps`).
+ * @param {{ name: string; present: string; install: string; missing: string }} service
+ */
+function serviceStep({ name, present, install, missing }) {
+  if (spawnSync('sh', ['-c', present], { env: environment }).status === 0) return [];
+  const canInstall = process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v apt-get']).status === 0;
+  if (!canInstall) return [{ name, run: async () => ({ ok: false, detail: missing }) }];
+  return [commandStep(name, ['sh', '-c', `apt-get update -qq && ${install}`])];
 }
-const aptInstall = (pkg) => `DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${pkg}`;
-// apt-get holds one lock, so the installs run one after the other.
+const aptInstall = (...packages) =>
+  `DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${packages.join(' ')}`;
+
+// Real services the suites run, installed inside the one test command when missing (CI machines start without them).
 const serviceSteps = [
-  ...debianPackageStep(
-    'nginx',
-    'command -v nginx',
-    `(${aptInstall('nginx-light')} || ${aptInstall('nginx')})`,
-  ),
-  ...debianPackageStep(
-    'postgresql',
-    'command -v pg_ctl || ls /usr/lib/postgresql/*/bin/pg_ctl',
-    aptInstall('postgresql'),
-  ),
-  // The web client's browser tests (packages/web-client/test/*.browser.test.ts) drive it through playwright-core.
-  ...debianPackageStep('chromium', 'command -v chromium', aptInstall('chromium')),
+  // The reliability suite's TLS reverse proxy.
+  ...serviceStep({
+    name: 'install nginx',
+    present: 'command -v nginx',
+    install: `(${aptInstall('nginx-light')} || ${aptInstall('nginx')})`,
+    missing: 'nginx is not on PATH and this user cannot apt-get install it: install nginx first',
+  }),
+  // The session stores' tests and bench (tests/support/src/postgres.ts starts a throwaway server).
+  ...serviceStep({
+    name: 'install postgresql',
+    present: 'command -v pg_ctl || ls /usr/lib/postgresql/*/bin/pg_ctl',
+    install: aptInstall('postgresql'),
+    missing: 'PostgreSQL is not installed and this user cannot apt-get install it: install postgresql first',
+  }),
+  // The web client's browser tests (packages/web-client/test/*.browser.test.ts), driven through playwright-core.
+  ...serviceStep({
+    name: 'install chromium',
+    present: 'command -v chromium',
+    install: aptInstall('chromium'),
+    missing: 'chromium is not on PATH and this user cannot apt-get install it: install chromium first',
+  }),
 ];
+// apt-get holds one lock, so the installs run one after the other.
 for (const [index, step] of serviceSteps.entries()) {
   if (index > 0) step.after = [serviceSteps[index - 1].name];
 }
@@ -195,7 +208,8 @@ steps.push(
     },
   ),
   // The end-to-end suite (the built CLIs in real processes) on each other Node line: vitest itself runs on that
-  // Node, so `process.execPath` and every `node` on PATH the tests start is that version.
+  // Node, so `process.execPath` and every `node` on PATH the tests start is that version. All of it but the few
+  // files of `e2eFilesOnThisNodeOnly`.
   ...otherNodeLines.map((nodeLine) =>
     vitestStep(
       `vitest e2e on Node ${nodeLine.version}`,
@@ -218,6 +232,9 @@ steps.push(
             // CPU for the run, measured on Node 24 (Node 20, the main run's, has no such cache). One per Node line,
             // kept between runs (Node checks each entry against the source it compiled).
             NODE_COMPILE_CACHE: join(outputDirectory, `node-compile-cache-${nodeLine.line}`),
+            // The files that test only our own logic through the CLIs run once, in the main run (node-runtimes.mjs
+            // says which and why); tests/e2e/vitest.config.ts leaves them out.
+            [E2E_EXCLUDE_VARIABLE]: e2eFilesOnThisNodeOnly.map(({ file }) => file).join(','),
           },
         };
       },
@@ -256,6 +273,18 @@ steps.push(
   }),
 );
 
+// `node scripts/test-all.mjs --list`: the steps and what each waits for, without running them.
+if (process.argv.includes('--list')) {
+  for (const step of steps) {
+    const waits = [
+      ...(step.needs ?? []).map((name) => `needs ${name}`),
+      ...(step.after ?? []).map((name) => `after ${name}`),
+    ];
+    console.log(`${step.name}${step.heavy ? ' (heavy)' : ''}${waits.length ? `: ${waits.join(', ')}` : ''}`);
+  }
+  process.exit(0);
+}
+
 // Heavy steps start in the order listed when a slot frees: the longest (vitest) first.
 const results = await runStepGraph(steps, { heavySlots: 3, started });
 for (const step of steps) {
@@ -279,6 +308,11 @@ for (const { file, seconds } of fileTimings
   .slice(0, 10)) {
   console.log(`  ${seconds.toFixed(1).padStart(6)}  ${file}`);
 }
-console.log(`\nThe test command took ${((Date.now() - started) / 1000).toFixed(0)} s.`);
+const cpuSeconds = [...results.values()].reduce((sum, result) => sum + (result.cpuSeconds ?? 0), 0);
+const ownCpu = process.cpuUsage();
+console.log(
+  `\nThe test command took ${((Date.now() - started) / 1000).toFixed(0)} s and ` +
+    `${(cpuSeconds + (ownCpu.user + ownCpu.system) / 1e6).toFixed(0)} CPU-s (its steps' processes and itself).`,
+);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

@@ -1,10 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { packageProject } from '../../config/vitest-preset.js';
 
-export default defineConfig({
-  test: {
-    name: 'example-ai-sdk-agent',
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    restoreMocks: true,
-    testTimeout: 20_000,
-  },
-});
+// No type tests here, and a fresh worker per file.
+export default packageProject('example-ai-sdk-agent', { typecheck: { enabled: false }, isolate: true });

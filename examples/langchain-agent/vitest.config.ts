@@ -1,10 +1,3 @@
-import { defineConfig } from 'vitest/config';
+import { packageProject } from '../../config/vitest-preset.js';
 
-export default defineConfig({
-  test: {
-    name: 'example-langchain-agent',
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    restoreMocks: true,
-    testTimeout: 20_000,
-  },
-});
+export default packageProject('example-langchain-agent', { isolate: true });

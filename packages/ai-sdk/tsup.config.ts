@@ -1,11 +1,3 @@
-import { defineConfig } from 'tsup';
+import { packageBuild } from '../../config/tsup-preset.js';
 
-export default defineConfig({
-  entry: { index: 'src/index.ts', 'mcp/index': 'src/mcp/index.ts' },
-  format: ['esm'],
-  target: 'node20',
-  platform: 'node',
-  dts: true,
-  sourcemap: true,
-  clean: true,
-});
+export default packageBuild({ entry: { index: 'src/index.ts', 'mcp/index': 'src/mcp/index.ts' } });

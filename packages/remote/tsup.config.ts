@@ -1,12 +1,4 @@
-import { defineConfig } from 'tsup';
+import { packageBuild } from '../../config/tsup-preset.js';
 
-export default defineConfig({
-  // `internal` is what the CLIs and the repository's tests share with the package beyond its public surface.
-  entry: ['src/index.ts', 'src/internal.ts'],
-  format: ['esm'],
-  target: 'node20',
-  platform: 'node',
-  dts: true,
-  sourcemap: true,
-  clean: true,
-});
+// `internal` is what the CLIs and the repository's tests share with the package beyond its public surface.
+export default packageBuild({ entry: ['src/index.ts', 'src/internal.ts'] });

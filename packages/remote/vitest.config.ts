@@ -1,21 +1,5 @@
-import { defineConfig } from 'vitest/config';
+import { packageProject } from '../../config/vitest-preset.js';
 
-export default defineConfig({
-  test: {
-    name: 'remote',
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    typecheck: {
-      enabled: true,
-      include: ['src/**/*.test-d.ts'],
-      // The test command sets a checker that reuses its typecheck step's `tsc --noEmit` of this package
-      // (scripts/test/typecheck-results-checker.mjs); elsewhere vitest runs `tsc`.
-      checker: process.env.ACPKIT_TYPECHECK_CHECKER ?? 'tsc',
-    },
-    restoreMocks: true,
-    // A worker runs file after file instead of starting afresh for each (CONTRIBUTING.md, "Reused workers").
-    isolate: false,
-    // Exhaustive and property tests (wire/frame-scan-wasm, the relay core) take seconds of CPU; with other test files running
-    // beside them on two cores they need more than vitest's usual budget.
-    testTimeout: 60_000,
-  },
-});
+// Exhaustive and property tests (wire/frame-scan-wasm, the relay core) take seconds of CPU; with other test files
+// running beside them on two cores they need more than the usual budget.
+export default packageProject('remote', { testTimeout: 60_000 });

@@ -1,13 +1,7 @@
-import { defineConfig } from 'tsup';
+import { packageBuild } from '../../config/tsup-preset.js';
 
-export default defineConfig({
-  // The drivers live in their own entries, so the main entry never imports `pg` or `better-sqlite3`.
+// The drivers live in their own entries, so the main entry never imports `pg` or `better-sqlite3` (optional peers,
+// never bundled: tsup leaves peers external).
+export default packageBuild({
   entry: ['src/index.ts', 'src/sqlite.ts', 'src/postgres.ts', 'src/testing.ts'],
-  format: ['esm'],
-  target: 'node20',
-  platform: 'node',
-  external: ['better-sqlite3', 'pg', 'vitest'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
 });

@@ -1,13 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { packageProject } from '../../config/vitest-preset.js';
 
-export default defineConfig({
-  test: {
-    name: 'sessions',
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    restoreMocks: true,
-    // Each file starts its own Postgres or SQLite file; a worker may still run file after file.
-    isolate: false,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-  },
-});
+// Each file starts its own Postgres or SQLite file.
+export default packageProject('sessions', { testTimeout: 30_000, hookTimeout: 60_000 });

@@ -1,12 +1,4 @@
-import { defineConfig } from 'tsup';
+import { packageBuild } from '../../config/tsup-preset.js';
 
-export default defineConfig({
-  // `internal` is the code @acpkit/cli shares with the test client (form reading, answer rules, the agent process).
-  entry: ['src/index.ts', 'src/internal.ts'],
-  format: ['esm'],
-  target: 'node20',
-  platform: 'node',
-  dts: true,
-  sourcemap: true,
-  clean: true,
-});
+// `internal` is the code @acpkit/cli shares with the test client (form reading, answer rules, the agent process).
+export default packageBuild({ entry: ['src/index.ts', 'src/internal.ts'] });

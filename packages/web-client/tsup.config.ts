@@ -1,16 +1,9 @@
 import { defineConfig } from 'tsup';
+import { packageBuild } from '../../config/tsup-preset.js';
 
 export default defineConfig([
   // The server (Node): serveWebClient, used by `acpkit web`.
-  {
-    entry: ['src/index.ts'],
-    format: ['esm'],
-    target: 'node20',
-    platform: 'node',
-    dts: true,
-    sourcemap: true,
-    clean: true,
-  },
+  packageBuild({ entry: ['src/index.ts'] }),
   // The page (browser): one minified script and one stylesheet, shipped in the package, loaded from no CDN.
   {
     entry: { app: 'src/page/main.tsx' },

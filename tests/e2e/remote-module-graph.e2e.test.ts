@@ -2,16 +2,48 @@
 // per entrypoint), and with that old generation V8 marks incrementally all the time once large messages have grown
 // the young generation, 2–4× the CPU per relayed message (bench/README.md, "Analysis"). `acpremote expose` and
 // a mirror (`acpremote mirror`, `acpkit run --addr`) run here with a module hook that records every ES module they load, relay requests (an
-// answered one, a refused one, an unstable one) and exit; then no module of the SDK may be in their logs.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// answered one, a refused one, an unstable one) and exit; then no module they loaded may hold code of the SDK.
+// The CLIs are bundled (config/tsup-preset.ts): the SDK is in a chunk of their dist/ that only the commands that need
+// it import, and esbuild starts each bundled module with a comment naming its source file, which is how a chunk
+// shows the SDK's code.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
 import { INITIALIZE_WITH_FORMS, ndjsonPeer } from './support/json-rpc-peer.js';
 import { cliPaths, fixturePath } from './support/paths.js';
 import { reapAll, spawnProcess, waitForBanner } from './support/processes.js';
 
 const recorder = fixturePath('module-load-recorder.mjs');
+
+/**
+ * A module holds code of `packageDirectory` (e.g. `@agentclientprotocol/sdk/`): it is one of its files, or a bundled
+ * chunk with one of esbuild's `// <source path>` lines naming one of them.
+ */
+function holdsCodeOf(moduleUrl: string, packageDirectory: string): boolean {
+  if (moduleUrl.includes(`/${packageDirectory}`)) return true;
+  if (!moduleUrl.startsWith('file:')) return false;
+  return readFileSync(fileURLToPath(moduleUrl), 'utf8')
+    .split('\n')
+    .some((line) => /^\/\/ \S+\.[cm]?js$/.test(line) && line.includes(packageDirectory));
+}
+
+const SDK = '@agentclientprotocol/sdk/';
+const REMOTE = 'packages/remote/dist/';
+
+it.each([cliPaths.acpremote, cliPaths.acpkit])(
+  'the bundled %s holds the SDK in a chunk of its own',
+  (cli) => {
+    const dist = dirname(cli);
+    const withSdk = readdirSync(dist)
+      .filter((file) => file.endsWith('.js'))
+      .filter((file) => holdsCodeOf(pathToFileURL(join(dist, file)).href, SDK));
+    // So the check below can see the SDK: it is bundled in, just never imported by a relay.
+    expect(withSdk.length).toBeGreaterThan(0);
+    expect(withSdk).not.toContain('cli.js');
+  },
+);
 const probeAgent = [process.execPath, fixturePath('remote-probe-agent.js')];
 let logDirectory: string | undefined;
 
@@ -63,11 +95,13 @@ it.each(MIRRORS)(
     await expose.exited;
 
     for (const relay of [expose, mirror]) {
-      const loaded = readFileSync(join(logDirectory, `${relay.pid}.log`), 'utf8').split('\n');
-      // The hook saw the process's modules, the built @acpkit/remote entry among them …
-      expect(loaded).toContain(new URL('../../packages/remote/dist/index.js', import.meta.url).href);
+      const loaded = readFileSync(join(logDirectory, `${relay.pid}.log`), 'utf8')
+        .split('\n')
+        .filter(Boolean);
+      // The hook saw the process's modules, the built @acpkit/remote's relay code among them …
+      expect(loaded.some((moduleUrl) => holdsCodeOf(moduleUrl, REMOTE))).toBe(true);
       // … and nothing of the SDK.
-      expect(loaded.filter((moduleUrl) => moduleUrl.includes('/@agentclientprotocol/sdk/'))).toEqual([]);
+      expect(loaded.filter((moduleUrl) => holdsCodeOf(moduleUrl, SDK))).toEqual([]);
     }
   },
 );

@@ -1,15 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { suiteProject } from '../../config/vitest-preset.js';
 
-export default defineConfig({
-  test: {
-    name: 'interop-python',
-    include: ['test/**/*.test.ts'],
-    exclude: ['**/node_modules/**', '.venv/**'],
-    restoreMocks: true,
-    // Builds (or reuses) the project-local venv of the real Python ACP Kit once; a failure reaches every test.
-    globalSetup: ['./test/support/global-setup.ts'],
-    // Real Python and Node processes and sockets on a shared 2-core machine: generous limits.
-    testTimeout: 120_000,
-    hookTimeout: 180_000,
-  },
+export default suiteProject('interop-python', {
+  exclude: ['**/node_modules/**', '.venv/**'],
+  // Builds (or reuses) the project-local venv of the real Python ACP Kit once; a failure reaches every test.
+  globalSetup: ['./test/support/global-setup.ts'],
+  // Real Python and Node processes and sockets on a shared 2-core machine: generous limits.
+  testTimeout: 120_000,
+  hookTimeout: 180_000,
 });

@@ -1,13 +1,8 @@
-import { defineConfig } from 'vitest/config';
+import { suiteProject } from '../../config/vitest-preset.js';
 
-export default defineConfig({
-  test: {
-    name: 'release',
-    include: ['test/**/*.test.ts'],
-    restoreMocks: true,
-    // A worker runs file after file instead of starting afresh for each (CONTRIBUTING.md, "Reused workers").
-    isolate: false,
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
-  },
+export default suiteProject('release', {
+  // A worker runs file after file instead of starting afresh for each (CONTRIBUTING.md, "Reused workers").
+  isolate: false,
+  testTimeout: 60_000,
+  hookTimeout: 60_000,
 });

@@ -1,15 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { suiteProject } from '../../config/vitest-preset.js';
 
-export default defineConfig({
-  test: {
-    name: 'reliability',
-    include: ['test/**/*.test.ts'],
-    exclude: ['**/node_modules/**'],
-    restoreMocks: true,
-    // A worker runs file after file instead of starting afresh for each (CONTRIBUTING.md, "Reused workers").
-    isolate: false,
-    // Real processes, sockets and nginx: generous per-test limits, but each file keeps its own budget.
-    testTimeout: 120_000,
-    hookTimeout: 60_000,
-  },
+export default suiteProject('reliability', {
+  exclude: ['**/node_modules/**'],
+  // A worker runs file after file instead of starting afresh for each (CONTRIBUTING.md, "Reused workers").
+  isolate: false,
+  // Real processes, sockets and nginx: generous per-test limits, but each file keeps its own budget.
+  testTimeout: 120_000,
+  hookTimeout: 60_000,
 });

@@ -1,10 +1,7 @@
-import { defineConfig } from 'vitest/config';
+import { suiteProject } from '../../config/vitest-preset.js';
 
-export default defineConfig({
-  test: {
-    name: 'test-support',
-    include: ['src/**/*.test.ts'],
-    hookTimeout: 60_000,
-    testTimeout: 60_000,
-  },
+export default suiteProject('test-support', {
+  include: ['src/**/*.test.ts'],
+  testTimeout: 60_000,
+  hookTimeout: 60_000,
 });
