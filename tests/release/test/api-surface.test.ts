@@ -28,9 +28,11 @@ describe('API-surface snapshot (tests/release/api-surface.json)', () => {
       '@acpkit/elicitation',
       '@acpkit/errors',
       '@acpkit/form-schema',
+      '@acpkit/langchain',
       '@acpkit/remote',
       '@acpkit/sessions',
       '@acpkit/testing',
+      '@acpkit/web-client',
     ]);
   });
 });

@@ -101,9 +101,11 @@ describe('changesets configuration', () => {
       '@acpkit/elicitation',
       '@acpkit/errors',
       '@acpkit/form-schema',
+      '@acpkit/langchain',
       '@acpkit/remote',
       '@acpkit/sessions',
       '@acpkit/testing',
+      '@acpkit/web-client',
     ]);
   });
 
