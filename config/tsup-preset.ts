@@ -56,11 +56,14 @@ export function packageBuild({
  *   installed copy has its binary;
  * - the public libraries @acpkit/remote and @acpkit/errors: one copy in the process, shared with an agent module that
  *   `serve` loads, and each loads what it loads lazily (prom-client for `--metrics`) from its own install. Bundled,
- *   remote's `import('prom-client')` of a CommonJS package would get only a default export.
+ *   remote's `import('prom-client')` of a CommonJS package would get only a default export;
+ * - @acpkit/web-client: `acpkit web` loads it only when that command runs, and it serves the page it ships beside its
+ *   own `dist/` (bundled, it would look for the page in the CLI's).
  * The rest (the SDK and zod, commander, @clack/prompts, @acpkit/testing, the private @acpkit/cli-support) is one
  * file per entry and per dynamically imported part instead of ~160 modules, so a start reads and links far fewer.
  */
-const BUNDLED_INTO_CLIS = /^(?!(tsx|bufferutil|utf-8-validate|@acpkit\/remote|@acpkit\/errors)(\/|$))/;
+const BUNDLED_INTO_CLIS =
+  /^(?!(tsx|bufferutil|utf-8-validate|@acpkit\/remote|@acpkit\/errors|@acpkit\/web-client)(\/|$))/;
 
 /**
  * The bundled CommonJS dependencies (commander and others) call `require` for Node's built-in modules, which an

@@ -147,6 +147,8 @@ describe('the coding agent (scripted model)', () => {
       sessionId,
       prompt: [{ type: 'text', text: '/status' }],
     });
-    expect(textOf(updates.slice(-1))).toBe(`Mode: ask; options: {}; cwd: ${cwd}`);
+    // The turn's reply, before the session_info_update that ends every saved turn.
+    const replies = updates.filter((update) => update.sessionUpdate !== 'session_info_update');
+    expect(textOf(replies.slice(-1))).toBe(`Mode: ask; options: {}; cwd: ${cwd}`);
   });
 });

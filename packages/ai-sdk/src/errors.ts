@@ -94,10 +94,16 @@ export class AiSdkOptionError extends AiSdkAgentError<typeof AiSdkAgentErrorCode
   /** How the rejected value looked: JSON, shortened. */
   readonly received: string;
 
-  constructor(option: string, expected: string, received: string, options: { label?: string } = {}) {
+  constructor(
+    option: string,
+    expected: string,
+    received: string,
+    options: { label?: string; cause?: unknown } = {},
+  ) {
     super(
       AiSdkAgentErrorCode.InvalidOption,
       `${options.label ?? option} must be ${expected}, got ${received}.`,
+      options.cause === undefined ? undefined : { cause: options.cause },
     );
     this.option = option;
     this.expected = expected;

@@ -187,10 +187,10 @@ describe('clientTerminalTool', () => {
     });
     const created = client.requests.find((request) => request.method === 'terminal/create');
     expect(created?.params).toMatchObject({ sessionId, outputByteLimit: 1_000, cwd: process.cwd() });
-    expect(client.updates.at(-1)).toMatchObject({
+    expect(client.lastReply()).toMatchObject({
       content: { text: expect.stringContaining('"exitCode":3') },
     });
-    expect(JSON.stringify(client.updates.at(-1))).toContain('hello from the terminal');
+    expect(JSON.stringify(client.lastReply())).toContain('hello from the terminal');
     expect(set.calls).toEqual([`create ${node}`, 'wait', 'output', 'release']);
     expect(set.live).toEqual([]);
   });

@@ -211,7 +211,7 @@ describe('modes, models and config options', () => {
       ['careful', null, false],
     ]);
     const { sessionId } = created;
-    expect((await client.prompt(sessionId, 'hi')) && client.updates.at(-1)).toMatchObject({
+    expect((await client.prompt(sessionId, 'hi')) && client.lastReply()).toMatchObject({
       content: { text: 'fast: system=base system tools=readFile,writeFile' },
     });
 
@@ -221,7 +221,7 @@ describe('modes, models and config options', () => {
       { sessionUpdate: 'current_mode_update', currentModeId: 'ask' },
     ]);
     await client.prompt(sessionId, 'hi');
-    expect(client.updates.at(-1)).toMatchObject({
+    expect(client.lastReply()).toMatchObject({
       content: { text: 'fast: system=ask system tools=readFile' },
     });
 
@@ -242,7 +242,7 @@ describe('modes, models and config options', () => {
         update.sessionUpdate === 'config_option_update' && update.configOptions[1]?.currentValue === true,
     );
     await client.prompt(sessionId, 'hi');
-    expect(client.updates.at(-1)).toMatchObject({ content: { text: 'smart: temperature=0' } });
+    expect(client.lastReply()).toMatchObject({ content: { text: 'smart: temperature=0' } });
     expect((await store.get(sessionId))?.state).toMatchObject({
       modeId: 'ask',
       config: { model: 'smart', careful: true },
@@ -332,10 +332,10 @@ describe('slash commands', () => {
       ],
     });
     expect(await client.prompt(sessionId, '/echo hello there')).toEqual({ stopReason: 'end_turn' });
-    expect(client.updates.at(-1)).toMatchObject({ content: { text: 'echo: hello there' } });
+    expect(client.lastReply()).toMatchObject({ content: { text: 'echo: hello there' } });
     expect(model.calls).toHaveLength(0);
     await client.prompt(sessionId, '/review src/a.ts');
-    expect(client.updates.at(-1)).toMatchObject({
+    expect(client.lastReply()).toMatchObject({
       content: { text: 'model got: Review src/a.ts carefully.' },
     });
     await expect(client.prompt(sessionId, '/broken')).rejects.toMatchObject({
@@ -344,7 +344,7 @@ describe('slash commands', () => {
     });
     // An unknown command is a plain prompt.
     await client.prompt(sessionId, '/unknown x');
-    expect(client.updates.at(-1)).toMatchObject({ content: { text: 'model got: /unknown x' } });
+    expect(client.lastReply()).toMatchObject({ content: { text: 'model got: /unknown x' } });
   });
 });
 

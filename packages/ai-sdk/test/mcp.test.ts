@@ -107,7 +107,7 @@ describe('editor MCP servers', { timeout: 60_000 }, () => {
     expect(
       permissions.map((request) => (request.params as { toolCall: { title: string } }).toolCall.title),
     ).toEqual(['echo (files) (text="hi")']);
-    expect(client.updates.at(-1)).toMatchObject({ content: { text: 'last: "5"' } });
+    expect(client.lastReply()).toMatchObject({ content: { text: 'last: "5"' } });
     const echoed = client
       .of('tool_call_update')
       .find((update) => update.toolCallId === 'c1' && update.status === 'completed');
@@ -136,7 +136,7 @@ describe('editor MCP servers', { timeout: 60_000 }, () => {
     expect(warning).toContain(
       'Only 2 MCP servers are connected per session (maxServers); skipped: third, fourth.',
     );
-    expect(client.updates.at(-1), warning).toMatchObject({ content: { text: 'last: "2"' } });
+    expect(client.lastReply(), warning).toMatchObject({ content: { text: 'last: "2"' } });
     // The failed server's process is gone; only "good" runs.
     expect(runningServerProcesses()).toHaveLength(1);
     // Reported once: the next turn does not repeat it.
@@ -227,7 +227,7 @@ describe('editor MCP servers', { timeout: 60_000 }, () => {
     expect(String(big?.rawOutput)).toHaveLength(
       1_000 + '\n\n[The result is cut here: it had more than 1000 characters.]'.length,
     );
-    expect(client.updates.at(-1)).toMatchObject({ content: { text: 'last: "echo: still here"' } });
+    expect(client.lastReply()).toMatchObject({ content: { text: 'last: "echo: still here"' } });
   });
 
   it('offers at most maxToolsPerServer tools of a server and says so', async () => {

@@ -28,6 +28,13 @@ const constructors: Record<string, (errorClass: new (...args: never[]) => Error)
   ElicitationScopeError: (C) => new (C as new (...args: unknown[]) => Error)('other', 'this'),
   ElicitationConnectionClosedError: (C) => new (C as new (...args: unknown[]) => Error)({ cause }),
   ClientCapabilitiesNotRecordedError: (C) => new (C as new (...args: unknown[]) => Error)('form'),
+  // Option errors name the option, what it allows and what it got.
+  AcpRemoteOptionError: (C) =>
+    new (C as new (...args: unknown[]) => Error)('maxConnections', 'a positive integer', '0', { cause }),
+  AiSdkOptionError: (C) =>
+    new (C as new (...args: unknown[]) => Error)('maxSteps', 'a positive integer', '0', { cause }),
+  SessionStoreError: (C) =>
+    new (C as new (...args: unknown[]) => Error)('STALE_WRITE', 'stale', { sessionId: 's' }, { cause }),
   FormSchemaError: (C) =>
     new (C as new (...args: unknown[]) => Error)(
       'NESTED_OBJECT',
@@ -137,7 +144,11 @@ describe('error classes across two installed copies of the built packages', () =
     for (const workspacePackage of publicPackages) {
       if (workspacePackage.name === '@acpkit/errors') continue;
       const dist = join(repositoryRoot, workspacePackage.directory, 'dist');
-      const scripts = (await readdir(dist, { recursive: true })).filter((file) => file.endsWith('.js'));
+      // The web client's page (dist/page/) is a browser bundle: it runs in the page, a realm of its own where no
+      // class of a Node package ever arrives, so its copy of the root cannot split one family.
+      const scripts = (await readdir(dist, { recursive: true })).filter(
+        (file) => file.endsWith('.js') && !file.startsWith('page/'),
+      );
       for (const script of scripts) {
         const text = await readFile(join(dist, script), 'utf8');
         // The slot every branded class keeps its marker in: only the root's own module defines it.

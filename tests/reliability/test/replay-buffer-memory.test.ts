@@ -83,10 +83,22 @@ describe('the resume replay buffer under a client that never acknowledges (issue
           10_000,
           () => `${socket.bufferedAmount} bytes unsent`,
         );
+        const metricsUrl = server.url.replace(/^ws/, 'http').replace(/\/acp\/ws$/, '/metrics');
+        const sendQueue = async () =>
+          Number(
+            /^acpremote_buffered_bytes\{buffer="send_queue"\} (\d+)/m.exec(
+              await (await fetch(metricsUrl)).text(),
+            )?.[1],
+          );
+        // Answers still on their way out (the server's send queue, bounded apart) are not what the replay buffer
+        // keeps: a loaded machine reads them late, so wait until every one has left before measuring.
+        const drainDeadline = Date.now() + 30_000;
+        for (let queued = await sendQueue(); queued !== 0; queued = await sendQueue()) {
+          if (Date.now() > drainDeadline) throw new Error(`${queued} bytes still in the server's send queue`);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
         const after = await liveMemory(pid, probeDirectory, 2);
-        const metrics = await (
-          await fetch(server.url.replace(/^ws/, 'http').replace(/\/acp\/ws$/, '/metrics'))
-        ).text();
+        const metrics = await (await fetch(metricsUrl)).text();
         const kept = Number(/^acpremote_buffered_bytes\{buffer="replay"\} (\d+)/m.exec(metrics)?.[1]);
         console.info(`replay gauge: ${kept} bytes`);
         const growth = after - before;

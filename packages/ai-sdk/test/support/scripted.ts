@@ -118,6 +118,10 @@ export async function sdkSession(app: AgentApp, handlers: ClientHandlers = {}) {
     async prompt(sessionId: string, text: string) {
       return agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] });
     },
+    /** The last update but the `session_info_update` (title, updatedAt) that ends every saved turn. */
+    lastReply(): SessionUpdate | undefined {
+      return updates.filter((update) => update.sessionUpdate !== 'session_info_update').at(-1);
+    },
     /** Resolves once an update matches (updates after a response arrive a macrotask later). */
     async waitFor(predicate: (update: SessionUpdate) => boolean): Promise<SessionUpdate> {
       for (;;) {
