@@ -92,7 +92,13 @@ describe('the resume replay buffer under a client that never acknowledges (issue
           );
         // Answers still on their way out (the server's send queue, bounded apart) are not what the replay buffer
         // keeps: a loaded machine reads them late, so wait until every one has left before measuring.
+        // Requests still on their way in (the agent's stdin queue, the socket's) are not kept by it either: wait
+        // until every request sent has its answer, then until the send queue is empty.
         const drainDeadline = Date.now() + 30_000;
+        while (answers < nextId - 1) {
+          if (Date.now() > drainDeadline) throw new Error(`${nextId - 1 - answers} requests still unanswered`);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
         for (let queued = await sendQueue(); queued !== 0; queued = await sendQueue()) {
           if (Date.now() > drainDeadline) throw new Error(`${queued} bytes still in the server's send queue`);
           await new Promise((resolve) => setTimeout(resolve, 20));
