@@ -96,7 +96,8 @@ describe('the resume replay buffer under a client that never acknowledges (issue
         // until every request sent has its answer, then until the send queue is empty.
         const drainDeadline = Date.now() + 30_000;
         while (answers < nextId - 1) {
-          if (Date.now() > drainDeadline) throw new Error(`${nextId - 1 - answers} requests still unanswered`);
+          if (Date.now() > drainDeadline)
+            throw new Error(`${nextId - 1 - answers} requests still unanswered`);
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
         for (let queued = await sendQueue(); queued !== 0; queued = await sendQueue()) {
