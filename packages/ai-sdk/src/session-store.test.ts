@@ -40,6 +40,10 @@ describe('readStoredSession', () => {
     ['a message the AI SDK does not accept', [{ messages: [{ role: 'wizard' }], transcript: [] }], {}],
     ['a transcript item that is not an update', [{ messages: [], transcript: [42] }], {}],
     ['tools allowed that are not names', [], { alwaysAllowedTools: [1, 2] }],
+    ['a mode id that is not a string', [], { modeId: 7 }],
+    ['config values that are not option values', [], { config: { model: { id: 'x' } } }],
+    ['a plan that is not a list of entries', [], { plan: 'do it' }],
+    ['a cost without a currency', [], { cost: { amount: 1 } }],
   ])('refuses %s with CORRUPT_RECORD', async (_what, entries, state) => {
     const session = await stored(entries, state);
     let thrown: unknown;

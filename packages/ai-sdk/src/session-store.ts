@@ -94,6 +94,26 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** What is wrong with the user's choices in a stored state (see `AiSdkSessionChoices`), if anything. */
+function choicesProblem(state: Record<string, unknown>): string | undefined {
+  const { modeId, config, plan, cost } = state;
+  if (modeId !== undefined && typeof modeId !== 'string') return 'modeId is not a mode id';
+  if (
+    config !== undefined &&
+    (!isObject(config) ||
+      !Object.values(config).every((value) => typeof value === 'string' || typeof value === 'boolean'))
+  )
+    return 'config is not a map of option ids to values';
+  if (plan !== undefined && !(Array.isArray(plan) && plan.every(isObject)))
+    return 'plan is not a list of entries';
+  if (
+    cost !== undefined &&
+    !(isObject(cost) && typeof cost.amount === 'number' && typeof cost.currency === 'string')
+  )
+    return 'cost is not an amount and a currency';
+  return undefined;
+}
+
 /**
  * A stored session checked and shaped for the agent.
  *
@@ -123,6 +143,8 @@ export function readStoredSession(stored: StoredSession): StoredAiSdkSession {
   if (!Array.isArray(allowed) || !allowed.every((tool) => typeof tool === 'string')) {
     throw corrupt(stored.sessionId, 'its state.alwaysAllowedTools is not a list of tool names');
   }
+  const choices = choicesProblem(stored.state);
+  if (choices !== undefined) throw corrupt(stored.sessionId, `its state.${choices}`);
   return {
     sessionId: stored.sessionId,
     cwd: stored.cwd,

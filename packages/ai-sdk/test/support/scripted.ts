@@ -123,10 +123,16 @@ export async function sdkSession(app: AgentApp, handlers: ClientHandlers = {}) {
       return updates.filter((update) => update.sessionUpdate !== 'session_info_update').at(-1);
     },
     /** Resolves once an update matches (updates after a response arrive a macrotask later). */
-    async waitFor(predicate: (update: SessionUpdate) => boolean): Promise<SessionUpdate> {
+    async waitFor(predicate: (update: SessionUpdate) => boolean, timeoutMs = 10_000): Promise<SessionUpdate> {
+      const deadline = Date.now() + timeoutMs;
       for (;;) {
         const found = updates.find(predicate);
         if (found !== undefined) return found;
+        if (Date.now() > deadline) {
+          throw new Error(
+            `no matching update within ${timeoutMs} ms; got: ${JSON.stringify(updates.slice(-5))}`,
+          );
+        }
         await new Promise((resolve) => setImmediate(resolve));
       }
     },
