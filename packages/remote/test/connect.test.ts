@@ -1,8 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import {
   AcpRemoteError,
+  AcpRemoteOptionError,
   AcpRemoteErrorCode,
   CloseCode,
   connectAcp,
@@ -54,22 +55,13 @@ describe('connectAcp', () => {
     });
   });
 
-  it('still accepts the mirror-only options it used to ignore, with one DeprecationWarning (ACPKIT_DEP006)', async () => {
-    const emitWarning = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
-    const server = await serveCommand(['node', ECHO_AGENT], { port: 0, logger: recordingLogger().logger });
-    cleanup.add(() => server.close());
-    for (let attempt = 0; attempt < 2; attempt += 1) {
-      const options = { useUnstableProtocol: true, logger: recordingLogger().logger };
-      const remote = await connectAcp(server.url, options);
-      await remote.close();
-    }
-    expect(emitWarning.mock.calls).toEqual([
-      [
-        'connectAcp ignores useUnstableProtocol: they apply to runMirror only. Remove them from the connectAcp ' +
-          'call; from @acpkit/remote 0.3.0 they are an INVALID_OPTION error.',
-        { type: 'DeprecationWarning', code: 'ACPKIT_DEP006' },
-      ],
-    ]);
+  it('rejects the mirror-only options with an INVALID_OPTION error naming the option', async () => {
+    const error = await connectAcp('ws://127.0.0.1:1/acp/ws', {
+      emitLatencyMeta: true,
+    } as never).catch((caught: unknown) => caught);
+    expect(AcpRemoteOptionError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: AcpRemoteErrorCode.InvalidOption, option: 'emitLatencyMeta' });
+    expect((error as Error).message).toContain('runMirror only');
   });
 
   it('rejects invalid URLs and options with INVALID_OPTION', async () => {

@@ -3,21 +3,21 @@ import type { Stream } from '@agentclientprotocol/sdk';
 import type { ConnectOptions } from '../options/options.js';
 import { resolveConnectOptions } from '../options/validation.js';
 import { messageStream } from '../relay/message-stream.js';
-import { RemoteDeprecationCode, warnDeprecatedOnce } from '../shared/deprecation-warnings.js';
+import { invalidOption } from '../options/option-error.js';
 import { warnIfInsecure } from '../websocket/client-socket.js';
 import type { ServerMetadata } from '../wire/server-metadata.js';
 import { openClientConnection } from './client-connection.js';
 
 const MIRROR_ONLY_OPTIONS = ['useUnstableProtocol', 'hostOwnership', 'emitLatencyMeta'] as const;
 
-/** `connectAcp` used to accept (and ignore) the mirror's options: say so, once, to callers that still pass them. */
-function warnAboutMirrorOnlyOptions(options: object): void {
-  const given = MIRROR_ONLY_OPTIONS.filter((name) => name in options);
-  if (given.length === 0) return;
-  warnDeprecatedOnce(
-    RemoteDeprecationCode.ConnectMirrorOnlyOptions,
-    `connectAcp ignores ${given.join(', ')}: they apply to runMirror only. Remove them from the connectAcp call; ` +
-      'from @acpkit/remote 0.3.0 they are an INVALID_OPTION error.',
+/** The mirror's own options mean nothing to a raw stream: passing one to `connectAcp` is a mistake worth naming. */
+function rejectMirrorOnlyOptions(options: object): void {
+  const given = MIRROR_ONLY_OPTIONS.find((name) => name in options);
+  if (given === undefined) return;
+  throw invalidOption(
+    given,
+    'no value: it applies to runMirror only (remove it from the connectAcp call)',
+    (options as Record<string, unknown>)[given],
   );
 }
 
@@ -74,7 +74,7 @@ export interface RemoteConnection {
  * ```
  */
 export async function connectAcp(url: string, options: ConnectOptions = {}): Promise<RemoteConnection> {
-  warnAboutMirrorOnlyOptions(options);
+  rejectMirrorOnlyOptions(options);
   const resolved = resolveConnectOptions(url, options);
   const logger = resolved.logger;
   warnIfInsecure(resolved.url, logger);

@@ -8,6 +8,7 @@ import { PauseReason } from './flow-control.js';
 import type { FrameLog } from './frame-log.js';
 import type { FramePort } from './frame-port.js';
 import { PendingRequests } from './pending-requests.js';
+import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
 
 const READ_QUEUE_MESSAGES = 64;
 
@@ -105,7 +106,10 @@ export function messageStream(port: FramePort, log: FrameLog, options: MessageSt
   const writable = new WritableStream<AnyMessage>({
     write(message) {
       if (!port.isOpen)
-        throw new Error(port.transport === 'websocket' ? 'WebSocket is closed' : 'the connection is closed');
+        throw new AcpRemoteError(
+          AcpRemoteErrorCode.ConnectionClosed,
+          port.transport === 'websocket' ? 'WebSocket is closed' : 'the connection is closed',
+        );
       const outgoing = message as { id?: WireId; method?: unknown };
       if (outgoing.method === undefined && outgoing.id !== undefined) {
         const method = pending.answered(outgoing.id);

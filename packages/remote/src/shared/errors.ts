@@ -20,6 +20,10 @@ export const AcpRemoteErrorCode = {
   ConnectionFailed: 'CONNECTION_FAILED',
   /** The remote endpoint refused the credentials (HTTP 401 or 403 at upgrade). */
   AuthenticationFailed: 'AUTHENTICATION_FAILED',
+  /** The connection ended before the operation could complete (a write after the close, a response cut off). */
+  ConnectionClosed: 'CONNECTION_CLOSED',
+  /** A broken invariant inside `@acpkit/remote`: a bug, never the peer's fault. Please report it with the message. */
+  InternalError: 'INTERNAL_ERROR',
 } as const;
 
 /** Union of the string values of {@link AcpRemoteErrorCode}. */

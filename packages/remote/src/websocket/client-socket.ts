@@ -116,7 +116,10 @@ export function openWebSocket(
       }
       settle({
         kind: 'failed',
-        error: new Error(`the server selected a subprotocol that was not offered: ${String(selected)}`),
+        error: new AcpRemoteError(
+          AcpRemoteErrorCode.ConnectionFailed,
+          `the server selected a subprotocol that was not offered: ${String(selected)}`,
+        ),
       });
     };
     const onOpen = () => {

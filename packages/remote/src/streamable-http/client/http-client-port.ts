@@ -279,8 +279,11 @@ export class HttpClientPort implements FramePort, StallProbe {
     let body: Buffer;
     try {
       const read = await readResponseBody(response, this.options.maxMessageBytes);
-      if (read.truncated)
-        throw new Error(`the initialize answer exceeds the ${this.options.maxMessageBytes}-byte limit`);
+      if (read.truncated) {
+        const limit = this.options.maxMessageBytes;
+        this.finish({ code: CloseCode.MessageTooBig, reason: `the initialize answer exceeds the ${limit}-byte limit` });
+        return;
+      }
       body = read.body;
     } catch (error) {
       this.finish({ code: CloseCode.MessageTooBig, reason: (error as Error).message });

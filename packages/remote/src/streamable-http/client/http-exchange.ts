@@ -2,6 +2,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { type CookieStore, mergeCookieHeader } from '../../shared/cookie-store.js';
+import { AcpRemoteError, AcpRemoteErrorCode } from '../../shared/errors.js';
 
 /** How long a socket may idle in the connection's pool (below the 5 s keep-alive timeout of our servers). */
 const IDLE_SOCKET_TIMEOUT_MS = 4_000;
@@ -131,6 +132,6 @@ export function readResponseBody(
     response.on('data', onData);
     response.once('end', () => resolve({ body: Buffer.concat(chunks, bytes), truncated: false }));
     response.once('error', reject);
-    response.once('aborted', () => reject(new Error('the response was cut off')));
+    response.once('aborted', () => reject(new AcpRemoteError(AcpRemoteErrorCode.ConnectionClosed, 'the response was cut off')));
   });
 }

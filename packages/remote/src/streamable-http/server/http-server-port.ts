@@ -23,6 +23,7 @@ import {
   type StreamRouteLimits,
   StreamRoutes,
 } from './stream-routes.js';
+import { AcpRemoteError, AcpRemoteErrorCode } from '../../shared/errors.js';
 
 /** Options of {@link HttpServerPort}. */
 export interface HttpServerPortOptions {
@@ -166,11 +167,6 @@ export class HttpServerPort implements FramePort, StallProbe {
     return this.state === 'initializing' || this.state === 'open';
   }
 
-  /** Why the connection ended (for the 404 of a late request), once it has. */
-  get endReason(): PortClose | undefined {
-    return this.endedWith;
-  }
-
   /** Bytes the streams hold for the client (queued events and unsent response buffers). */
   get bufferedAmount(): number {
     let bytes = 0;
@@ -247,7 +243,12 @@ export class HttpServerPort implements FramePort, StallProbe {
     const answered = new Promise<Buffer | string>((resolve, reject) => {
       this.resolveInitialized = resolve;
       void this.closed.then((close) =>
-        reject(new Error(close.reason || `connection closed (${close.code})`)),
+        reject(
+          new AcpRemoteError(
+            AcpRemoteErrorCode.ConnectionClosed,
+            close.reason || `connection closed (${close.code})`,
+          ),
+        ),
       );
     });
     this.metrics.received.count(frame);
