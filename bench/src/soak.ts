@@ -18,6 +18,7 @@ import { type ProcessGroupChild, spawnProcessGroup } from '@acpkit/remote';
 import { childrenOf } from './process-stats.js';
 import { describeMachine, formatReadme } from './report.js';
 import { type CutProxy, startCutProxy } from './soak/cut-proxy.js';
+import { type Counts, DRIVER, GROWTH_BOUND_BYTES, MiB, renderSoak } from './soak/render-soak.js';
 import { type SoakFaults, type SoakMessage, SoakPeer } from './soak/soak-peer.js';
 
 const { values: flags } = parseArgs({
@@ -53,12 +54,10 @@ const PROBE = fileURLToPath(new URL('./soak/memory-probe.mjs', import.meta.url))
 const PROBE_DIR = mkdtempSync(join(tmpdir(), 'acpkit-soak-'));
 const README = fileURLToPath(new URL('../README.md', import.meta.url));
 /** The bound on each process's RSS growth after the warm-up. */
-const GROWTH_BOUND_BYTES = 32 * 1024 * 1024;
 /** An answer later than this counts as stalled (a 16 MiB echo through a cut and a resume takes seconds). */
 const STALL_MS = 120_000;
 const SAMPLE_EVERY_MS = 2_000;
 /** The process of the soak itself: its RSS is reported, not judged (it keeps every answer's counters, not a relay's). */
-const DRIVER = 'driver (not bounded)';
 /** How long the traffic gets to settle before and after the round trip that precedes a live-memory measurement. */
 const SETTLE_MS = 1_000;
 /** How long a process gets to write its memory report. */
@@ -201,14 +200,6 @@ async function settleAndMeasure(
   return readProbes(processes, round);
 }
 
-interface Counts {
-  smallEchoes: number;
-  oneMiBEchoes: number;
-  hugeEchoes: number;
-  forms: number;
-  echoedBytes: number;
-}
-
 /** One editor → mirror → proxy → server path and its traffic. */
 class SoakPath {
   readonly counts: Counts = { smallEchoes: 0, oneMiBEchoes: 0, hugeEchoes: 0, forms: 0, echoedBytes: 0 };
@@ -292,7 +283,6 @@ interface Sample {
   rss: Record<string, number>;
 }
 
-const MiB = 1024 * 1024;
 const mib = (bytes: number) => (bytes / MiB).toFixed(1);
 
 async function main(): Promise<number> {
@@ -509,99 +499,6 @@ async function main(): Promise<number> {
   }
   log(passed ? 'passed' : 'FAILED');
   return passed ? 0 : 1;
-}
-
-function renderSoak(result: {
-  startedAt: string;
-  machine: ReturnType<typeof describeMachine>;
-  minutes: number;
-  warmupMinutes: number;
-  cutEverySeconds: number;
-  counts: Record<string, Counts>;
-  cuts: Array<{ path: string; cuts: number }>;
-  faults: Record<string, SoakFaults>;
-  exits: Record<string, number | null>;
-  memory: Array<{
-    process: string;
-    maxAfterWarmupMiB: number;
-    highestFloorAfterWarmupMiB: number;
-    warmupRssAfterGcMiB: number;
-    rssAfterGcAfterWarmupMiB: number;
-    overWarmupRssMiB: number;
-    live:
-      | {
-          warmup: { heapMiB: number; externalMiB: number };
-          end: { heapMiB: number; externalMiB: number };
-          growthMiB: number;
-        }
-      | undefined;
-    withinBound: boolean;
-    minutes: Array<{ minute: number; rssAfterGcMiB: number; floorMiB: number; peakMiB: number }>;
-  }>;
-  passed: boolean;
-}): string {
-  const lines = [
-    `Soak of ${result.startedAt}: ${result.minutes} min (warm-up ${result.warmupMinutes} min), every connection cut ` +
-      `every ${result.cutEverySeconds} s in turn, default flags; ${result.machine.cpuCount}× ${result.machine.cpuModel}, ` +
-      `Node ${result.machine.node}; load average ${result.machine.loadAverage.join(' / ')} at start. **${result.passed ? 'Passed' : 'Failed'}.**`,
-    '',
-    '| Path | small echoes | 1 MiB echoes | 16 MiB echoes | forms | MB echoed | cuts | lost, duplicated or stalled |',
-    '| ---- | -----------: | -----------: | ------------: | ----: | --------: | ---: | --------------------------: |',
-    ...Object.entries(result.counts).map(([name, counts]) => {
-      const faults = result.faults[name]!;
-      const cuts = result.cuts.find((entry) => entry.path === name)?.cuts ?? 0;
-      const bad = faults.errors + faults.unexpected + faults.stalled;
-      return `| mirror → ${name} | ${counts.smallEchoes} | ${counts.oneMiBEchoes} | ${counts.hugeEchoes} | ${counts.forms} | ${(counts.echoedBytes / 1e6).toFixed(0)} | ${cuts} | ${bad} |`;
-    }),
-    '',
-    "| Process | live, warm-up end (MiB) | live, end (MiB) | live growth (MiB, bound 32) | RSS after GC, warm-up's highest (MiB) | RSS after GC, highest after it (MiB) | over (MiB, bound 32) | unforced RSS floor, highest after warm-up (MiB) | RSS peak after warm-up (MiB) |",
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...result.memory.map((entry) => {
-      const live = entry.live;
-      const total = (side: { heapMiB: number; externalMiB: number }) =>
-        (side.heapMiB + side.externalMiB).toFixed(1);
-      const over = (value: number) => (value < GROWTH_BOUND_BYTES / MiB ? `${value}` : `${value} **over**`);
-      const liveCells =
-        live === undefined ? ['—', '—', '—'] : [total(live.warmup), total(live.end), over(live.growthMiB)];
-      const rssCells =
-        entry.process === DRIVER
-          ? ['—', '—', '—']
-          : [entry.warmupRssAfterGcMiB, entry.rssAfterGcAfterWarmupMiB, over(entry.overWarmupRssMiB)];
-      return `| ${entry.process} | ${liveCells.join(' | ')} | ${rssCells.join(' | ')} | ${entry.highestFloorAfterWarmupMiB} | ${entry.maxAfterWarmupMiB} |`;
-    }),
-    '',
-    'Live: V8 heap used + external memory (Buffers). RSS after GC: RSS at the same moment. Both are read at the end ' +
-      'of every minute, after the traffic settled and a full GC, and judged (see above). Unforced RSS: sampled every ' +
-      '2 s between those moments (not in the 10 s after each forced GC), reported, not judged.',
-    '',
-    'RSS after a full GC, per minute (MiB), minute 1 first:',
-    '',
-    // The driver is not probed: it has no RSS after a GC.
-    ...perMinuteLines(
-      result.memory.filter((entry) => entry.process !== DRIVER),
-      (minute) => minute.rssAfterGcMiB,
-    ),
-    '',
-    'Unforced RSS floor (the least sample) per minute (MiB), minute 1 first:',
-    '',
-    ...perMinuteLines(result.memory, (minute) => minute.floorMiB),
-    '',
-    `Exit codes: ${Object.entries(result.exits)
-      .map(([name, code]) => `${name} ${code}`)
-      .join(', ')}.`,
-  ];
-  return lines.join('\n');
-}
-
-/** One line per process: a figure of each minute. */
-function perMinuteLines<Minute>(
-  memory: ReadonlyArray<{ process: string; minutes: readonly Minute[] }>,
-  figure: (minute: Minute) => number,
-): string[] {
-  const shown = (value: number) => (Number.isFinite(value) ? Math.round(value) : '—');
-  return memory.map(
-    (entry) => `- ${entry.process}: ${entry.minutes.map((minute) => shown(figure(minute))).join(', ')}`,
-  );
 }
 
 process.exitCode = await main();
