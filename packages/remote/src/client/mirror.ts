@@ -7,6 +7,7 @@ import { redactUrls } from '../shared/logger.js';
 import { warnIfInsecure } from '../websocket/client-socket.js';
 import { inspectOversize } from '../wire/inbound.js';
 import { errorResponseText, wireErrors } from '../wire/json-rpc.js';
+import { CarriedPort } from './carried-port.js';
 import { openClientConnection } from './client-connection.js';
 import { MirrorPolicy } from './mirror-policy.js';
 
@@ -92,7 +93,8 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
   const output = options.output ?? process.stdout;
   warnIfInsecure(resolved.url, logger);
   const connection = await openClientConnection(resolved, 'remote');
-  const { port, metadata, log } = connection;
+  const { metadata, log } = connection;
+  const port = new CarriedPort(connection, resolved, () => openClientConnection(resolved, 'remote'));
   const remoteCwd = metadata?.remote_cwd ?? undefined;
   logger.info('mirror connected', {
     url: redactUrls(resolved.url.toString()),
@@ -117,7 +119,7 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
   const closeUpstream = () => {
     clearTimeout(drainTimer);
     // While a resume is under way the close follows the replay, so what the editor sent last still arrives.
-    connection.close('client input ended', 'wait');
+    port.closeConnection('client input ended', 'wait');
   };
   policy.onAnswered = () => {
     if (localEnded && inFlight.size === 0) queueMicrotask(closeUpstream);

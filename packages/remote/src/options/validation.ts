@@ -46,6 +46,11 @@ const INTEGER_RULES = {
     allowed: 'a non-negative integer number of milliseconds up to 2147483647 (0 turns resume off)',
   },
   resumeBufferBytes: { min: 1, max: undefined, allowed: 'a positive integer number of bytes' },
+  reconnectTimeoutMs: {
+    min: 0,
+    max: 2_147_483_647,
+    allowed: 'a non-negative integer number of milliseconds up to 2147483647',
+  },
   maxDetachedSessions: {
     min: 0,
     max: undefined,
@@ -313,6 +318,9 @@ export interface ResolvedConnectOptions {
   resumeBufferBytes: number;
   stallTimeoutMs: number;
   maxPendingRequests: number;
+  /** Carry the editor's sessions to a new connection when the server is lost. */
+  carrySessions: boolean;
+  reconnectTimeoutMs: number;
   onConnectionEvent: ((event: ConnectionEvent) => void) | undefined;
   logger: RemoteLogger;
 }
@@ -421,6 +429,12 @@ export function resolveConnectOptions(url: string, options: ConnectOptions): Res
       'maxPendingRequests',
       options.maxPendingRequests,
       RemoteDefaults.maxPendingRequests,
+    ),
+    carrySessions: booleanOption('carrySessions', options.carrySessions, true),
+    reconnectTimeoutMs: integerOption(
+      'reconnectTimeoutMs',
+      options.reconnectTimeoutMs,
+      RemoteDefaults.reconnectTimeoutMs,
     ),
     onConnectionEvent: functionOption('onConnectionEvent', options.onConnectionEvent),
     logger: options.logger ?? createStderrLogger(),
