@@ -173,6 +173,13 @@ export interface ServeOptions {
    * the process's file-descriptor limit.
    */
   maxEventStreams?: number;
+  /**
+   * This instance's name among several behind one load balancer: every connection id it issues
+   * (`Acp-Connection-Id`) starts with `<instanceId>.`, so a proxy can route each request of a Streamable HTTP
+   * connection to the instance holding it (docs/remote-transport.md, "Several instances behind a load balancer").
+   * 1 to 32 characters of `A-Z a-z 0-9 _ -`. Default: none (ids are bare UUIDs).
+   */
+  instanceId?: string;
   /** Limit for one WebSocket payload and one NDJSON line (default 16 MiB). */
   maxMessageBytes?: number;
   /** Ping interval; a missed pong terminates the socket (default 25 000; `0` disables). */

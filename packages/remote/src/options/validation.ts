@@ -173,6 +173,15 @@ function resolveBindHost(value: unknown): string {
   return host;
 }
 
+const INSTANCE_ID = /^[A-Za-z0-9_-]{1,32}$/;
+
+function resolveInstanceId(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !INSTANCE_ID.test(value))
+    throw invalidOption('instanceId', '1 to 32 characters of A-Z, a-z, 0-9, _ and -', value);
+  return value;
+}
+
 /** Options of the servers after validation and defaults. */
 export interface ResolvedServeOptions {
   host: string;
@@ -182,6 +191,8 @@ export interface ResolvedServeOptions {
   maxConnections: number;
   maxHttpConnections: number;
   maxEventStreams: number;
+  /** The prefix of this instance's connection ids, when set. */
+  instanceId: string | undefined;
   maxMessageBytes: number;
   pingIntervalMs: number;
   stallTimeoutMs: number;
@@ -267,6 +278,7 @@ export function resolveServeOptions(options: ServeOptions, defaultRemoteCwd?: st
       options.maxEventStreams,
       RemoteDefaults.maxEventStreams,
     ),
+    instanceId: resolveInstanceId(options.instanceId),
     maxMessageBytes: integerOption(
       'maxMessageBytes',
       options.maxMessageBytes,
