@@ -1,5 +1,6 @@
 // Two `acpremote serve` instances sharing one Postgres session store behind a real nginx that routes by connection
-// id, configured as docs/remote-transport.md ("Several instances behind a load balancer") tells operators:
+// id, running the configuration docs/remote-transport.md ("Several instances behind a load balancer") gives operators
+// (its ```nginx block, with the real addresses and the test's certificate):
 //
 //   editor (SDK-free raw JSON-RPC) → `acpkit run --addr https://nginx/acp` → nginx → instance a | instance b → Postgres
 //
@@ -27,6 +28,31 @@ import {
 
 /** The e2e suite's sessions agent: an AI SDK agent over the store its environment names. */
 const SESSIONS_AGENT = fileURLToPath(new URL('../../e2e/fixtures/sessions-agent.mjs', import.meta.url));
+/** The documented nginx configuration: the ```nginx block of the docs' section on several instances. */
+const DOCUMENTED_NGINX = (() => {
+  const page = readFileSync(
+    fileURLToPath(new URL('../../../docs/remote-transport.md', import.meta.url)),
+    'utf8',
+  );
+  const section = page.slice(page.indexOf('### Several instances behind a load balancer'));
+  const block = /```nginx\n([\s\S]*?)```/.exec(section)?.[1];
+  if (block === undefined)
+    throw new Error('docs/remote-transport.md has no nginx block for several instances');
+  return block;
+})();
+
+/** The documented configuration for the instances at `ports` (a, b), listening and serving TLS as nginx's helper says. */
+function documentedConfiguration(ports: ReadonlyMap<string, number>) {
+  return ({ listen, tls }: { listen: string; tls: string }) => {
+    const replaced = DOCUMENTED_NGINX.replaceAll('10.0.0.1:8080', `127.0.0.1:${ports.get('a')}`)
+      .replaceAll('10.0.0.2:8080', `127.0.0.1:${ports.get('b')}`)
+      .replace('listen 443 ssl;', `listen ${listen};`)
+      .replace(/# ssl_certificate .*\n/, `${tls}\n`);
+    expect(replaced).not.toMatch(/10\.0\.0|443/);
+    return replaced;
+  };
+}
+
 /** Failure bound for what the processes log on a loaded machine. */
 const EVENT_DEADLINE_MS = 30_000;
 
@@ -107,12 +133,8 @@ describe('sessions carried across a rolling restart of two instances behind ngin
     const ports = new Map([...instances].map(([name, instance]) => [name, instance.port]));
     nginx = await startNginxTlsProxy({
       upstreams: [...ports.values()].map((port) => `127.0.0.1:${port}`),
-      balancing: 'round-robin',
       readTimeoutSeconds: 60,
-      routeByConnectionId: [...ports].map(([instanceId, port]) => ({
-        instanceId,
-        upstream: `127.0.0.1:${port}`,
-      })),
+      configuration: documentedConfiguration(ports),
     });
 
     // New connections spread: two in a row land on both instances.
@@ -181,7 +203,7 @@ describe('sessions carried across a rolling restart of two instances behind ngin
     const routed = nginx
       .accessLog()
       .split('\n')
-      .map((line) => /upstreams="([^"]*)" statuses="[^"]*" connection="([ab])\./.exec(line))
+      .map((line) => /upstreams="([^"]*)" statuses="[^"]*" connection="([ab])\.[^"]+"$/.exec(line))
       .filter((match) => match !== null);
     expect(routed.length).toBeGreaterThan(4);
     for (const [, upstream, instanceId] of routed)

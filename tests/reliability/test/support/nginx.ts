@@ -20,8 +20,8 @@ export interface NginxProxy {
   /**
    * nginx's access log so far, one line per finished request: `status=… upstreams="…" statuses="…"`, where
    * `upstreams` lists every upstream tried for it in order (`127.0.0.1:8080, 127.0.0.1:8081` after a retry) and
-   * `statuses` their answers (`503, 101`), then `connection="…"` (the request's `Acp-Connection-Id`) and
-   * `request="GET"`. A WebSocket's line is written when it closes.
+   * `statuses` their answers (`503, 101`), then `connection="…"` (the request's `Acp-Connection-Id`). A WebSocket's
+   * line is written when it closes.
    */
   accessLog(): string;
   close(): Promise<void>;
@@ -31,12 +31,11 @@ export interface NginxProxy {
  * How nginx picks the upstream of a new connection:
  * - `least_conn`: the one with the fewest open connections (ties: round robin). Good for long-lived WebSockets, but a
  *   reconnect (a resume) can land on another instance than the one holding its session.
- * - `round-robin`: nginx's default, each new connection to the next upstream in turn.
  * - `hash $remote_addr consistent`: every connection from one client address goes to the same upstream (a ketama
  *   ring over the upstreams), so a resume reaches the instance holding its session. A retry
  *   (`proxy_next_upstream`) moves on to the next upstream on the ring.
  */
-export type NginxBalancing = 'least_conn' | 'hash $remote_addr consistent' | 'round-robin';
+export type NginxBalancing = 'least_conn' | 'hash $remote_addr consistent';
 
 /** Options of {@link startNginxTlsProxy}. */
 export interface NginxProxyOptions {
@@ -58,12 +57,11 @@ export interface NginxProxyOptions {
    */
   retryOn503?: boolean;
   /**
-   * Route by connection id, as docs/remote-transport.md ("Several instances behind a load balancer") configures
-   * nginx: a request whose `Acp-Connection-Id` starts with `<instanceId>.` goes to that instance's own upstream;
-   * any other (a new connection's `initialize`, a WebSocket upgrade) to the balanced pool, and on to the next
-   * instance when one refuses it (down, or draining: 503), `initialize` POSTs included.
+   * The upstreams, maps and `server` block to run instead of the ones built from the options above (`upstreams` then
+   * only lists where nginx must reach): e.g. a configuration taken from the docs. `listen` is the `listen` directive's
+   * value and `tls` the certificate directives, for the `server` block to use.
    */
-  routeByConnectionId?: ReadonlyArray<{ readonly instanceId: string; readonly upstream: string }>;
+  configuration?: (context: { readonly listen: string; readonly tls: string }) => string;
 }
 
 /**
@@ -114,13 +112,6 @@ export async function startNginxTlsProxy(options: NginxProxyOptions): Promise<Ng
   const port = await reserveFreePort();
   const errorLogPath = join(directory, 'error.log');
   const temp = (name: string) => join(directory, name);
-  const routes = options.routeByConnectionId ?? [];
-  const nextUpstream =
-    routes.length > 0
-      ? 'error http_502 http_503 non_idempotent'
-      : options.retryOn503
-        ? 'error timeout http_503'
-        : undefined;
   const configuration = `
 daemon off;
 worker_processes 1;
@@ -128,21 +119,21 @@ pid ${temp('nginx.pid')};
 error_log ${errorLogPath} info;
 events { worker_connections 512; }
 http {
-  log_format upstreams 'status=$status upstreams="$upstream_addr" statuses="$upstream_status" connection="$http_acp_connection_id" request="$request_method"';
+  log_format upstreams 'status=$status upstreams="$upstream_addr" statuses="$upstream_status" connection="$http_acp_connection_id"';
   access_log ${temp('access.log')} upstreams;
   client_body_temp_path ${temp('client-body')};
   proxy_temp_path ${temp('proxy')};
   fastcgi_temp_path ${temp('fastcgi')};
   uwsgi_temp_path ${temp('uwsgi')};
   scgi_temp_path ${temp('scgi')};
-  upstream acpremote {
-${options.balancing === 'round-robin' ? '' : `    ${options.balancing ?? 'least_conn'};`}
+${
+  options.configuration?.({
+    listen: `127.0.0.1:${port} ssl`,
+    tls: `ssl_certificate ${certificatePath}; ssl_certificate_key ${keyPath};`,
+  }) ??
+  `  upstream acpremote {
+    ${options.balancing ?? 'least_conn'};
 ${options.upstreams.map((upstream) => `    server ${[upstream, options.serverParameters].filter(Boolean).join(' ')};`).join('\n')}
-  }
-${routes.map(({ instanceId, upstream }) => `  upstream acpremote_${instanceId} { server ${upstream}; }`).join('\n')}
-  map $http_acp_connection_id $acpremote_upstream {
-    default acpremote;
-${routes.map(({ instanceId }) => `    ~^${instanceId}\\. acpremote_${instanceId};`).join('\n')}
   }
   map $http_upgrade $connection_upgrade { default upgrade; '' close; }
   server {
@@ -150,16 +141,17 @@ ${routes.map(({ instanceId }) => `    ~^${instanceId}\\. acpremote_${instanceId}
     ssl_certificate ${certificatePath};
     ssl_certificate_key ${keyPath};
     location / {
-      proxy_pass http://$acpremote_upstream;
+      proxy_pass http://acpremote;
       proxy_http_version 1.1;
       proxy_set_header Upgrade $http_upgrade;
       proxy_set_header Connection $connection_upgrade;
       proxy_set_header Host $host;
       proxy_read_timeout ${options.readTimeoutSeconds}s;
       proxy_send_timeout ${options.readTimeoutSeconds}s;
-      proxy_buffering off;${nextUpstream === undefined ? '' : `\n      proxy_next_upstream ${nextUpstream};`}
+      proxy_buffering off;${options.retryOn503 ? '\n      proxy_next_upstream error timeout http_503;' : ''}
     }
-  }
+  }`
+}
 }
 `;
   const configurationPath = join(directory, 'nginx.conf');
