@@ -270,3 +270,30 @@ describe('sessions carried across a lost server', () => {
     expect(editor.texts.at(-1)).toBe(notesReply(['queued']));
   });
 });
+
+describe('instanceId', () => {
+  it('prefixes the connection ids of both transports, so a proxy can route by them', async () => {
+    const server = await serveAcp(() => notesAgent({ store: new Map(), reopen: 'none' }), {
+      port: 0,
+      instanceId: 'pod-a',
+      logger: recordingLogger().logger,
+    });
+    cleanup.add(() => server.close());
+    const response = await fetch(server.endpoint, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: 1 } }),
+    });
+    expect(response.status).toBe(200);
+    await response.body?.cancel();
+    expect(response.headers.get('acp-connection-id')).toMatch(/^pod-a\.[0-9a-f-]{36}$/);
+    const { WebSocket } = await import('ws');
+    const socket = new WebSocket(server.endpoint.replace(/^http/, 'ws'));
+    const upgraded = await new Promise<string | undefined>((resolve, reject) => {
+      socket.once('upgrade', (answer) => resolve(answer.headers['acp-connection-id'] as string | undefined));
+      socket.once('error', reject);
+    });
+    socket.terminate();
+    expect(upgraded).toMatch(/^pod-a\.[0-9a-f-]{36}$/);
+  });
+});
