@@ -90,7 +90,7 @@ function eventRecorder() {
 }
 
 /** The mirror on in-memory stdio, with an SDK client on it as the editor. */
-function startMirror(server: RemoteServer, url: string, options: MirrorOptions) {
+function startMirror(url: string, options: MirrorOptions) {
   const input = new PassThrough();
   const output = new PassThrough();
   const exitCode = runMirror(url, { input, output, ...options });
@@ -102,22 +102,26 @@ function startMirror(server: RemoteServer, url: string, options: MirrorOptions) 
     if (!input.writableEnded) input.end();
     await exitCode.catch(() => undefined);
   });
-  void server;
   return { editor, exitCode };
+}
+
+/** A server of the resuming notes agent, and an editor on `connectAcp` to it (its events recorded). */
+async function editorOverConnectAcp() {
+  const store: NotesStore = new Map();
+  const first = await startServer({ store, reopen: 'resume' });
+  const recorder = eventRecorder();
+  const logs = recordingLogger();
+  const remote = await connectAcp(first.url, {
+    logger: logs.logger,
+    onConnectionEvent: recorder.onConnectionEvent,
+  });
+  cleanup.add(() => remote.close());
+  return { store, first, recorder, logs, editor: editorOn(remote.stream) };
 }
 
 describe('sessions carried across a lost server', () => {
   it('connectAcp (WebSocket): session/resume on the restarted server; the prompt in flight gets the carried error', async () => {
-    const store: NotesStore = new Map();
-    const first = await startServer({ store, reopen: 'resume' });
-    const recorder = eventRecorder();
-    const logs = recordingLogger();
-    const remote = await connectAcp(first.url, {
-      logger: logs.logger,
-      onConnectionEvent: recorder.onConnectionEvent,
-    });
-    cleanup.add(() => remote.close());
-    const editor = editorOn(remote.stream);
+    const { store, first, recorder, logs, editor } = await editorOverConnectAcp();
     const sessionId = await editor.start();
     await editor.prompt(sessionId, 'one');
     const held = editor.prompt(sessionId, 'hold');
@@ -151,7 +155,7 @@ describe('sessions carried across a lost server', () => {
     const store: NotesStore = new Map();
     const first = await startServer({ store, reopen: 'load' });
     const recorder = eventRecorder();
-    const { editor } = startMirror(first, first.endpoint, {
+    const { editor } = startMirror(first.endpoint, {
       logger: recordingLogger().logger,
       onConnectionEvent: recorder.onConnectionEvent,
     });
@@ -169,15 +173,7 @@ describe('sessions carried across a lost server', () => {
   });
 
   it('a second session the new server does not know is lost; the other carries on', async () => {
-    const store: NotesStore = new Map();
-    const first = await startServer({ store, reopen: 'resume' });
-    const recorder = eventRecorder();
-    const remote = await connectAcp(first.url, {
-      logger: recordingLogger().logger,
-      onConnectionEvent: recorder.onConnectionEvent,
-    });
-    cleanup.add(() => remote.close());
-    const editor = editorOn(remote.stream);
+    const { store, first, recorder, editor } = await editorOverConnectAcp();
     const kept = await editor.start();
     const { sessionId: gone } = await editor.connection.agent.request(methods.agent.session.new, {
       cwd: '/work',
@@ -199,7 +195,7 @@ describe('sessions carried across a lost server', () => {
     const store: NotesStore = new Map();
     const first = await startServer({ store, reopen: 'none' });
     const recorder = eventRecorder();
-    const { editor, exitCode } = startMirror(first, first.url, {
+    const { editor, exitCode } = startMirror(first.url, {
       logger: recordingLogger().logger,
       onConnectionEvent: recorder.onConnectionEvent,
     });
@@ -224,7 +220,7 @@ describe('sessions carried across a lost server', () => {
     const store: NotesStore = new Map();
     const first = await startServer({ store, reopen: 'resume' });
     const recorder = eventRecorder();
-    const { editor, exitCode } = startMirror(first, first.url, {
+    const { editor, exitCode } = startMirror(first.url, {
       logger: recordingLogger().logger,
       carrySessions: false,
       onConnectionEvent: recorder.onConnectionEvent,
@@ -239,7 +235,7 @@ describe('sessions carried across a lost server', () => {
     const store: NotesStore = new Map();
     const first = await startServer({ store, reopen: 'resume' });
     const recorder = eventRecorder();
-    const { editor, exitCode } = startMirror(first, first.endpoint, {
+    const { editor, exitCode } = startMirror(first.endpoint, {
       logger: recordingLogger().logger,
       reconnectTimeoutMs: 300,
       onConnectionEvent: recorder.onConnectionEvent,
@@ -252,15 +248,7 @@ describe('sessions carried across a lost server', () => {
   });
 
   it('what the editor sends while the sessions are carried waits and then reaches the new server', async () => {
-    const store: NotesStore = new Map();
-    const first = await startServer({ store, reopen: 'resume' });
-    const recorder = eventRecorder();
-    const remote = await connectAcp(first.url, {
-      logger: recordingLogger().logger,
-      onConnectionEvent: recorder.onConnectionEvent,
-    });
-    cleanup.add(() => remote.close());
-    const editor = editorOn(remote.stream);
+    const { store, first, recorder, editor } = await editorOverConnectAcp();
     const sessionId = await editor.start();
     await first.close();
     await recorder.waitFor('server-lost');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { routeKeysOf } from '../wire/route-keys.js';
-import { EditorSessions, MAX_TRACKED_SESSIONS } from './editor-sessions.js';
+import { EditorSessions, MAX_TRACKED_SERVER_REQUESTS, MAX_TRACKED_SESSIONS } from './editor-sessions.js';
 
 /** Hands one message to the tracker the way the carried port does: its route keys and its bytes. */
 function sent(sessions: EditorSessions, message: Record<string, unknown>): void {
@@ -93,5 +93,14 @@ describe('EditorSessions', () => {
     expect(sessions.open.size).toBe(MAX_TRACKED_SESSIONS);
     expect(sessions.open.has('s0')).toBe(false);
     expect(sessions.open.has(`s${MAX_TRACKED_SESSIONS}`)).toBe(true);
+  });
+
+  it('remembers at most MAX_TRACKED_SERVER_REQUESTS unanswered server requests, the oldest going first', () => {
+    const sessions = initialized();
+    for (let id = 0; id <= MAX_TRACKED_SERVER_REQUESTS; id += 1)
+      received(sessions, { id, method: 'session/request_permission', params: { sessionId: 's' } });
+    const { serverRequests } = sessions.cut();
+    expect(serverRequests).toHaveLength(MAX_TRACKED_SERVER_REQUESTS);
+    expect(serverRequests[0]).toBe('1');
   });
 });

@@ -24,6 +24,11 @@ const ENDING_METHODS = new Set(['session/close', 'session/delete']);
 
 /** At most this many sessions are remembered (an editor with more has leaked them; the oldest go first). */
 export const MAX_TRACKED_SESSIONS = 1_024;
+/**
+ * At most this many of the server's requests wait for the editor's answer in the tracker (a server flooding requests
+ * the editor never answers cannot grow it further; the oldest are forgotten, and only lose their `$/cancel_request`).
+ */
+export const MAX_TRACKED_SERVER_REQUESTS = 4_096;
 
 type JsonObject = Record<string, unknown>;
 
@@ -104,6 +109,10 @@ export class EditorSessions {
     if (keys.id === undefined) return;
     if (keys.kind === 'request') {
       this.serverRequests.add(keys.id);
+      if (this.serverRequests.size > MAX_TRACKED_SERVER_REQUESTS) {
+        const oldest = this.serverRequests.values().next().value;
+        if (oldest !== undefined) this.serverRequests.delete(oldest);
+      }
       return;
     }
     if (keys.kind !== 'response') return;
