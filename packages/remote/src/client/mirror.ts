@@ -75,9 +75,13 @@ export function rewriteSessionCwd(
  * When the server agrees to resume (the default on both sides), a dropped connection is reconnected and resumed
  * without the editor noticing: requests stay pending, and what the editor sends meanwhile is delivered after.
  *
+ * When the connection is lost for good (the resume refused, the server gone) while the editor has sessions open, the
+ * sessions are carried to a new connection (`carrySessions`): `session/resume` or `session/load` for each, the
+ * requests in flight at the cut answered with an error that says the session continues.
+ *
  * @returns 0 after local stdin EOF (the socket is closed, so the server reaps the remote agent); 1 when the upstream
- *   connection is lost and cannot be resumed (every in-flight request from the editor first gets a JSON-RPC error
- *   naming the loss).
+ *   connection is lost and can be neither resumed nor carried (every in-flight request from the editor first gets a
+ *   JSON-RPC error naming the loss).
  * @throws {@link AcpRemoteError} `INVALID_OPTION`, `AUTHENTICATION_FAILED` or `CONNECTION_FAILED` when the
  *   connection cannot be opened (nothing has been written to `output` then).
  * @example
