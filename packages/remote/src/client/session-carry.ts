@@ -1,6 +1,7 @@
 // Carrying the editor's sessions to a new connection: initialize again with the editor's own params, then
 // session/resume (or session/load, its replay withheld from the editor) for every session it has open.
 import type { FramePort } from '../relay/frame-port.js';
+import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
 import { parseFrame } from '../wire/json-rpc.js';
 import type { RouteKeys } from '../wire/route-keys.js';
 import type { EditorSessions, SessionOpening } from './editor-sessions.js';
@@ -22,9 +23,9 @@ export type CarriedSession =
   | { readonly sessionId: string; readonly carried: true; readonly method: 'session/resume' | 'session/load' }
   | { readonly sessionId: string; readonly carried: false; readonly message: string };
 
-/** The carry could not start: the new connection ended, or the agent refused `initialize`. */
-export class CarryInterrupted extends Error {
-  override readonly name = 'CarryInterrupted';
+/** The carry could not run on this connection: it ended, or the agent refused or left `initialize` unanswered. */
+function carryInterrupted(message: string): AcpRemoteError {
+  return new AcpRemoteError(AcpRemoteErrorCode.ConnectionFailed, message);
 }
 
 /**
@@ -79,12 +80,11 @@ export class SessionCarry {
    * Initializes the new connection as the editor did, then opens every session the editor has open: with
    * `session/resume` when the agent advertises it, else `session/load` when it advertises that, else not at all.
    *
-   * @throws {@link CarryInterrupted} when the connection ends or `initialize` is refused or unanswered.
+   * @throws {@link AcpRemoteError} `CONNECTION_FAILED` when the connection ends or `initialize` is refused or unanswered.
    */
   async run(): Promise<CarriedSession[]> {
     const initialize = await this.request('initialize', this.sessions.initializeParams ?? {});
-    if (!isObject(initialize.result))
-      throw new CarryInterrupted(`initialize failed: ${errorText(initialize)}`);
+    if (!isObject(initialize.result)) throw carryInterrupted(`initialize failed: ${errorText(initialize)}`);
     const capabilities = isObject(initialize.result.agentCapabilities)
       ? initialize.result.agentCapabilities
       : {};
@@ -132,12 +132,12 @@ export class SessionCarry {
     return new Promise<JsonObject>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#answers.delete(key);
-        reject(new CarryInterrupted(`no answer to ${method} within ${this.answerTimeoutMs} ms`));
+        reject(carryInterrupted(`no answer to ${method} within ${this.answerTimeoutMs} ms`));
       }, this.answerTimeoutMs);
       const ended = (close: { code: number; reason: string }) => {
         clearTimeout(timer);
         reject(
-          new CarryInterrupted(
+          carryInterrupted(
             `the new connection ended (${close.code}${close.reason ? `: ${close.reason}` : ''})`,
           ),
         );
