@@ -37,7 +37,7 @@ const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([
 const UPDATE_HEAD = Buffer.from('{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"');
 
 /** The route keys of a frame from the server: `session/update`s by their head, anything else by one scan. */
-function inboundKeys(frame: Buffer, reader: RouteKeyReader): RouteKeys {
+export function inboundKeys(frame: Buffer, reader: RouteKeyReader): RouteKeys {
   if (
     frame.length > UPDATE_HEAD.length &&
     frame.compare(UPDATE_HEAD, 0, UPDATE_HEAD.length, 0, UPDATE_HEAD.length) === 0
