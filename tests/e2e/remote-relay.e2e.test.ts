@@ -116,9 +116,10 @@ describe.each(mirrors)('through %s', (mirrorCli) => {
 
   it('fails the in-flight request and exits 1 when the remote is killed mid-request', async () => {
     const server = await startExpose(probeAgent);
-    // Without resume the loss is final at once (with it, the mirror would first try to resume for the window;
-    // tests/reliability/test/resume-refusals.test.ts shows that ends the same way).
-    const { mirror, peer } = spawnMirrorPeer(mirrorCli, server.url, ['--no-resume']);
+    // Without resume and without carrying sessions the loss is final at once (with resume, the mirror would first
+    // try to resume for the window: tests/reliability/test/resume-refusals.test.ts shows that ends the same way;
+    // carrying the session to a new connection for --reconnect-timeout: carried-sessions.e2e.test.ts).
+    const { mirror, peer } = spawnMirrorPeer(mirrorCli, server.url, ['--no-resume', '--no-carry-sessions']);
     const sessionId = await initializeAndOpenSession(peer);
     trackDescendantGroups(server.process.pid);
 

@@ -27,8 +27,10 @@ interface RunFlags extends ConnectFlagValues {
 /** The mirror flags given without `--addr`, as the command line spells them. */
 function mirrorFlagsGiven(flags: RunFlags): string[] {
   const given = (Object.keys(CONNECT_FLAG_NAMES) as Array<keyof ConnectFlagValues>)
-    // `resume` is true unless --no-resume was given.
-    .filter((name) => (name === 'resume' ? flags.resume === false : flags[name] !== undefined))
+    // `resume` and `carrySessions` are true unless --no-resume / --no-carry-sessions was given.
+    .filter((name) =>
+      name === 'resume' || name === 'carrySessions' ? flags[name] === false : flags[name] !== undefined,
+    )
     .map((name) => CONNECT_FLAG_NAMES[name]);
   return flags.unstableProtocol ? [...given, '--unstable-protocol'] : given;
 }

@@ -184,7 +184,8 @@ describe('acpkit serve', () => {
       io,
     );
     const [, url] = await io.waitForStderr(/Serving ACP WebSocket at (ws:\/\/\S+)\n/);
-    const connection = await connectAcp(url as string);
+    // The server's own close is what this test reads: a client carrying its session elsewhere would not report it.
+    const connection = await connectAcp(url as string, { carrySessions: false });
     cleanups.push(() => connection.close());
     expect(await promptOnce(connection.stream, 'served')).toBe('none: served');
     io.stop('SIGTERM');

@@ -35,6 +35,10 @@ export interface ConnectFlagValues extends TokenFlagValues {
   resume?: boolean;
   /** `--resume-buffer-bytes`. */
   resumeBufferBytes?: number;
+  /** False with `--no-carry-sessions`. */
+  carrySessions?: boolean;
+  /** `--reconnect-timeout` converted to milliseconds. */
+  reconnectTimeout?: number;
   /** `--transport auto|http|websocket`. */
   transport?: TransportFlag;
   /** `--stall-timeout` converted to milliseconds (0: off). */
@@ -61,6 +65,8 @@ export interface ServeFlagValues extends TokenFlagValues {
   maxConnections?: number;
   maxHttpConnections?: number;
   maxEventStreams?: number;
+  /** `--instance-id`: the prefix of this instance's connection ids. */
+  instanceId?: string;
   /** `--resume-window` converted to milliseconds (0: resume off). */
   resumeWindow?: number;
   resumeBufferBytes?: number;
@@ -128,6 +134,10 @@ export const RESUME_FLAG_HELP = {
     'Close the connection when the server reads or acknowledges nothing for this long while data waits (default 60; 0 disables).',
   maxPendingRequests:
     'Editor requests waiting for the remote at once (default 256); one more is answered with an error.',
+  noCarrySessions:
+    "Don't carry the editor's sessions across a lost server: a connection that cannot be resumed ends the mirror (exit 1) instead of being replaced by a new one on which every open session is resumed or loaded.",
+  reconnectTimeout:
+    'How long to keep trying to reach a lost server again to carry the sessions (default 60).',
 } as const;
 
 /** A `<seconds>` flag for a stall timeout (0 disables it). */
@@ -161,6 +171,12 @@ export function addConnectFlags(command: Command, describe: FlagHelp = asIs): Co
         parsePositiveInteger,
       ),
     )
+    .addOption(new Option('--no-carry-sessions', describe(RESUME_FLAG_HELP.noCarrySessions)))
+    .addOption(
+      new Option('--reconnect-timeout <seconds>', describe(RESUME_FLAG_HELP.reconnectTimeout)).argParser(
+        timerSeconds('gives up at once'),
+      ),
+    )
     .addOption(
       new Option('--transport <kind>', describe(TRANSPORT_FLAG_HELP)).choices(['auto', 'http', 'websocket']),
     )
@@ -184,6 +200,8 @@ export const CONNECT_FLAG_NAMES: Readonly<Record<keyof ConnectFlagValues, string
   ca: '--ca',
   resume: '--no-resume',
   resumeBufferBytes: '--resume-buffer-bytes',
+  carrySessions: '--no-carry-sessions',
+  reconnectTimeout: '--reconnect-timeout',
   transport: '--transport',
   stallTimeout: '--stall-timeout',
   maxPendingRequests: '--max-pending-requests',
@@ -203,6 +221,8 @@ export interface ResolvedConnectFlags {
     | 'ca'
     | 'resume'
     | 'resumeBufferBytes'
+    | 'carrySessions'
+    | 'reconnectTimeoutMs'
     | 'transport'
     | 'stallTimeoutMs'
     | 'maxPendingRequests'
@@ -256,6 +276,8 @@ export function resolveConnectFlags(
       ...(ca ? { ca } : {}),
       ...(flags.resume === false ? { resume: false } : {}),
       ...(flags.resumeBufferBytes !== undefined ? { resumeBufferBytes: flags.resumeBufferBytes } : {}),
+      ...(flags.carrySessions === false ? { carrySessions: false } : {}),
+      ...(flags.reconnectTimeout !== undefined ? { reconnectTimeoutMs: flags.reconnectTimeout } : {}),
       ...(transportOption(flags.transport) !== undefined
         ? { transport: transportOption(flags.transport) }
         : {}),
@@ -332,6 +354,12 @@ export function addServeFlags(command: Command): Command {
         '--max-event-streams <count>',
         'Streamable HTTP event streams (SSE responses) held open at once, over every connection (default 1024); one more GET gets 503.',
       ).argParser(parsePositiveInteger),
+    )
+    .addOption(
+      new Option(
+        '--instance-id <id>',
+        "This instance's name among several behind one load balancer: every connection id it issues (Acp-Connection-Id) starts with '<id>.', so the proxy can route a connection's requests to it (1 to 32 of A-Z a-z 0-9 _ -).",
+      ),
     )
     .addOption(
       new Option(
@@ -433,6 +461,7 @@ export function resolveServeFlags(
     ...(flags.maxConnections !== undefined ? { maxConnections: flags.maxConnections } : {}),
     ...(flags.maxHttpConnections !== undefined ? { maxHttpConnections: flags.maxHttpConnections } : {}),
     ...(flags.maxEventStreams !== undefined ? { maxEventStreams: flags.maxEventStreams } : {}),
+    ...(flags.instanceId !== undefined ? { instanceId: flags.instanceId } : {}),
     ...(flags.metrics ? { metrics: true } : {}),
     ...(flags.resumeWindow !== undefined ? { resumeWindowMs: flags.resumeWindow } : {}),
     ...(flags.resumeBufferBytes !== undefined ? { resumeBufferBytes: flags.resumeBufferBytes } : {}),

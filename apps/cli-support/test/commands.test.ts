@@ -74,7 +74,8 @@ describe('serveTarget stop signals', () => {
     const io = createTestIo();
     const exitCode = serveTarget(`${echoAgent}:createEchoAgent`, { ...SERVE_DEFAULTS, port: 0 }, io);
     const [, url] = await io.waitForStderr(/Serving ACP WebSocket at (ws:\/\/\S+)\n/);
-    const connection = await connectAcp(url as string);
+    // The server's own close is what this test reads: a client carrying its session elsewhere would not report it.
+    const connection = await connectAcp(url as string, { carrySessions: false });
     expect(await promptOnce(connection.stream, 'hello')).toBe('none: hello');
     io.stop('SIGINT');
     expect(await exitCode).toBe(130);

@@ -6,6 +6,7 @@ import { messageStream } from '../relay/message-stream.js';
 import { invalidOption } from '../options/option-error.js';
 import { warnIfInsecure } from '../websocket/client-socket.js';
 import type { ServerMetadata } from '../wire/server-metadata.js';
+import { CarriedPort } from './carried-port.js';
 import { openClientConnection } from './client-connection.js';
 
 const MIRROR_ONLY_OPTIONS = ['useUnstableProtocol', 'hostOwnership', 'emitLatencyMeta'] as const;
@@ -79,7 +80,8 @@ export async function connectAcp(url: string, options: ConnectOptions = {}): Pro
   const logger = resolved.logger;
   warnIfInsecure(resolved.url, logger);
   const connection = await openClientConnection(resolved, 'peer');
-  const { port, metadata } = connection;
+  const { metadata } = connection;
+  const port = new CarriedPort(connection, resolved, () => openClientConnection(resolved, 'peer'));
   const closed = port.closed.then(({ code, reason }) => ({ code, reason }));
   const stream = messageStream(port, connection.log, {
     maxPendingRequests: resolved.maxPendingRequests,
@@ -88,12 +90,12 @@ export async function connectAcp(url: string, options: ConnectOptions = {}): Pro
     stream,
     metadata,
     get resumable() {
-      return connection.resumable;
+      return port.connection.resumable;
     },
     closed,
     async close() {
-      // A close asked for while reconnecting would wait for the resume, which nobody wants now.
-      connection.close(undefined, 'abandon');
+      // A close asked for while reconnecting would wait for the resume (or the carry), which nobody wants now.
+      port.closeConnection(undefined, 'abandon');
       await closed;
     },
   };

@@ -7,6 +7,7 @@ import { redactUrls } from '../shared/logger.js';
 import { warnIfInsecure } from '../websocket/client-socket.js';
 import { inspectOversize } from '../wire/inbound.js';
 import { errorResponseText, wireErrors } from '../wire/json-rpc.js';
+import { CarriedPort } from './carried-port.js';
 import { openClientConnection } from './client-connection.js';
 import { MirrorPolicy } from './mirror-policy.js';
 
@@ -74,9 +75,13 @@ export function rewriteSessionCwd(
  * When the server agrees to resume (the default on both sides), a dropped connection is reconnected and resumed
  * without the editor noticing: requests stay pending, and what the editor sends meanwhile is delivered after.
  *
+ * When the connection is lost for good (the resume refused, the server gone) while the editor has sessions open, the
+ * sessions are carried to a new connection (`carrySessions`): `session/resume` or `session/load` for each, the
+ * requests in flight at the cut answered with an error that says the session continues.
+ *
  * @returns 0 after local stdin EOF (the socket is closed, so the server reaps the remote agent); 1 when the upstream
- *   connection is lost and cannot be resumed (every in-flight request from the editor first gets a JSON-RPC error
- *   naming the loss).
+ *   connection is lost and can be neither resumed nor carried (every in-flight request from the editor first gets a
+ *   JSON-RPC error naming the loss).
  * @throws {@link AcpRemoteError} `INVALID_OPTION`, `AUTHENTICATION_FAILED` or `CONNECTION_FAILED` when the
  *   connection cannot be opened (nothing has been written to `output` then).
  * @example
@@ -92,7 +97,8 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
   const output = options.output ?? process.stdout;
   warnIfInsecure(resolved.url, logger);
   const connection = await openClientConnection(resolved, 'remote');
-  const { port, metadata, log } = connection;
+  const { metadata, log } = connection;
+  const port = new CarriedPort(connection, resolved, () => openClientConnection(resolved, 'remote'));
   const remoteCwd = metadata?.remote_cwd ?? undefined;
   logger.info('mirror connected', {
     url: redactUrls(resolved.url.toString()),
@@ -117,7 +123,7 @@ export async function runMirror(url: string, options: MirrorOptions = {}): Promi
   const closeUpstream = () => {
     clearTimeout(drainTimer);
     // While a resume is under way the close follows the replay, so what the editor sent last still arrives.
-    connection.close('client input ended', 'wait');
+    port.closeConnection('client input ended', 'wait');
   };
   policy.onAnswered = () => {
     if (localEnded && inFlight.size === 0) queueMicrotask(closeUpstream);

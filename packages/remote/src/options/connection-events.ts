@@ -26,8 +26,10 @@ export type ResumeFailureReason =
  * - `interrupted`: the socket dropped uncleanly; the client reconnects within `windowMs`. Messages sent meanwhile
  *   wait and requests stay pending.
  * - `resumed`: a new socket carries the session on; `replayedFrames` messages were sent again.
- * - `resume-failed`: the session is over; the connection closes as it would have without resume (the mirror then
- *   answers its in-flight requests with an error and exits 1).
+ * - `resume-failed`: the transport's session is over; the connection closes as it would have without resume (the
+ *   mirror then answers its in-flight requests with an error and exits 1), unless the editor's sessions are carried:
+ * - `server-lost`, then `sessions-carried` or `carry-failed`: with `carrySessions` (the default) a connection lost for
+ *   good while the editor has sessions open is replaced by a new one, on which every session is resumed or loaded.
  *
  * @example
  * ```ts
@@ -56,4 +58,31 @@ export type ConnectionEvent =
       readonly reason: ResumeFailureReason;
       /** What happened, for a person. */
       readonly message: string;
+    }
+  | {
+      /** The connection is lost for good (no resume): the client carries the editor's open sessions to a new one. */
+      readonly type: 'server-lost';
+      readonly code: number;
+      readonly reason: string;
+      /** Sessions the editor has open. */
+      readonly sessions: number;
+    }
+  | {
+      /**
+       * A new connection carries the sessions on (`session/resume`, or `session/load` without its replay); requests
+       * in flight at the cut were answered with an error (`data.reason` `"session_carried"`).
+       */
+      readonly type: 'sessions-carried';
+      readonly carried: readonly string[];
+      /** Sessions the new server would not open, and why. */
+      readonly lost: readonly { readonly sessionId: string; readonly message: string }[];
+      readonly attempts: number;
+      readonly downtimeMs: number;
+    }
+  | {
+      /** No session could be carried (the server stayed away past `reconnectTimeoutMs`, or opened none): the end. */
+      readonly type: 'carry-failed';
+      readonly message: string;
+      readonly attempts: number;
+      readonly downtimeMs: number;
     };

@@ -64,6 +64,21 @@ export interface ConnectOptions {
    * `data.reason` `"too_many_pending_requests"`) and not delivered.
    */
   maxPendingRequests?: number;
+  /**
+   * Carry the editor's sessions across a lost server (default true): when the connection ends and cannot be resumed
+   * (a refused or impossible resume, a server that is gone, restarted or drained) while sessions are open, reconnect
+   * with backoff, `initialize` again with the editor's params and open every session again with `session/resume`
+   * (when the agent advertises it) or `session/load` (its replayed history withheld from the editor), so the
+   * editor's session ids stay valid; requests in flight at the cut are answered with an error (-32603, `data.reason`
+   * `"session_carried"`). Needs an agent that keeps its sessions where the new connection finds them (a shared
+   * session store). Not after this side's close, the agent's exit (4000/4001) or a close for a message at fault.
+   */
+  carrySessions?: boolean;
+  /**
+   * How long a client whose server was lost keeps trying to reach it again to carry the sessions (default 60 000);
+   * then the connection ends.
+   */
+  reconnectTimeoutMs?: number;
   /** Told when the connection drops, is resumed, or cannot be resumed (see {@link ConnectionEvent}). */
   onConnectionEvent?: (event: ConnectionEvent) => void;
   /** Diagnostics (default: one line per event on stderr). */
@@ -158,6 +173,13 @@ export interface ServeOptions {
    * the process's file-descriptor limit.
    */
   maxEventStreams?: number;
+  /**
+   * This instance's name among several behind one load balancer: every connection id it issues
+   * (`Acp-Connection-Id`) starts with `<instanceId>.`, so a proxy can route each request of a Streamable HTTP
+   * connection to the instance holding it (docs/remote-transport.md, "Several instances behind a load balancer").
+   * 1 to 32 characters of `A-Z a-z 0-9 _ -`. Default: none (ids are bare UUIDs).
+   */
+  instanceId?: string;
   /** Limit for one WebSocket payload and one NDJSON line (default 16 MiB). */
   maxMessageBytes?: number;
   /** Ping interval; a missed pong terminates the socket (default 25 000; `0` disables). */

@@ -225,6 +225,26 @@ describe('resolveConnectOptions', () => {
     expect(resolveServeOptions({ resumeWindowMs: 0, logger: silentLogger }).resumeWindowMs).toBe(0);
   });
 
+  it('checks the carry options of a client (on, 60 s by default) and the instance id of a server', () => {
+    const resolved = resolveConnectOptions(URL_OK, {});
+    expect([resolved.carrySessions, resolved.reconnectTimeoutMs]).toEqual([
+      true,
+      RemoteDefaults.reconnectTimeoutMs,
+    ]);
+    expect(errorOf(() => resolveConnectOptions(URL_OK, { carrySessions: 1 as never })).message).toBe(
+      'carrySessions must be true or false, got 1',
+    );
+    expect(errorOf(() => resolveConnectOptions(URL_OK, { reconnectTimeoutMs: -5 })).message).toBe(
+      'reconnectTimeoutMs must be a non-negative integer number of milliseconds up to 2147483647, got -5',
+    );
+    expect(resolveServeOptions({ logger: silentLogger }).instanceId).toBeUndefined();
+    expect(resolveServeOptions({ instanceId: 'pod-7_a', logger: silentLogger }).instanceId).toBe('pod-7_a');
+    for (const instanceId of ['', 'a.b', 'x'.repeat(33), 'é'])
+      expect(errorOf(() => resolveServeOptions({ instanceId, logger: silentLogger })).message).toBe(
+        `instanceId must be 1 to 32 characters of A-Z, a-z, 0-9, _ and -, got ${JSON.stringify(instanceId)}`,
+      );
+  });
+
   it('keeps the mirror policy apart: hostOwnership is a mirror option', () => {
     expect(errorOf(() => resolveMirrorOptions(URL_OK, { hostOwnership: 'nobody' as never })).message).toBe(
       'hostOwnership must be one of "remote", "client-passthrough", got "nobody"',

@@ -46,6 +46,11 @@ const INTEGER_RULES = {
     allowed: 'a non-negative integer number of milliseconds up to 2147483647 (0 turns resume off)',
   },
   resumeBufferBytes: { min: 1, max: undefined, allowed: 'a positive integer number of bytes' },
+  reconnectTimeoutMs: {
+    min: 0,
+    max: 2_147_483_647,
+    allowed: 'a non-negative integer number of milliseconds up to 2147483647',
+  },
   maxDetachedSessions: {
     min: 0,
     max: undefined,
@@ -168,6 +173,15 @@ function resolveBindHost(value: unknown): string {
   return host;
 }
 
+const INSTANCE_ID = /^[A-Za-z0-9_-]{1,32}$/;
+
+function resolveInstanceId(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !INSTANCE_ID.test(value))
+    throw invalidOption('instanceId', '1 to 32 characters of A-Z, a-z, 0-9, _ and -', value);
+  return value;
+}
+
 /** Options of the servers after validation and defaults. */
 export interface ResolvedServeOptions {
   host: string;
@@ -177,6 +191,8 @@ export interface ResolvedServeOptions {
   maxConnections: number;
   maxHttpConnections: number;
   maxEventStreams: number;
+  /** The prefix of this instance's connection ids, when set. */
+  instanceId: string | undefined;
   maxMessageBytes: number;
   pingIntervalMs: number;
   stallTimeoutMs: number;
@@ -262,6 +278,7 @@ export function resolveServeOptions(options: ServeOptions, defaultRemoteCwd?: st
       options.maxEventStreams,
       RemoteDefaults.maxEventStreams,
     ),
+    instanceId: resolveInstanceId(options.instanceId),
     maxMessageBytes: integerOption(
       'maxMessageBytes',
       options.maxMessageBytes,
@@ -313,6 +330,9 @@ export interface ResolvedConnectOptions {
   resumeBufferBytes: number;
   stallTimeoutMs: number;
   maxPendingRequests: number;
+  /** Carry the editor's sessions to a new connection when the server is lost. */
+  carrySessions: boolean;
+  reconnectTimeoutMs: number;
   onConnectionEvent: ((event: ConnectionEvent) => void) | undefined;
   logger: RemoteLogger;
 }
@@ -421,6 +441,12 @@ export function resolveConnectOptions(url: string, options: ConnectOptions): Res
       'maxPendingRequests',
       options.maxPendingRequests,
       RemoteDefaults.maxPendingRequests,
+    ),
+    carrySessions: booleanOption('carrySessions', options.carrySessions, true),
+    reconnectTimeoutMs: integerOption(
+      'reconnectTimeoutMs',
+      options.reconnectTimeoutMs,
+      RemoteDefaults.reconnectTimeoutMs,
     ),
     onConnectionEvent: functionOption('onConnectionEvent', options.onConnectionEvent),
     logger: options.logger ?? createStderrLogger(),

@@ -224,6 +224,7 @@ export class RemoteServerHost implements RemoteServer {
     });
     this.#streamableHttp = new StreamableHttpEndpoint({
       maxMessageBytes: resolved.maxMessageBytes,
+      instanceId: resolved.instanceId,
       allowedOrigins: resolved.policy.allowedOrigins,
       resumeWindowMs: resolved.resumeWindowMs,
       sessions: this.#sessionKeeper,

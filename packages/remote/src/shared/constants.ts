@@ -51,6 +51,8 @@ export const RemoteDefaults = Object.freeze({
    * acknowledges them.
    */
   resumeBufferBytes: 16 * 1024 * 1024,
+  /** How long a client whose server was lost keeps trying to reach it again to carry the editor's sessions (60 s). */
+  reconnectTimeoutMs: 60_000,
   /**
    * Detached sessions a server keeps at once (client dropped, waiting for a resume, agent included): one more ends
    * the oldest, so parked sessions cannot pile up while clients hold no socket.

@@ -1,5 +1,6 @@
 // The server's WebSocket acceptor: completes the handshake of an upgrade admission let in, and opens its connection
 // (new, resumed with acpkit.resume.v1, or refused with 1001 when the server closed meanwhile).
+
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
@@ -8,6 +9,7 @@ import type { FrameRefusalReason } from '../relay/relay-metrics.js';
 import type { UpgradeDecision } from '../server/admission.js';
 import { type ConnectionOpener, SHUTDOWN_REASON } from '../server/connection.js';
 import { clientIdentity } from '../sessions/session-keeper.js';
+import { newConnectionId } from '../shared/connection-id.js';
 import { CloseCode } from '../shared/constants.js';
 import { hardPayloadCap } from '../shared/fixed-limits.js';
 import { CONNECTION_ID_HEADER } from '../streamable-http/protocol.js';
@@ -93,7 +95,7 @@ export class WebSocketAcceptor {
     const { opener } = this.#options;
     this.#pending += 1;
     if (rfd && decision.resume === undefined)
-      this.#rfdConnectionIds.set(request, globalThis.crypto.randomUUID());
+      this.#rfdConnectionIds.set(request, newConnectionId(this.#options.resolved.instanceId));
     let settled = false;
     // handleUpgrade answers an invalid handshake itself (400) without calling back; release the slot then.
     socket.once('close', () => {

@@ -91,6 +91,15 @@ export const wireErrors = {
     message: `ACP remote transport lost: ${transport === 'websocket' ? 'the WebSocket connection closed' : 'the Streamable HTTP connection ended'} (code ${closeCode}${reason ? `: ${reason}` : ''})`,
     data: { transport, closeCode, reason },
   }),
+  /**
+   * The answer a client gives a request that was in flight when its server was lost, once the request's session was
+   * carried to a new connection (`session/resume` or `session/load`): the session goes on, the request does not.
+   */
+  sessionCarried: (closeCode: number, reason: string, transport: Transport = 'websocket'): WireError => ({
+    code: RelayErrorCode.TransportLost,
+    message: `ACP remote server lost while this request was in flight (code ${closeCode}${reason ? `: ${reason}` : ''}); the session was carried to a new connection and continues: send the request again`,
+    data: { reason: 'session_carried', transport, closeCode, closeReason: reason },
+  }),
 };
 
 /** What a parsed JSON-RPC object is, by the SDK's own rules (`isRequestMessage`, `isNotificationMessage`, ...). */

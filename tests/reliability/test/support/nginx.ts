@@ -20,7 +20,8 @@ export interface NginxProxy {
   /**
    * nginx's access log so far, one line per finished request: `status=… upstreams="…" statuses="…"`, where
    * `upstreams` lists every upstream tried for it in order (`127.0.0.1:8080, 127.0.0.1:8081` after a retry) and
-   * `statuses` their answers (`503, 101`). A WebSocket's line is written when it closes.
+   * `statuses` their answers (`503, 101`), then `connection="…"` (the request's `Acp-Connection-Id`). A WebSocket's
+   * line is written when it closes.
    */
   accessLog(): string;
   close(): Promise<void>;
@@ -55,6 +56,12 @@ export interface NginxProxyOptions {
    * upstream out of rotation for `fail_timeout` (passive health check).
    */
   retryOn503?: boolean;
+  /**
+   * The upstreams, maps and `server` block to run instead of the ones built from the options above (`upstreams` then
+   * only lists where nginx must reach): e.g. a configuration taken from the docs. `listen` is the `listen` directive's
+   * value and `tls` the certificate directives, for the `server` block to use.
+   */
+  configuration?: (context: { readonly listen: string; readonly tls: string }) => string;
 }
 
 /**
@@ -112,14 +119,19 @@ pid ${temp('nginx.pid')};
 error_log ${errorLogPath} info;
 events { worker_connections 512; }
 http {
-  log_format upstreams 'status=$status upstreams="$upstream_addr" statuses="$upstream_status"';
+  log_format upstreams 'status=$status upstreams="$upstream_addr" statuses="$upstream_status" connection="$http_acp_connection_id"';
   access_log ${temp('access.log')} upstreams;
   client_body_temp_path ${temp('client-body')};
   proxy_temp_path ${temp('proxy')};
   fastcgi_temp_path ${temp('fastcgi')};
   uwsgi_temp_path ${temp('uwsgi')};
   scgi_temp_path ${temp('scgi')};
-  upstream acpremote {
+${
+  options.configuration?.({
+    listen: `127.0.0.1:${port} ssl`,
+    tls: `ssl_certificate ${certificatePath}; ssl_certificate_key ${keyPath};`,
+  }) ??
+  `  upstream acpremote {
     ${options.balancing ?? 'least_conn'};
 ${options.upstreams.map((upstream) => `    server ${[upstream, options.serverParameters].filter(Boolean).join(' ')};`).join('\n')}
   }
@@ -138,7 +150,8 @@ ${options.upstreams.map((upstream) => `    server ${[upstream, options.serverPar
       proxy_send_timeout ${options.readTimeoutSeconds}s;
       proxy_buffering off;${options.retryOn503 ? '\n      proxy_next_upstream error timeout http_503;' : ''}
     }
-  }
+  }`
+}
 }
 `;
   const configurationPath = join(directory, 'nginx.conf');

@@ -1,9 +1,11 @@
 // ACP's Streamable HTTP on a server's mount path: POST, GET (SSE) and DELETE after admission let the request in,
 // the CORS preflight, and the registry of the connections this server holds (with why the ended ones ended).
+
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PortClose } from '../../relay/frame-port.js';
 import { type Refusal, type RefusalReason, refuse } from '../../server/admission.js';
 import { clientIdentity, isSameClient, type SessionKeeper } from '../../sessions/session-keeper.js';
+import { newConnectionId } from '../../shared/connection-id.js';
 import { HTTP_BODY_GRACE_MS, HTTP_BODY_MIN_BYTES_PER_SECOND } from '../../shared/fixed-limits.js';
 import { compileWatch } from '../../wire/frame-scan.js';
 import { FrameChecks } from '../../wire/inbound.js';
@@ -30,6 +32,8 @@ import { type BodyPace, readRequestBody } from './request-body.js';
 /** What the endpoint needs of its server. */
 export interface StreamableHttpHost {
   readonly maxMessageBytes: number;
+  /** The prefix of the connection ids (`ServeOptions.instanceId`), when set. */
+  readonly instanceId: string | undefined;
   /** CORS is on for these origins (normalised); empty: no CORS headers at all. */
   readonly allowedOrigins: ReadonlySet<string>;
   /** `Acpkit-Resume-Window-Ms` of the initialize answer: how long streams may be reopened with `Last-Event-ID`. */
@@ -248,7 +252,7 @@ export class StreamableHttpEndpoint {
     frame: Buffer,
     id: string,
   ): Promise<void> {
-    const connectionId = globalThis.crypto.randomUUID();
+    const connectionId = newConnectionId(this.host.instanceId);
     const opened = this.host.openConnection(request, connectionId);
     if ('ok' in opened) {
       // Counted and logged by the server as a refused connection.
