@@ -14,6 +14,7 @@ import {
   startStreamingHttpMcpServer,
   // @ts-expect-error: a plain .mjs fixture without types
 } from './fixtures/mcp-remote-servers.mjs';
+import { eventually } from './support/eventually.js';
 import { finish, scriptedModel, sdkSession, steps, text, toolCall } from './support/scripted.js';
 
 interface Started {
@@ -54,15 +55,6 @@ async function agentWith(model: ReturnType<typeof scriptedModel>, options: Edito
   const session = await sdkSession(app);
   open.push(session);
   return session;
-}
-
-/** Waits (bounded) until `check` holds: for a server to see its client go away. */
-async function eventually(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 function failures(client: Session): Record<string, string | undefined> {
