@@ -27,12 +27,11 @@ export type AiSdkAgentErrorCode = (typeof AiSdkAgentErrorCode)[keyof typeof AiSd
  *
  * @example
  * ```ts
- * import { AiSdkAgentError, askUserTool } from '@acpkit/ai-sdk';
+ * import { AiSdkAgentError } from '@acpkit/ai-sdk';
  *
- * try {
- *   await askUserTool().execute?.({ question: 'Which region?' }, { toolCallId: 'call-1', messages: [] });
- * } catch (error) {
- *   if (AiSdkAgentError.isInstance(error)) console.error(error.code); // TOOL_OUTSIDE_SESSION
+ * function explain(error: unknown): string | undefined {
+ *   if (AiSdkAgentError.isInstance(error) && error.code === 'TOOL_OUTSIDE_SESSION') return 'run it in createAiSdkAgent';
+ *   return undefined;
  * }
  * ```
  */
