@@ -7,7 +7,7 @@
 // --help, serve/expose + mirror round trips driven by an SDK client over stdio), and type-checks a consumer against
 // the packed .d.ts files. Then the full publish path (registry-steps.mjs): Verdaccio from the npm registry as a local
 // registry on a port the OS picks, `changeset publish` to it, and in a fresh project `npm install @acpkit/elicitation
-// @acpkit/ai-sdk` from it, an agent built with tsc and run over stdio.
+// @acpkit/ai-sdk @acpkit/langchain` from it, an AI SDK agent built with tsc and a LangChain agent, run over stdio.
 //
 // The parts: steps.mjs (the step runner and its report), processes.mjs (every program it starts, reaped on every
 // exit path), package-steps.mjs (build, lint, pack, install), consumer-steps.mjs (what runs in the installed

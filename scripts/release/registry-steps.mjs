@@ -1,7 +1,7 @@
 // The release check's full publish path: Verdaccio from the npm registry as a throwaway local registry (a port the OS
 // picks, its own storage in the scratch directory), `changeset publish` of every public package to it, then what a
-// newcomer does in a fresh project: `npm install @acpkit/elicitation @acpkit/ai-sdk` from that registry, build an
-// agent with tsc and run it over stdio against an SDK client.
+// newcomer does in a fresh project: `npm install @acpkit/elicitation @acpkit/ai-sdk @acpkit/langchain` from that
+// registry, build an AI SDK agent with tsc, and run it and a LangChain agent over stdio against an SDK client.
 import { cpSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root, run, start } from './processes.mjs';
@@ -89,7 +89,7 @@ export async function registrySteps({ packages, scratch, environment }) {
     );
 
     await step(
-      'npm install @acpkit/elicitation @acpkit/ai-sdk from the local registry in a fresh project',
+      'npm install @acpkit/elicitation @acpkit/ai-sdk @acpkit/langchain from the local registry in a fresh project',
       async () => {
         cpSync(registryConsumerFixtures, newcomer, { recursive: true });
         // Named apart in the repository so that no workspace tool takes it for a project of its own.
@@ -109,7 +109,12 @@ export async function registrySteps({ packages, scratch, environment }) {
             '--loglevel=error',
             '@acpkit/elicitation',
             '@acpkit/ai-sdk',
+            '@acpkit/langchain',
             '@agentclientprotocol/sdk',
+            // @acpkit/langchain's peers, and the package its agent is made with.
+            '@langchain/core@1',
+            '@langchain/langgraph@1',
+            'langchain@1',
             `ai@${major}`,
             'zod',
             'typescript@5.9',
@@ -133,7 +138,7 @@ export async function registrySteps({ packages, scratch, environment }) {
           }
         }
         assert(
-          ours.length >= 2 && problems.length === 0,
+          ours.length >= 3 && problems.length === 0,
           problems.join('\n') || 'no @acpkit package installed',
         );
         return ours
@@ -157,11 +162,21 @@ export async function registrySteps({ packages, scratch, environment }) {
           (await run(process.execPath, ['drive.mjs', 'choice'], { cwd: newcomer, env: environment })).stdout,
         );
         assert(choice.text === 'Chosen: production', `askChoice agent said ${JSON.stringify(choice)}`);
-        return 'askUserTool and askChoice answered over stdio';
+        const langchain = JSON.parse(
+          (await run(process.execPath, ['drive.mjs', 'langchain'], { cwd: newcomer, env: environment }))
+            .stdout,
+        );
+        assert(langchain.stopReason === 'end_turn', `LangChain agent: ${JSON.stringify(langchain)}`);
+        assert(
+          langchain.permissions.length === 1,
+          `LangChain agent asked ${JSON.stringify(langchain.permissions)}`,
+        );
+        assert(/Deployed to production\.$/.test(langchain.text), `LangChain agent said ${langchain.text}`);
+        return 'askUserTool, askChoice and a LangChain approval answered over stdio';
       },
       {
         requires: [
-          'npm install @acpkit/elicitation @acpkit/ai-sdk from the local registry in a fresh project',
+          'npm install @acpkit/elicitation @acpkit/ai-sdk @acpkit/langchain from the local registry in a fresh project',
         ],
       },
     );

@@ -3,13 +3,13 @@
 // the session lifecycle over the session store (sessions/agent-sessions.ts: list, load, resume, close, delete).
 // Open sessions live in the app; the store keeps them longer.
 import { randomUUID } from 'node:crypto';
-import { acpSessions } from '@acpkit/elicitation';
+import { acpSessions, initializeResponse } from '@acpkit/elicitation';
+import { OpenSessions } from '@acpkit/sessions';
 import {
   type AgentApp,
   type AgentCapabilities,
   agent,
   methods,
-  PROTOCOL_VERSION,
   RequestError,
   type StopReason,
 } from '@agentclientprotocol/sdk';
@@ -17,17 +17,17 @@ import type { ToolSet } from 'ai';
 import { type AiSdkAgentOptions, type ResolvedAgentOptions, resolveAgentOptions } from './options.js';
 import { mcpCapabilitiesOf, withSessionControls } from './session-state/session-controls.js';
 import { AgentSessions } from './sessions/agent-sessions.js';
-import { OpenSessions } from './sessions/open-sessions.js';
+import type { LiveSession } from './sessions/live-session.js';
 
 class AiSdkAgent {
   readonly #options: ResolvedAgentOptions;
   readonly #acp = acpSessions();
-  readonly #sessions: OpenSessions;
+  readonly #sessions: OpenSessions<LiveSession>;
   readonly #lifecycle: AgentSessions;
 
   constructor(options: ResolvedAgentOptions) {
     this.#options = options;
-    this.#sessions = new OpenSessions(options);
+    this.#sessions = new OpenSessions<LiveSession>(options.maxOpenSessions);
     this.#lifecycle = new AgentSessions(options, this.#acp, this.#sessions);
   }
 
@@ -46,16 +46,7 @@ class AiSdkAgent {
     let app = agent({ name: options.name })
       .onRequest(
         methods.agent.initialize,
-        this.#acp.initialize(({ params }) => ({
-          protocolVersion: Math.min(params.protocolVersion, PROTOCOL_VERSION),
-          agentCapabilities: this.capabilities(),
-          authMethods: [],
-          agentInfo: {
-            name: options.name,
-            version: options.version,
-            ...(options.title === undefined ? {} : { title: options.title }),
-          },
-        })),
+        this.#acp.initialize(({ params }) => initializeResponse(params, options, this.capabilities())),
       )
       // Cancels the session's running turn: its signal aborts the model call and its permission requests, and its
       // pending questions resolve cancelled.
@@ -116,7 +107,7 @@ class AiSdkAgent {
  * provider's message, and the session stays usable. Serve it with `acpremote serve`, run it over stdio with
  * `ndJsonStream`, or test it with `@acpkit/testing`.
  *
- * @throws `AiSdkAgentError` `INVALID_OPTION` naming the first bad option.
+ * @throws `OptionError` (`@acpkit/errors`, code `INVALID_OPTION`) naming the first bad option.
  * @example
  * ```ts
  * import { askUserTool, createAiSdkAgent, formTool } from '@acpkit/ai-sdk';

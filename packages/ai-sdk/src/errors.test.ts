@@ -1,14 +1,15 @@
-import { AcpKitError } from '@acpkit/errors';
+import { AcpKitError, OptionError } from '@acpkit/errors';
 import { describe, expect, it, vi } from 'vitest';
-import { AiSdkAgentError, AiSdkAgentErrorCode, AiSdkOptionError, invalidOption } from './errors.js';
+import { AiSdkAgentError } from './errors.js';
+import { OptionError as ExportedOptionError } from './index.js';
 
 describe('AiSdkAgentError', () => {
   it('is an AcpKitError with a stable code, also when it comes from another copy of the package', async () => {
-    const error = new AiSdkAgentError(AiSdkAgentErrorCode.InvalidOption, 'bad', { cause: 'why' });
+    const error = new AiSdkAgentError('TOOL_OUTSIDE_SESSION', 'bad', { cause: 'why' });
     expect(error).toBeInstanceOf(AcpKitError);
     expect(error).toMatchObject({
       name: 'AiSdkAgentError',
-      code: 'INVALID_OPTION',
+      code: 'TOOL_OUTSIDE_SESSION',
       message: 'bad',
       cause: 'why',
     });
@@ -21,18 +22,7 @@ describe('AiSdkAgentError', () => {
     expect(AiSdkAgentError.isInstance(new Error('plain'))).toBe(false);
   });
 
-  it('gives an invalid option its own class in the family, with the option as a field', () => {
-    const error = invalidOption('maxSteps', 'a positive integer', 0, { label: 'the maxSteps option' });
-    expect(error).toBeInstanceOf(AiSdkAgentError);
-    expect(AiSdkOptionError.isInstance(error)).toBe(true);
-    expect(AiSdkOptionError.isInstance(new AiSdkAgentError('INVALID_OPTION', 'bare'))).toBe(false);
-    expect(error).toMatchObject({
-      name: 'AiSdkOptionError',
-      code: 'INVALID_OPTION',
-      option: 'maxSteps',
-      expected: 'a positive integer',
-      received: '0',
-      message: 'the maxSteps option must be a positive integer, got 0.',
-    });
+  it('re-exports the one OptionError of @acpkit/errors for bad options (the same class)', () => {
+    expect(ExportedOptionError).toBe(OptionError);
   });
 });

@@ -2,6 +2,9 @@
  * Public surface of @acpkit/ai-sdk: expose a Vercel AI SDK agent (the `ai` package, 6.x or 7.x) over ACP. Every
  * export here is public API: named exports only.
  */
+
+// The one option error of every ACP Kit package (INVALID_OPTION), re-exported so a user catches it from here.
+export { OptionError } from '@acpkit/errors';
 export {
   type ClientFileTools,
   type ClientFileToolsOptions,
@@ -15,7 +18,7 @@ export {
 export type { AiSdkCommand, AiSdkCommandContext } from './commands/slash-commands.js';
 export type { AiSdkConfigOption, AiSdkModelChoice } from './config/config-options.js';
 export { createAiSdkAgent } from './create-agent.js';
-export { AiSdkAgentError, AiSdkAgentErrorCode, AiSdkOptionError } from './errors.js';
+export { AiSdkAgentError, AiSdkAgentErrorCode } from './errors.js';
 export type { AiSdkMcpServers, McpSessionConnection } from './mcp/mcp-option.js';
 export type { AiSdkMode } from './modes/modes.js';
 export type {

@@ -1,7 +1,15 @@
 // The options of createAiSdkAgent, and their one check: every option is validated here, once, with one error
 // (INVALID_OPTION naming the option, what is allowed and what was given). The rest of the package sees only
 // ResolvedAgentOptions.
-import { memorySessionStore } from '@acpkit/sessions';
+import {
+  invalidOption,
+  isPlainObject as isObject,
+  optionalBoolean,
+  optionalString,
+  positiveInteger,
+  requiredString,
+} from '@acpkit/errors';
+import { DEFAULT_MAX_OPEN_SESSIONS, memorySessionStore } from '@acpkit/sessions';
 import type { ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk';
 import type { LanguageModel, streamText, ToolSet } from 'ai';
 import { type AiSdkCommand, resolveCommands } from './commands/slash-commands.js';
@@ -11,7 +19,6 @@ import {
   type ResolvedConfig,
   resolveConfig,
 } from './config/config-options.js';
-import { invalidOption } from './errors.js';
 import { type AiSdkMcpServers, resolveMcp } from './mcp/mcp-option.js';
 import { type AiSdkMode, resolveModes } from './modes/modes.js';
 import type { AiSdkSessionStore } from './session-store.js';
@@ -212,41 +219,6 @@ export interface ResolvedAgentOptions {
 
 /** The default of {@link AiSdkAgentOptions.maxSteps} (the AI SDK's `ToolLoopAgent` uses the same). */
 export const DEFAULT_MAX_STEPS = 20;
-/** The default of {@link AiSdkAgentOptions.maxOpenSessions}. */
-export const DEFAULT_MAX_OPEN_SESSIONS = 100;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function requiredText(option: string, value: unknown): string {
-  if (typeof value !== 'string' || value.trim() === '')
-    throw invalidOption(option, 'a non-empty string', value);
-  return value;
-}
-
-function optionalText(option: string, value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw invalidOption(option, 'a string', value);
-  return value;
-}
-
-/** A positive safe integer, or the fallback when left out. */
-export function positiveInteger(option: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw invalidOption(option, 'a positive integer', value);
-  }
-  return value;
-}
-
-function modelInput(input: 'image' | 'audio', value: unknown): boolean {
-  if (value === undefined) return false;
-  if (typeof value !== 'boolean') {
-    throw invalidOption('modelInputs', 'true or false', value, { label: `modelInputs.${input}` });
-  }
-  return value;
-}
 
 function resolveTools(value: unknown): ToolSet {
   if (value === undefined) return {};
@@ -274,7 +246,7 @@ function resolveSessionStore(value: unknown): AiSdkSessionStore | null {
 /**
  * Checks every option and applies the defaults.
  *
- * @throws `AiSdkOptionError` (`INVALID_OPTION`) naming the first bad option in its `option` field.
+ * @throws `OptionError` (`@acpkit/errors`, `INVALID_OPTION`) naming the first bad option in its `option` field.
  */
 export function resolveAgentOptions(options: AiSdkAgentOptions): ResolvedAgentOptions {
   if (!isObject(options))
@@ -302,16 +274,16 @@ export function resolveAgentOptions(options: AiSdkAgentOptions): ResolvedAgentOp
     throw invalidOption('sessionTitle', 'a function', options.sessionTitle);
   }
   return {
-    name: requiredText('name', options.name),
-    version: requiredText('version', options.version),
-    title: optionalText('title', options.title),
+    name: requiredString('name', options.name),
+    version: requiredString('version', options.version),
+    title: optionalString('title', options.title),
     model,
-    system: optionalText('system', options.system),
+    system: optionalString('system', options.system),
     tools: resolveTools(options.tools),
     maxSteps: positiveInteger('maxSteps', options.maxSteps, DEFAULT_MAX_STEPS),
     modelInputs: {
-      image: modelInput('image', modelInputs?.image),
-      audio: modelInput('audio', modelInputs?.audio),
+      image: optionalBoolean('modelInputs', modelInputs?.image, { label: 'modelInputs.image' }),
+      audio: optionalBoolean('modelInputs', modelInputs?.audio, { label: 'modelInputs.audio' }),
     },
     sessionStore: resolveSessionStore(options.sessionStore),
     sessionTitle: options.sessionTitle,

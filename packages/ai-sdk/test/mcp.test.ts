@@ -19,6 +19,7 @@ import { createAiSdkAgent } from '../src/index.js';
 import { type EditorMcpServersOptions, editorMcpServers, runningServerProcesses } from '../src/mcp/index.js';
 // @ts-expect-error: a plain .mjs fixture without types
 import { startHttpMcpServer } from './fixtures/mcp-http-server.mjs';
+import { eventually } from './support/eventually.js';
 import { finish, scriptedModel, sdkSession, steps, text, toolCall } from './support/scripted.js';
 
 const stdioFixture = fileURLToPath(new URL('./fixtures/mcp-stdio-server.mjs', import.meta.url));
@@ -40,15 +41,6 @@ function isAlive(pid: number): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-/** Waits (bounded) until `check` holds: for a process to end after its session closed. */
-async function eventually(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 

@@ -147,6 +147,20 @@ export class AcpSessions {
   readonly #connections = new WeakMap<object, ConnectionState>();
   /** The turn handed out for each handler context. */
   readonly #turns = new WeakMap<object, AcpSessionContext>();
+  /**
+   * Forgets a collected turn's entry, and its session's when none is left: a session that is never prompted or
+   * cancelled again (evicted, or simply done) must not keep its entry for the connection's lifetime.
+   */
+  readonly #collected = new FinalizationRegistry<{
+    readonly state: ConnectionState;
+    readonly sessionId: string;
+    readonly ref: WeakRef<AcpSessionContext>;
+  }>(({ state, sessionId, ref }) => {
+    const refs = state.sessions.get(sessionId);
+    if (refs === undefined) return;
+    refs.delete(ref);
+    if (refs.size === 0) state.sessions.delete(sessionId);
+  });
 
   #state(client: ElicitationClient): ConnectionState {
     // One state per SDK connection; a client without one (a test double) is its own connection.
@@ -300,7 +314,9 @@ export class AcpSessions {
       refs = new Set();
       state.sessions.set(sessionId, refs);
     }
-    refs.add(new WeakRef(turn));
+    const ref = new WeakRef(turn);
+    refs.add(ref);
+    this.#collected.register(turn, { state, sessionId, ref });
     this.#turns.set(context, turn);
     return turn;
   }

@@ -20,6 +20,7 @@ export {
   type PromptHandlerResult,
   type SessionContextLike,
 } from './acp-sessions.js';
+export { initializeResponse, toolOutputText, toolTextContent } from './agent-turn-content.js';
 export type {
   AskChoiceOptions,
   AskChoicesOptions,
@@ -47,6 +48,12 @@ export {
   InvalidElicitationFallbackError,
 } from './errors.js';
 export type { ChoiceValueEquals, ElicitationFallback } from './fallback.js';
+export { type PromptPart, promptParts } from './prompt-parts.js';
+export {
+  askForOutcome,
+  type QuestionOutcome,
+  type QuestionOutcomeMessages,
+} from './question-outcome.js';
 export {
   ElicitationAccepted,
   ElicitationCancelled,
@@ -63,3 +70,8 @@ export {
   type ElicitationClient,
   type ElicitationModeSelector,
 } from './session-context.js';
+export {
+  requestToolPermission,
+  type ToolPermissionOutcome,
+  toolPermissionOptions,
+} from './tool-permission.js';

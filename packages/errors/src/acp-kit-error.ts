@@ -77,6 +77,9 @@ export class AcpKitError<Code extends string = string> extends Error {
  *
  * @param errorClass The class being defined (name it; a static initializer runs once the class exists).
  * @param marker Its marker: `acpkit.error.<kebab-name>`.
+ * @param options `families`: other branded error classes (not its bases) whose `isInstance` and `instanceof` also
+ * recognise this class's errors, for an error that belongs to two families (`AcpRemoteOptionError` is an
+ * `OptionError` by its base and an `AcpRemoteError` by `families`).
  * @returns A type guard that needs no `this`: `errors.filter(RemoteError.isInstance)` works.
  * @example
  * ```ts
@@ -96,8 +99,9 @@ export class AcpKitError<Code extends string = string> extends Error {
 export function brandErrorClass<Class extends abstract new (...args: never[]) => AcpKitError>(
   errorClass: Class,
   marker: `acpkit.error.${string}`,
+  options: { readonly families?: readonly (abstract new (...args: never[]) => AcpKitError)[] } = {},
 ): (value: unknown) => value is InstanceType<Class> {
-  return brand(errorClass, marker) as (value: unknown) => value is InstanceType<Class>;
+  return brand(errorClass, marker, options.families) as (value: unknown) => value is InstanceType<Class>;
 }
 
 export type { AcpKitErrorMarker };

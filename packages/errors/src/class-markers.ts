@@ -35,15 +35,27 @@ export function isBrandedInstance(errorClass: ErrorClass<unknown>, value: unknow
   return typeof value === 'object' && value !== null && marker in value;
 }
 
-/** Puts `Symbol.for(marker)` on the class's prototype and remembers it on the class; returns its `isInstance`. */
+/**
+ * Puts `Symbol.for(marker)` on the class's prototype and remembers it on the class; returns its `isInstance`. The
+ * markers of `families` (branded classes that are not its bases) go on the prototype too, so their `isInstance` and
+ * `instanceof` recognise the class's errors as well.
+ */
 export function brand<Instance>(
   errorClass: ErrorClass<Instance>,
   marker: AcpKitErrorMarker,
+  families: readonly ErrorClass<unknown>[] = [],
 ): (value: unknown) => value is Instance {
   const symbol = Symbol.for(marker);
   Object.defineProperty(errorClass, CLASS_MARKER, { value: symbol });
   // Non-enumerable, on the prototype: instances of the class and of its subclasses have it, logs and JSON do not.
   Object.defineProperty(errorClass.prototype, symbol, { value: true });
+  for (const family of families) {
+    const familyMarker = Object.hasOwn(family, CLASS_MARKER)
+      ? (family as unknown as Record<symbol, unknown>)[CLASS_MARKER]
+      : undefined;
+    if (typeof familyMarker !== 'symbol') throw new TypeError(`${family.name} is not a branded error class`);
+    Object.defineProperty(errorClass.prototype, familyMarker, { value: true });
+  }
   return (value: unknown): value is Instance =>
     typeof value === 'object' && value !== null && symbol in value;
 }

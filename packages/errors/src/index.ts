@@ -4,3 +4,13 @@
  */
 export { AcpKitError, type AcpKitErrorMarker, brandErrorClass } from './acp-kit-error.js';
 export { type DescribeRejectedValueOptions, describeRejectedValue } from './describe-value.js';
+export {
+  invalidOption,
+  isPlainObject,
+  optionalBoolean,
+  optionalFunction,
+  optionalString,
+  positiveInteger,
+  requiredString,
+} from './option-checks.js';
+export { OptionError, OptionErrorCode, type OptionErrorOptions } from './option-error.js';

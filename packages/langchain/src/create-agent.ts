@@ -3,21 +3,20 @@
 // checkpointer can delete a thread), prompt (a turn on @acpkit/elicitation's sessions.prompt), cancel. Open sessions
 // live in the app; the checkpointer keeps them longer.
 import { randomUUID } from 'node:crypto';
-import { type AcpSessionContext, acpSessions } from '@acpkit/elicitation';
+import { type AcpSessionContext, acpSessions, initializeResponse } from '@acpkit/elicitation';
+import { OpenSessions } from '@acpkit/sessions';
 import {
   type AgentApp,
   type AgentCapabilities,
   agent,
   type McpServer,
   methods,
-  PROTOCOL_VERSION,
   RequestError,
   type StopReason,
 } from '@agentclientprotocol/sdk';
 import { openSessionMcp } from './mcp/mcp-tools.js';
 import { type LangChainAgentOptions, type ResolvedAgentOptions, resolveAgentOptions } from './options.js';
 import { LiveSession } from './sessions/live-session.js';
-import { OpenSessions } from './sessions/open-sessions.js';
 import { replayUpdates } from './sessions/replay.js';
 import { type SessionRecord, SessionRecords } from './sessions/session-records.js';
 import type { MessageLike } from './turn/message-content.js';
@@ -29,7 +28,7 @@ const LIST_PAGE_SIZE = 50;
 class LangChainAgent {
   readonly #options: ResolvedAgentOptions;
   readonly #acp = acpSessions();
-  readonly #sessions: OpenSessions;
+  readonly #sessions: OpenSessions<LiveSession>;
   readonly #records: SessionRecords;
   /** MCP failures of a session, told to the user at the start of its next turn. */
   readonly #notices = new Map<string, string[]>();
@@ -65,16 +64,7 @@ class LangChainAgent {
       })
       .onRequest(
         methods.agent.initialize,
-        this.#acp.initialize(({ params }) => ({
-          protocolVersion: Math.min(params.protocolVersion, PROTOCOL_VERSION),
-          agentCapabilities: this.capabilities(),
-          authMethods: [],
-          agentInfo: {
-            name: options.name,
-            version: options.version,
-            ...(options.title === undefined ? {} : { title: options.title }),
-          },
-        })),
+        this.#acp.initialize(({ params }) => initializeResponse(params, options, this.capabilities())),
       )
       .onNotification(methods.agent.session.cancel, this.#acp.cancel())
       .onRequest(methods.agent.session.new, async ({ params }) => {
@@ -221,7 +211,7 @@ class LangChainAgent {
     cwd: string,
     mcpServers: readonly McpServer[] | undefined,
   ): Promise<LiveSession> {
-    await this.#sessions.makeRoom();
+    await this.#sessions.makeRoom(sessionId);
     const { mcp, perSessionGraphs } = this.#options;
     const servers = mcp !== false && perSessionGraphs ? await openSessionMcp(mcpServers, mcp) : undefined;
     try {
@@ -256,7 +246,7 @@ class LangChainAgent {
  * graph that fails fails that prompt with a JSON-RPC error carrying its message; the session stays usable. Serve it
  * with `acpremote serve`, run it over stdio with `ndJsonStream`, or test it with `@acpkit/testing`.
  *
- * @throws `LangChainAgentError` `INVALID_OPTION` naming the first bad option.
+ * @throws `OptionError` (`@acpkit/errors`, code `INVALID_OPTION`) naming the first bad option in its `option` field.
  * @example
  * ```ts
  * import { createLangChainAgent } from '@acpkit/langchain';

@@ -1,10 +1,19 @@
 // The options of createLangChainAgent, and their one check: every option is validated here, once, with one error
 // (INVALID_OPTION naming the option, what is allowed and what was given). The rest of the package sees only
 // ResolvedAgentOptions.
+import {
+  invalidOption,
+  isPlainObject as isObject,
+  optionalBoolean,
+  optionalFunction,
+  optionalString,
+  positiveInteger,
+  requiredString,
+} from '@acpkit/errors';
+import { DEFAULT_MAX_OPEN_SESSIONS } from '@acpkit/sessions';
 import type { ToolKind } from '@agentclientprotocol/sdk';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import { type BaseCheckpointSaver, MemorySaver } from '@langchain/langgraph';
-import { invalidOption } from './errors.js';
 import {
   type CompiledGraphLike,
   checkpointerOf,
@@ -175,48 +184,10 @@ export interface ResolvedAgentOptions {
   readonly mcp: { readonly maxServers: number; readonly connectTimeoutMs: number } | false;
 }
 
-/** The default of {@link LangChainAgentOptions.maxOpenSessions}. */
-export const DEFAULT_MAX_OPEN_SESSIONS = 100;
 /** The default of {@link McpOptions.maxServers}. */
 export const DEFAULT_MAX_MCP_SERVERS = 10;
 /** The default of {@link McpOptions.connectTimeoutMs}. */
 export const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 15_000;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function requiredText(option: string, value: unknown): string {
-  if (typeof value !== 'string' || value.trim() === '')
-    throw invalidOption(option, 'a non-empty string', value);
-  return value;
-}
-
-function optionalText(option: string, value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw invalidOption(option, 'a string', value);
-  return value;
-}
-
-function positiveInteger(option: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw invalidOption(option, 'a positive integer', value);
-  }
-  return value;
-}
-
-function optionalBoolean(option: string, value: unknown): boolean {
-  if (value === undefined) return false;
-  if (typeof value !== 'boolean') throw invalidOption(option, 'true or false', value);
-  return value;
-}
-
-function optionalFunction<F>(option: string, value: unknown): F | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'function') throw invalidOption(option, 'a function', value);
-  return value as F;
-}
 
 function isCheckpointer(value: unknown): value is BaseCheckpointSaver {
   return isObject(value) && typeof value.getTuple === 'function' && typeof value.put === 'function';
@@ -235,25 +206,26 @@ function resolveMcp(value: unknown): ResolvedAgentOptions['mcp'] {
   if (value !== undefined && !isObject(value))
     throw invalidOption('mcp', 'false or { maxServers, connectTimeoutMs }', value);
   return {
-    maxServers: positiveInteger('mcp.maxServers', value?.maxServers, DEFAULT_MAX_MCP_SERVERS),
-    connectTimeoutMs: positiveInteger(
-      'mcp.connectTimeoutMs',
-      value?.connectTimeoutMs,
-      DEFAULT_MCP_CONNECT_TIMEOUT_MS,
-    ),
+    maxServers: positiveInteger('mcp', value?.maxServers, DEFAULT_MAX_MCP_SERVERS, {
+      label: 'mcp.maxServers',
+    }),
+    connectTimeoutMs: positiveInteger('mcp', value?.connectTimeoutMs, DEFAULT_MCP_CONNECT_TIMEOUT_MS, {
+      label: 'mcp.connectTimeoutMs',
+    }),
   };
 }
 
 /**
  * Checks every option and applies the defaults.
  *
- * @throws `LangChainAgentError` `INVALID_OPTION` naming the first bad option; `INVALID_GRAPH` for a graph that is
+ * @throws `OptionError` (`@acpkit/errors`, `INVALID_OPTION`) naming the first bad option in its `option` field; `INVALID_GRAPH` for a graph that is
  * not compiled.
  */
 export function resolveAgentOptions(options: LangChainAgentOptions): ResolvedAgentOptions {
-  if (!isObject(options)) throw invalidOption('createLangChainAgent options', 'an object', options);
-  const name = requiredText('name', options.name);
-  const version = requiredText('version', options.version);
+  if (!isObject(options))
+    throw invalidOption('options', 'an object', options, { label: 'createLangChainAgent options' });
+  const name = requiredString('name', options.name);
+  const version = requiredString('version', options.version);
   const modelInputs = options.modelInputs;
   if (modelInputs !== undefined && !isObject(modelInputs)) {
     throw invalidOption('modelInputs', 'an object such as { image: true }', modelInputs);
@@ -296,15 +268,15 @@ export function resolveAgentOptions(options: LangChainAgentOptions): ResolvedAge
   return {
     name,
     version,
-    title: optionalText('title', options.title),
+    title: optionalString('title', options.title),
     graphFor,
     perSessionGraphs: typeof agent === 'function',
     checkpointer,
     recursionLimit: options.recursionLimit,
     context: optionalFunction('context', options.context),
     modelInputs: {
-      image: optionalBoolean('modelInputs.image', modelInputs?.image),
-      audio: optionalBoolean('modelInputs.audio', modelInputs?.audio),
+      image: optionalBoolean('modelInputs', modelInputs?.image, { label: 'modelInputs.image' }),
+      audio: optionalBoolean('modelInputs', modelInputs?.audio, { label: 'modelInputs.audio' }),
     },
     describeToolCall: optionalFunction('describeToolCall', options.describeToolCall),
     maxOpenSessions: positiveInteger('maxOpenSessions', options.maxOpenSessions, DEFAULT_MAX_OPEN_SESSIONS),

@@ -1,18 +1,21 @@
-// Sessions kept by the graph's checkpointer, with the default MemorySaver and with a real SQLite file
-// (@langchain/langgraph-checkpoint-sqlite): list, load (replay from the thread's messages), resume, close, delete,
-// across connections and, for SQLite, across a fresh saver on the same file (a restart).
+// Sessions kept by the graph's checkpointer, with the default MemorySaver, a real SQLite file
+// (@langchain/langgraph-checkpoint-sqlite) and a real Postgres server (@langchain/langgraph-checkpoint-postgres, on the
+// throwaway server of @acpkit/test-support): list, load (replay from the thread's messages), resume, close, delete,
+// across connections and, for SQLite and Postgres, across a fresh saver and a new adapter instance (a restart).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startPostgres, type TestPostgres } from '@acpkit/test-support/postgres';
 import { connectTestClient, type TestClient } from '@acpkit/testing';
 import { methods, RequestError, type SessionUpdate } from '@agentclientprotocol/sdk';
 import { AIMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import { MemorySaver } from '@langchain/langgraph';
+import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import { createAgent, tool } from 'langchain';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createLangChainAgent } from '../src/index.js';
 
@@ -55,19 +58,48 @@ function updatesAfter(client: TestClient, index: number): SessionUpdate[] {
 }
 
 const directory = mkdtempSync(join(tmpdir(), 'acpkit-langchain-'));
-afterAll(() => rmSync(directory, { recursive: true, force: true }));
+let postgres: TestPostgres | undefined;
+/** Savers holding connections (SQLite files, Postgres pools), closed when the file ends. */
+const opened: Array<{ end?: () => Promise<void>; db?: { close(): void } }> = [];
+// initdb and a first start take seconds on a loaded machine.
+beforeAll(async () => {
+  postgres = await startPostgres();
+}, 120_000);
+afterAll(async () => {
+  for (const saver of opened.splice(0)) {
+    await saver.end?.();
+    saver.db?.close();
+  }
+  await postgres?.stop();
+  rmSync(directory, { recursive: true, force: true });
+});
 
-const savers: Array<[string, () => BaseCheckpointSaver, (() => BaseCheckpointSaver) | undefined]> = [
+/** A fresh PostgresSaver on the file's server (its tables made on first use, as an author would call setup()). */
+async function postgresSaver(): Promise<BaseCheckpointSaver> {
+  const saver = PostgresSaver.fromConnString((postgres as TestPostgres).connectionString);
+  opened.push(saver as never);
+  await saver.setup();
+  return saver;
+}
+
+function sqliteSaver(): BaseCheckpointSaver {
+  const saver = SqliteSaver.fromConnString(join(directory, 'sessions.db'));
+  opened.push(saver as never);
+  return saver;
+}
+
+type MakeSaver = () => BaseCheckpointSaver | Promise<BaseCheckpointSaver>;
+const savers: Array<[string, MakeSaver, MakeSaver | undefined]> = [
   ['MemorySaver', () => new MemorySaver(), undefined],
-  [
-    'SqliteSaver (a real SQLite file)',
-    () => SqliteSaver.fromConnString(join(directory, 'sessions.db')),
-    () => SqliteSaver.fromConnString(join(directory, 'sessions.db')),
-  ],
+  ['SqliteSaver (a real SQLite file)', sqliteSaver, sqliteSaver],
+  ['PostgresSaver (a real Postgres server)', postgresSaver, postgresSaver],
 ];
 
 describe.each(savers)('sessions in %s', (_label, makeSaver, reopenSaver) => {
-  const saver = makeSaver();
+  let saver: BaseCheckpointSaver;
+  beforeAll(async () => {
+    saver = await makeSaver();
+  });
 
   it('advertises list, resume, close and delete (the saver deletes threads) and loadSession', async () => {
     const client = await connect(saver);
@@ -161,10 +193,10 @@ describe.each(savers)('sessions in %s', (_label, makeSaver, reopenSaver) => {
   });
 
   if (reopenSaver !== undefined) {
-    it('a fresh saver on the same file (a restarted agent) lists and loads the session', async () => {
+    it('a fresh saver on the same store and a new adapter instance (a restarted agent) list, load and resume the session', async () => {
       const first = await connect(saver);
       await first.prompt('survive a restart');
-      const restarted = await connect(reopenSaver());
+      const restarted = await connect(await reopenSaver());
       const listed = await restarted.agent.request(methods.agent.session.list, {});
       expect(listed.sessions.find((session) => session.sessionId === first.sessionId)?.title).toBe(
         'survive a restart',
@@ -179,6 +211,27 @@ describe.each(savers)('sessions in %s', (_label, makeSaver, reopenSaver) => {
         sessionUpdate: 'user_message_chunk',
         content: { text: 'survive a restart' },
       });
+      // The thread goes on in the new instance, and a third one resumes it where the second left it.
+      const next = await restarted.agent.request(methods.agent.session.prompt, {
+        sessionId: first.sessionId,
+        prompt: [{ type: 'text', text: 'and after the restart' }],
+      });
+      expect(next.stopReason).toBe('end_turn');
+      const third = await connect(await reopenSaver());
+      await third.agent.request(methods.agent.session.resume, { sessionId: first.sessionId, cwd: '/w' });
+      const state = await (await reopenSaver()).getTuple({
+        configurable: { thread_id: first.sessionId, checkpoint_ns: '' },
+      });
+      // The checkpoint the third instance resumed from holds both instances' turns.
+      const values = state?.checkpoint.channel_values as { messages?: unknown } | undefined;
+      const history = JSON.stringify(values?.messages);
+      expect(history).toContain('survive a restart');
+      expect(history).toContain('and after the restart');
+      const resumed = await third.agent.request(methods.agent.session.prompt, {
+        sessionId: first.sessionId,
+        prompt: [{ type: 'text', text: 'third instance' }],
+      });
+      expect(resumed.stopReason).toBe('end_turn');
     });
   }
 });

@@ -4,6 +4,7 @@
  * drivers are optional peers); the contract tests at `@acpkit/sessions/testing`. Named exports only.
  */
 
+export { DEFAULT_MAX_OPEN_SESSIONS, type OpenSession, OpenSessions } from './acp/open-sessions.js';
 export {
   type ListContextLike,
   SessionLifecycle,

@@ -20,8 +20,6 @@ export const TestingErrorCode = {
   NoScriptLeft: 'NO_SCRIPT_LEFT',
   /** A script is malformed (not an object, `"decline"` or `"cancel"`; a value of the wrong JSON type; bad JSON). */
   InvalidScript: 'INVALID_SCRIPT',
-  /** An option of the test client is out of range (a timeout that is not a positive number). */
-  InvalidOption: 'INVALID_OPTION',
   /** The agent command is empty. */
   InvalidCommand: 'INVALID_COMMAND',
   /** The agent command could not be started (not found, not executable). */

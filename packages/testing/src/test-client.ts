@@ -1,3 +1,4 @@
+import { invalidOption } from '@acpkit/errors';
 import {
   type AnyMessage,
   type ClientCapabilities,
@@ -19,7 +20,7 @@ import {
 } from '@agentclientprotocol/sdk';
 import { withAgentErrorDetail } from './agent-error.js';
 import { AgentProcess } from './agent-process.js';
-import { AgentProcessError, ScriptedAnswerError, TestingError, TestingErrorCode } from './errors.js';
+import { AgentProcessError, ScriptedAnswerError, TestingErrorCode } from './errors.js';
 import { answerFormAutomatically, choosePermissionAutomatically } from './forms/automatic-answers.js';
 import { readForm } from './forms/form-model.js';
 import {
@@ -274,18 +275,14 @@ interface Endpoint {
 /**
  * The transcript limits from the options, checked before anything starts.
  *
- * @throws {@link TestingError} `INVALID_OPTION` for a limit that is not a positive whole number.
+ * @throws `OptionError` (`@acpkit/errors`, `INVALID_OPTION`) for a limit that is not a positive whole number.
  */
 function transcriptLimits(options: TestClientOptions): TranscriptLimits {
   const limit = (name: 'maxTranscriptEvents' | 'maxTranscriptBytes', fallback: number): number => {
     const value = options[name];
     if (value === undefined) return fallback;
-    if (!Number.isSafeInteger(value) || value <= 0) {
-      throw new TestingError(
-        TestingErrorCode.InvalidOption,
-        `${name} must be a positive whole number, not ${String(value)}.`,
-      );
-    }
+    if (!Number.isSafeInteger(value) || value <= 0)
+      throw invalidOption(name, 'a positive whole number', value);
     return value;
   };
   return {
@@ -535,10 +532,7 @@ export async function spawnTestClient(
     initializeTimeoutMs !== undefined &&
     !(Number.isFinite(initializeTimeoutMs) && initializeTimeoutMs > 0)
   ) {
-    throw new TestingError(
-      TestingErrorCode.InvalidOption,
-      `initializeTimeoutMs must be a positive number of milliseconds, not ${String(initializeTimeoutMs)}.`,
-    );
+    throw invalidOption('initializeTimeoutMs', 'a positive number of milliseconds', initializeTimeoutMs);
   }
   const agent = await AgentProcess.start(command, options.cwd ?? process.cwd(), options.env);
   return startClient(

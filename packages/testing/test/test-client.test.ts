@@ -273,7 +273,9 @@ describe('spawnTestClient (stdio agent process)', () => {
       await expect(
         spawnTestClient([process.execPath, stdioAgent], { initializeTimeoutMs }),
       ).rejects.toMatchObject({
-        code: TestingErrorCode.InvalidOption,
+        name: 'OptionError',
+        code: 'INVALID_OPTION',
+        option: 'initializeTimeoutMs',
       });
     }
   });
@@ -349,11 +351,17 @@ describe('bounded transcripts', () => {
   it('refuses limits that are not positive whole numbers', async () => {
     for (const maxTranscriptEvents of [0, -1, 1.5, Number.NaN]) {
       await expect(connectTestClient(createScenarioAgent(), { maxTranscriptEvents })).rejects.toMatchObject({
-        code: TestingErrorCode.InvalidOption,
+        name: 'OptionError',
+        code: 'INVALID_OPTION',
+        option: 'maxTranscriptEvents',
       });
     }
     await expect(connectTestClient(createScenarioAgent(), { maxTranscriptBytes: 0 })).rejects.toMatchObject({
-      code: TestingErrorCode.InvalidOption,
+      name: 'OptionError',
+      code: 'INVALID_OPTION',
+      option: 'maxTranscriptBytes',
+      expected: 'a positive whole number',
+      received: '0',
     });
   });
 

@@ -1,13 +1,16 @@
-// Drives the built agent of the registry consumer over stdio with an SDK client, as an editor would: initialize with
-// form elicitation, open a session, prompt, accept the form with its second option. Prints the outcome as JSON.
+// Drives an agent of the registry consumer over stdio with an SDK client, as an editor would: initialize with form
+// elicitation, open a session, prompt, accept a form with its second option and allow a tool call once. Prints the
+// outcome as JSON. `drive.mjs` runs the built AI SDK agent, `drive.mjs choice` its askChoice agent, `drive.mjs
+// langchain` the LangChain agent (langchain-agent.mjs).
 import { spawn } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import { client, methods, ndJsonStream, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 
-const child = spawn(process.execPath, ['dist/agent.js', ...process.argv.slice(2)], {
-  stdio: ['pipe', 'pipe', 'inherit'],
-});
+const script =
+  process.argv[2] === 'langchain' ? ['langchain-agent.mjs'] : ['dist/agent.js', ...process.argv.slice(2)];
+const child = spawn(process.execPath, script, { stdio: ['pipe', 'pipe', 'inherit'] });
 const forms = [];
+const permissions = [];
 const texts = [];
 const editor = client({ name: 'registry-consumer' })
   .onRequest(methods.client.elicitation.create, ({ params }) => {
@@ -15,6 +18,10 @@ const editor = client({ name: 'registry-consumer' })
     const [property, schema] = Object.entries(params.requestedSchema.properties)[0];
     const options = schema.oneOf ?? schema.enum?.map((value) => ({ const: value }));
     return { action: 'accept', content: { [property]: options[1].const } };
+  })
+  .onRequest(methods.client.session.requestPermission, ({ params }) => {
+    permissions.push(params.toolCall.title);
+    return { outcome: { outcome: 'selected', optionId: 'allow_once' } };
   })
   .onNotification(methods.client.session.update, ({ params }) => {
     const { update } = params;
@@ -35,7 +42,7 @@ try {
     sessionId,
     prompt: [{ type: 'text', text: 'Deploy' }],
   });
-  console.log(JSON.stringify({ stopReason, forms, text: texts.join('') }));
+  console.log(JSON.stringify({ stopReason, forms, permissions, text: texts.join('') }));
 } finally {
   child.stdin.end();
   child.kill();

@@ -2,9 +2,9 @@
 // the model sees unsaved buffers and the user sees each change as a diff on the tool call. A tool is offered only
 // when the client advertises the method it needs.
 import { isAbsolute, resolve } from 'node:path';
+import { invalidOption } from '@acpkit/errors';
 import type { Tool } from 'ai';
 import { z } from 'zod';
-import { invalidOption } from '../errors.js';
 import { sessionTool, type ToolRuntime } from '../tools/session-tools.js';
 import { boundedDiff, DEFAULT_MAX_DIFF_CHARS } from './bounded-diff.js';
 import { ClientRequestFailed, clientRequest, textOf } from './client-requests.js';
@@ -163,7 +163,7 @@ function resolveFileOptions(options: ClientFileToolsOptions): ResolvedFileOption
  * the file's location on their tool call (large files: only the changed region). A client error is the tool's error
  * (the model reads it and the session goes on). Spread them into the `tools` of {@link createAiSdkAgent}.
  *
- * @throws `AiSdkAgentError` `INVALID_OPTION` for a bad option.
+ * @throws `OptionError` (`@acpkit/errors`, code `INVALID_OPTION`) for a bad option.
  * @example
  * ```ts
  * import { clientFileTools, createAiSdkAgent } from '@acpkit/ai-sdk';

@@ -2,9 +2,9 @@
 // embedded in the tool call so the user watches it run, the output is waited for under the turn's cancellation
 // (a cancelled turn kills the command), and the terminal is always released.
 import type { ElicitationClient } from '@acpkit/elicitation';
+import { invalidOption } from '@acpkit/errors';
 import type { Tool } from 'ai';
 import { z } from 'zod';
-import { invalidOption } from '../errors.js';
 import { sessionTool, type ToolRuntime } from '../tools/session-tools.js';
 import { clientRequest } from './client-requests.js';
 
@@ -161,7 +161,7 @@ async function run(
  * `timeoutMs`, and the terminal is released either way. The model gets `{ exitCode, signal, output, truncated }`.
  * Offered only when the client advertises `terminal`; asks the user first unless `needsApproval: false`.
  *
- * @throws `AiSdkAgentError` `INVALID_OPTION` for a bad option.
+ * @throws `OptionError` (`@acpkit/errors`, code `INVALID_OPTION`) for a bad option.
  * @example
  * ```ts
  * import { clientTerminalTool, createAiSdkAgent } from '@acpkit/ai-sdk';

@@ -1,7 +1,7 @@
 // Slash commands: what the author declares (`commands`), their check, the `available_commands_update` that
 // announces them, and how a prompt starting with `/name` is matched (the rest of its first text is the input).
+import { invalidOption } from '@acpkit/errors';
 import type { AvailableCommand, ContentBlock } from '@agentclientprotocol/sdk';
-import { invalidOption } from '../errors.js';
 import type { ConfigValue } from '../session-state/session-state.js';
 
 /**

@@ -1,8 +1,8 @@
 // Session config options (ACP `configOptions`, `session/set_config_option`, `config_option_update`): the model
 // picker made from `models`, and the author's own options (`configOptions`), each able to change the model call.
+import { invalidOption, isPlainObject } from '@acpkit/errors';
 import type { SessionConfigOption } from '@agentclientprotocol/sdk';
 import type { LanguageModel } from 'ai';
-import { invalidOption } from '../errors.js';
 import type { AiSdkCallSettings } from '../options.js';
 import type { ConfigValue } from '../session-state/session-state.js';
 import { resolveUsage, type UsageOptions } from '../usage/usage-options.js';
@@ -78,10 +78,6 @@ export interface ResolvedConfig {
   readonly options: readonly AiSdkConfigOption[];
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Checks `models`, `defaultModel` and `configOptions`. */
 export function resolveConfig(
   models: unknown,
@@ -90,9 +86,9 @@ export function resolveConfig(
 ): ResolvedConfig {
   const modelMap = new Map<string, AiSdkModelChoice>();
   if (models !== undefined) {
-    if (!isRecord(models)) throw invalidOption('models', 'an object { [id]: { model, name } }', models);
+    if (!isPlainObject(models)) throw invalidOption('models', 'an object { [id]: { model, name } }', models);
     for (const [id, choice] of Object.entries(models)) {
-      if (!isRecord(choice) || !(isRecord(choice.model) || typeof choice.model === 'string')) {
+      if (!isPlainObject(choice) || !(isPlainObject(choice.model) || typeof choice.model === 'string')) {
         throw invalidOption(`models.${id}`, 'an object { model, name } with an AI SDK model', choice);
       }
       if (typeof choice.name !== 'string' || choice.name === '') {
@@ -117,7 +113,7 @@ export function resolveConfig(
     configOptions.forEach((option: unknown, index) => {
       const at = `configOptions[${index}]`;
       if (
-        !isRecord(option) ||
+        !isPlainObject(option) ||
         typeof option.id !== 'string' ||
         option.id === '' ||
         typeof option.name !== 'string'
@@ -132,7 +128,7 @@ export function resolveConfig(
           throw invalidOption(`${at}.default`, 'true or false', option.default);
       } else if (option.type === 'select') {
         const values = Array.isArray(option.options)
-          ? option.options.map((entry: unknown) => (isRecord(entry) ? entry.value : undefined))
+          ? option.options.map((entry: unknown) => (isPlainObject(entry) ? entry.value : undefined))
           : [];
         if (values.length === 0 || values.some((entry) => typeof entry !== 'string')) {
           throw invalidOption(`${at}.options`, 'a non-empty array of { value, name }', option.options);

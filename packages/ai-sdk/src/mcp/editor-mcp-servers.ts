@@ -1,9 +1,9 @@
 // editorMcpServers(): the `mcp` option of createAiSdkAgent. Connects the MCP servers the editor passes for a session
 // (at most maxServers, each within connectTimeoutMs), offers their tools under `server__tool` names, and closes them
 // with the session. Lives in the `@acpkit/ai-sdk/mcp` subpath: only it loads the MCP SDK.
+import { invalidOption } from '@acpkit/errors';
 import type { McpServer } from '@agentclientprotocol/sdk';
 import type { ToolSet } from 'ai';
-import { invalidOption } from '../errors.js';
 import { McpConnection, type McpConnectionSettings } from './mcp-connection.js';
 import type { AiSdkMcpServers, McpSessionConnection } from './mcp-option.js';
 import type { McpToolInfo } from './mcp-tools.js';
@@ -101,7 +101,7 @@ class SessionServers implements McpSessionConnection {
  * next turn and the session goes on without it. Every server closes with its session, its connection or the
  * process (a stdio server's process is ended). Needs the optional peer `@modelcontextprotocol/sdk`.
  *
- * @throws `AiSdkAgentError` `INVALID_OPTION` for a bad option.
+ * @throws `OptionError` (`@acpkit/errors`, code `INVALID_OPTION`) for a bad option.
  * @example
  * ```ts
  * import { createAiSdkAgent } from '@acpkit/ai-sdk';

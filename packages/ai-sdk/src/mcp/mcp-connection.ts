@@ -70,6 +70,8 @@ export class McpConnection {
   readonly #transport: Transport | undefined;
   #stderrTail = '';
   #closed = false;
+  /** Why this server was closed under its calls (a message over maxResultBytes). */
+  #closedBecause: string | undefined;
   /** A stdio server's pid, kept here: the transport forgets it once closed. */
   #pid: number | null = null;
 
@@ -106,6 +108,21 @@ export class McpConnection {
         this.#stderrTail = (this.#stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
       });
     }
+    // A message over maxResultBytes ends the event stream it came on (bounded-fetch.ts). The SSE transports would
+    // reconnect and leave the calls waiting on that stream to their callTimeoutMs: close the server instead, so its
+    // calls fail now with a clear message (a JSON response over the bound fails only its own call).
+    this.#client.onerror = (error) => {
+      const message = messageOf(error);
+      if (!message.includes('(maxResultBytes)')) return;
+      this.#closedBecause ??= message.replace(/^SSE error: /, '');
+      void this.close();
+    };
+    // The SDK's connect bounds the initialize request, not the transport's start: an SSE server that never answers
+    // its GET would hold the session's setup forever.
+    const timedOut = new Promise<never>((_resolve, reject) => {
+      deadline.addEventListener('abort', () => reject(deadline.reason), { once: true });
+    });
+    timedOut.catch(() => undefined);
     try {
       const started = this.#client.connect(transport, options);
       if (transport instanceof StdioClientTransport) {
@@ -113,7 +130,8 @@ export class McpConnection {
         this.#pid = transport.pid;
         rememberServerProcess(this.#pid);
       }
-      await started;
+      started.catch(() => undefined);
+      await Promise.race([started, timedOut]);
       const listed: McpToolInfo[] = [];
       let cursor: string | undefined;
       let more = false;
@@ -134,6 +152,7 @@ export class McpConnection {
           this.name,
           info,
           settings,
+          () => this.#closedBecause,
         );
       }
       if (more) {
@@ -142,7 +161,7 @@ export class McpConnection {
     } catch (error) {
       const why = deadline.aborted
         ? `did not answer within ${settings.connectTimeoutMs} ms (connectTimeoutMs)`
-        : `could not start: ${messageOf(error)}`;
+        : `could not start: ${this.#closedBecause ?? messageOf(error)}`;
       const stderr = this.#stderrTail.trim();
       this.problem = `MCP server "${this.name}" ${why}${stderr === '' ? '' : `; its stderr ends with: ${stderr.split('\n').slice(-3).join(' | ')}`}. Its tools are not available in this session.`;
       await this.close();

@@ -1,8 +1,8 @@
 // The seam between the agent and the editor's MCP servers: what `mcp` must be (made by editorMcpServers() in the
 // `@acpkit/ai-sdk/mcp` subpath, the only place that loads the MCP SDK), so the main entry point installs nothing.
+import { invalidOption } from '@acpkit/errors';
 import type { McpCapabilities, McpServer } from '@agentclientprotocol/sdk';
 import type { ToolSet } from 'ai';
-import { invalidOption } from '../errors.js';
 
 /** The editor's MCP servers of one session, connected: their tools and what went wrong. */
 export interface McpSessionConnection {

@@ -74,22 +74,32 @@ export function resultText(
   return `${joined.slice(0, maxChars)}\n\n[The result is cut here: it had more than ${maxChars} characters.]`;
 }
 
-/** The AI SDK tool that calls `info` on `client`. */
-export function mcpTool(client: Client, server: string, info: McpToolInfo, settings: McpToolSettings): Tool {
+/**
+ * The AI SDK tool that calls `info` on `client`. `closedBecause` says why the server was closed under a call (a
+ * message over maxResultBytes), so the call fails with that reason rather than "Connection closed".
+ */
+export function mcpTool(
+  client: Client,
+  server: string,
+  info: McpToolInfo,
+  settings: McpToolSettings,
+  closedBecause: () => string | undefined = () => undefined,
+): Tool {
   const title = `${info.annotations?.title ?? info.title ?? info.name} (${server})`;
   const base = dynamicTool({
     description: info.description ?? `The ${info.name} tool of the ${server} MCP server.`,
     inputSchema: jsonSchema(info.inputSchema as Parameters<typeof jsonSchema>[0]),
     execute: async (input, options) => {
-      const result = await client.callTool(
-        { name: info.name, arguments: (input ?? {}) as Record<string, unknown> },
-        undefined,
-        {
+      const result = await client
+        .callTool({ name: info.name, arguments: (input ?? {}) as Record<string, unknown> }, undefined, {
           ...(options.abortSignal === undefined ? {} : { signal: options.abortSignal }),
           timeout: settings.callTimeoutMs,
           maxTotalTimeout: settings.callTimeoutMs,
-        },
-      );
+        })
+        .catch((error: unknown) => {
+          const reason = closedBecause();
+          throw reason === undefined ? error : new Error(reason, { cause: error });
+        });
       const text = resultText(
         result as { content?: unknown; structuredContent?: unknown },
         settings.maxResultChars,

@@ -1,7 +1,7 @@
 // Session modes: what the author declares (`modes`), their check, and what a mode changes in a turn (the system
 // prompt, the tool set). `session/set_mode` switches them; `current_mode_update` announces the switch.
+import { invalidOption } from '@acpkit/errors';
 import type { SessionModeState } from '@agentclientprotocol/sdk';
-import { invalidOption } from '../errors.js';
 
 /**
  * One mode of the agent (ACP `availableModes`), e.g. "ask" (read-only tools) and "code" (every tool).

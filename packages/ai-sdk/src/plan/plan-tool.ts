@@ -1,9 +1,9 @@
 // planTool(): the model publishes its plan and keeps it current; every call sends the whole plan as an ACP `plan`
 // update (ACP plans are replaced whole) and keeps it in the session's state for replay.
+import { invalidOption } from '@acpkit/errors';
 import type { PlanEntry } from '@agentclientprotocol/sdk';
 import type { Tool } from 'ai';
 import { z } from 'zod';
-import { invalidOption } from '../errors.js';
 import { sessionTool, type ToolRuntime } from '../tools/session-tools.js';
 
 /** At most this many entries in a plan, each at most MAX_ENTRY_CHARS characters: a plan is read by a person. */
@@ -72,7 +72,7 @@ async function publish(runtime: ToolRuntime, input: z.output<typeof planInput>):
  * the last plan (`state.plan`) and shows it again on `session/load`. Put it in the `tools` of
  * {@link createAiSdkAgent}.
  *
- * @throws `AiSdkAgentError` `INVALID_OPTION` for a `description` that is not a non-empty string.
+ * @throws `OptionError` (`@acpkit/errors`, code `INVALID_OPTION`) for a `description` that is not a non-empty string.
  * @example
  * ```ts
  * import { createAiSdkAgent, planTool } from '@acpkit/ai-sdk';

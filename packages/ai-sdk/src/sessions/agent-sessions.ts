@@ -5,6 +5,7 @@
 import type { AcpSessionContext, AcpSessions } from '@acpkit/elicitation';
 import {
   defaultSessionTitle,
+  type OpenSessions,
   type SessionLifecycle,
   SessionStoreError,
   SessionStoreErrorCode,
@@ -23,9 +24,8 @@ import {
 } from '@agentclientprotocol/sdk';
 import type { ResolvedAgentOptions } from '../options.js';
 import { announceCommandsAfterResponse, sessionSetupResponse } from '../session-state/session-controls.js';
-import { readStoredSession } from '../session-store.js';
+import { readStoredSession, type StoredAiSdkSession } from '../session-store.js';
 import { LiveSession } from './live-session.js';
-import type { OpenSessions } from './open-sessions.js';
 
 interface SessionRequest {
   readonly params: {
@@ -49,10 +49,10 @@ function promptText(prompt: readonly ContentBlock[]): string {
 export class AgentSessions {
   readonly #options: ResolvedAgentOptions;
   readonly #acp: AcpSessions;
-  readonly #open: OpenSessions;
+  readonly #open: OpenSessions<LiveSession>;
   readonly #lifecycle: SessionLifecycle | undefined;
 
-  constructor(options: ResolvedAgentOptions, acp: AcpSessions, open: OpenSessions) {
+  constructor(options: ResolvedAgentOptions, acp: AcpSessions, open: OpenSessions<LiveSession>) {
     this.#options = options;
     this.#acp = acp;
     this.#open = open;
@@ -66,11 +66,11 @@ export class AgentSessions {
 
   /** `session/new`: a new open session, saved at once so any server sharing the store can load it. */
   async create(sessionId: string, cwd: string): Promise<LiveSession> {
-    const live = this.#open.open(LiveSession.empty(sessionId, cwd));
+    const live = await this.#openLive(LiveSession.empty(sessionId, cwd));
     try {
       await this.#save(live);
     } catch (error) {
-      this.#open.close(sessionId);
+      await this.#open.close(sessionId);
       throw sessionStoreRequestError(error);
     }
     return live;
@@ -127,7 +127,7 @@ export class AgentSessions {
     } catch (error) {
       // This app's copy is behind the store: drop it, so the next request loads what is stored.
       if (SessionStoreError.isInstance(error) && error.code === SessionStoreErrorCode.StaleWrite) {
-        this.#open.close(live.sessionId);
+        await this.#open.close(live.sessionId);
       }
       throw error;
     }
@@ -149,8 +149,9 @@ export class AgentSessions {
       methods.agent.session.close,
       // Close cancels the session's running turn on this connection and frees it; a stored session stays stored.
       async (context) => {
-        const wasOpen = this.#open.close(context.params.sessionId);
+        const closing = this.#open.close(context.params.sessionId);
         this.#acp.forget(context);
+        const wasOpen = await closing;
         if (lifecycle === undefined) {
           if (!wasOpen) throw RequestError.sessionNotFound(context.params.sessionId);
           return {};
@@ -163,7 +164,7 @@ export class AgentSessions {
       .onRequest(
         methods.agent.session.load,
         lifecycle.load(async (stored, context) => {
-          const live = this.#reopen(readStoredSession(stored), context);
+          const live = await this.#reopen(readStoredSession(stored), context);
           const session = this.#acp.sessionFor(context);
           await live.replay(session);
           await session.update(lifecycle.infoUpdate(live.title, stored));
@@ -172,8 +173,8 @@ export class AgentSessions {
       )
       .onRequest(
         methods.agent.session.resume,
-        lifecycle.resume((stored, context) =>
-          this.setUp(this.#reopen(readStoredSession(stored), context), context),
+        lifecycle.resume(async (stored, context) =>
+          this.setUp(await this.#reopen(readStoredSession(stored), context), context),
         ),
       );
     if (this.#options.sessionStore?.list !== undefined) {
@@ -182,9 +183,10 @@ export class AgentSessions {
     if (this.#options.sessionStore?.delete !== undefined) {
       registered = registered.onRequest(
         methods.agent.session.delete,
-        lifecycle.delete((sessionId, context) => {
-          this.#open.close(sessionId);
+        lifecycle.delete(async (sessionId, context) => {
+          const closing = this.#open.close(sessionId);
           this.#acp.forget(context);
+          await closing;
         }),
       );
     }
@@ -192,13 +194,21 @@ export class AgentSessions {
   }
 
   /** Opens a stored session in this app (replacing an idle open copy), in the request's cwd. */
-  #reopen(stored: ReturnType<typeof readStoredSession>, context: SessionRequest): LiveSession {
+  async #reopen(stored: ReturnType<typeof readStoredSession>, context: SessionRequest): Promise<LiveSession> {
     if (this.#open.find(stored.sessionId)?.isRunning) {
       throw RequestError.invalidRequest(
         { sessionId: stored.sessionId },
         'this session is running a prompt; load or resume it when the prompt has ended',
       );
     }
-    return this.#open.open({ ...stored, cwd: context.params.cwd });
+    return this.#openLive({ ...stored, cwd: context.params.cwd });
+  }
+
+  /** Opens `stored` as a live session, replacing an open copy; past the limit the least recently used idle one closes. */
+  async #openLive(stored: StoredAiSdkSession): Promise<LiveSession> {
+    await this.#open.makeRoom(stored.sessionId);
+    const live = new LiveSession(this.#options, stored);
+    await this.#open.add(live);
+    return live;
   }
 }

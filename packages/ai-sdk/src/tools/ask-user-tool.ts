@@ -1,8 +1,8 @@
 // askUserTool(): the model asks the user one question — pick one of its options (askChoice), or type an answer
 // (askText) — and gets the answer back as its tool result.
+import { invalidOption } from '@acpkit/errors';
 import type { Tool } from 'ai';
 import { z } from 'zod';
-import { invalidOption } from '../errors.js';
 import { askForModel, type QuestionToolResult, titleFrom } from './question-results.js';
 import { sessionTool, type ToolCallContext, type ToolRuntime } from './session-tools.js';
 
@@ -73,7 +73,7 @@ function ask(
  * `{ status: 'unsupported', message }` when the client cannot show forms — never an error for those. Put it in the
  * `tools` of {@link createAiSdkAgent}; run elsewhere it throws `AiSdkAgentError` `TOOL_OUTSIDE_SESSION`.
  *
- * @throws `AiSdkAgentError` `INVALID_OPTION` for a `description` that is not a non-empty string.
+ * @throws `OptionError` (`@acpkit/errors`, code `INVALID_OPTION`) for a `description` that is not a non-empty string.
  * @example
  * ```ts
  * import { askUserTool, createAiSdkAgent } from '@acpkit/ai-sdk';

@@ -1,9 +1,9 @@
 // formTool({ description, schema }): the model asks the user to fill in a form compiled from a zod object schema
 // (askForm) and gets the typed value back.
+import { invalidOption } from '@acpkit/errors';
 import { compileForm, type FormObjectSchema, type FormSchemaCheck } from '@acpkit/form-schema';
 import type { Tool } from 'ai';
 import { z } from 'zod';
-import { invalidOption } from '../errors.js';
 import { askForModel, type QuestionToolResult, titleFrom } from './question-results.js';
 import { sessionTool, type ToolCallContext, type ToolRuntime } from './session-tools.js';
 
@@ -56,7 +56,7 @@ export interface FormToolOptions<Form extends FormObjectSchema> {
  * when the model calls the tool.
  *
  * @throws `FormSchemaError` (from `@acpkit/form-schema`) for a schema ACP forms cannot express;
- * `AiSdkAgentError` `INVALID_OPTION` for a blank description or title.
+ * `OptionError` (`@acpkit/errors`, code `INVALID_OPTION`) for a blank description or title.
  * @example
  * ```ts
  * import { createAiSdkAgent, formTool } from '@acpkit/ai-sdk';

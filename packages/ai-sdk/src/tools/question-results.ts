@@ -1,9 +1,10 @@
 // What a question tool returns to the model: the answer's status in words the model can act on. A client that
 // cannot show forms is an answer too ("unsupported"), not a failed tool call.
-import { type ElicitationResult, ElicitationUnsupportedError } from '@acpkit/elicitation';
+import { askForOutcome, type ElicitationResult, type QuestionOutcome } from '@acpkit/elicitation';
 
 /**
- * The result of a question the model asked (`askUserTool()`, `formTool()`), as the model receives it.
+ * The result of a question the model asked (`askUserTool()`, `formTool()`), as the model receives it: the
+ * `QuestionOutcome` of `@acpkit/elicitation` (which the LangChain adapter's interrupts answer with too).
  *
  * @example
  * ```ts
@@ -12,38 +13,22 @@ import { type ElicitationResult, ElicitationUnsupportedError } from '@acpkit/eli
  * const result: QuestionToolResult<string> = { status: 'accepted', answer: 'Production' };
  * ```
  */
-export type QuestionToolResult<Answer> =
-  | { readonly status: 'accepted'; readonly answer: Answer }
-  | { readonly status: 'declined'; readonly message: string }
-  | { readonly status: 'cancelled'; readonly message: string }
-  | { readonly status: 'unsupported'; readonly message: string };
+export type QuestionToolResult<Answer> = QuestionOutcome<Answer>;
 
-const DECLINED =
-  'The user declined to answer. Do not ask the same question again; continue without the answer.';
-const CANCELLED = 'The user dismissed the question without answering.';
-const UNSUPPORTED =
-  "The user's ACP client cannot show questions (no form elicitation). Continue without asking, or explain in " +
-  'your reply what you need from the user.';
+/** What the model reads when there is no answer: words it can act on. */
+const MODEL_MESSAGES = {
+  declined: 'The user declined to answer. Do not ask the same question again; continue without the answer.',
+  cancelled: 'The user dismissed the question without answering.',
+  unsupported:
+    "The user's ACP client cannot show questions (no form elicitation). Continue without asking, or explain in " +
+    'your reply what you need from the user.',
+} as const;
 
 /** Runs one question and turns its result (or the client's lack of support) into the model's tool result. */
-export async function askForModel<Answer>(
+export function askForModel<Answer>(
   ask: () => Promise<ElicitationResult<Answer>>,
 ): Promise<QuestionToolResult<Answer>> {
-  let result: ElicitationResult<Answer>;
-  try {
-    result = await ask();
-  } catch (error) {
-    if (ElicitationUnsupportedError.isInstance(error)) return { status: 'unsupported', message: UNSUPPORTED };
-    throw error;
-  }
-  switch (result.status) {
-    case 'accepted':
-      return { status: 'accepted', answer: result.value };
-    case 'declined':
-      return { status: 'declined', message: DECLINED };
-    case 'cancelled':
-      return { status: 'cancelled', message: CANCELLED };
-  }
+  return askForOutcome(ask, MODEL_MESSAGES);
 }
 
 const MAX_TITLE_CHARACTERS = 200;

@@ -48,8 +48,8 @@ describe('formTool', () => {
   });
 
   it.each([
-    [{ description: '' }, 'formTool description must be a non-empty string, got "".'],
-    [{ description: 'ok', title: ' ' }, 'formTool title must be a non-empty string, got " ".'],
+    [{ description: '' }, 'formTool description must be a non-empty string, got ""'],
+    [{ description: 'ok', title: ' ' }, 'formTool title must be a non-empty string, got " "'],
   ])('refuses %j', (options, message) => {
     expect(() => formTool({ schema: z.object({ a: z.string() }), ...options } as never)).toThrow(message);
   });

@@ -1,9 +1,9 @@
 // The tool calls of one turn as the client sees them: one `tool_call` when the model makes the call (pending when it
 // waits for approval, in progress otherwise), then `tool_call_update`s until it is completed or failed. Every call
 // reaches a final status before the turn answers.
+import { toolOutputText, toolTextContent } from '@acpkit/elicitation';
 import type {
   SessionUpdate,
-  ToolCallContent,
   ToolCallLocation,
   ToolCallStatus,
   ToolCallUpdate,
@@ -38,22 +38,6 @@ interface TrackedCall {
   readonly keepsContent: boolean;
   /** `undefined` until its `tool_call` is sent. */
   status: ToolCallStatus | undefined;
-}
-
-/** The text a client shows for a tool's output or error. */
-export function displayText(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value instanceof Error) return value.message;
-  if (value === undefined) return '(no output)';
-  try {
-    return JSON.stringify(value, null, 2) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
-
-function textContent(text: string): ToolCallContent[] {
-  return [{ type: 'content', content: { type: 'text', text } }];
 }
 
 /** A display hook that throws must not fail the turn: the call keeps its default title. */
@@ -144,7 +128,7 @@ export class ToolCalls {
       ...this.#announce(toolCallId, call, 'in_progress'),
       {
         ...this.#move(toolCallId, call, preliminary ? 'in_progress' : 'completed'),
-        ...(call.keepsContent ? {} : { content: textContent(displayText(output)) }),
+        ...(call.keepsContent ? {} : { content: toolTextContent(toolOutputText(output)) }),
         rawOutput: output,
       },
     ];
@@ -156,7 +140,7 @@ export class ToolCalls {
     if (call === undefined || isFinal(call.status)) return [];
     return [
       ...this.#announce(toolCallId, call, 'pending'),
-      { ...this.#move(toolCallId, call, 'failed'), content: textContent(text) },
+      { ...this.#move(toolCallId, call, 'failed'), content: toolTextContent(text) },
     ];
   }
 

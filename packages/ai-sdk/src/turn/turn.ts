@@ -3,7 +3,7 @@
 // AI SDK's own `tool-approval-response` parts to the messages and calls streamText again, which runs or denies the
 // held calls and goes on. Every update is sent (awaited, in order) before run() settles, so the prompt response
 // always comes after them.
-import type { AcpSessionContext } from '@acpkit/elicitation';
+import { type AcpSessionContext, toolOutputText } from '@acpkit/elicitation';
 import type { ContentBlock, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
 import {
   type ModelMessage,
@@ -23,7 +23,7 @@ import { resultsForOpenToolCalls } from './history.js';
 import { promptToUserMessage } from './prompt-content.js';
 import { modelCallFailed, modelStoppedWithError } from './provider-error.js';
 import { stopReasonFor } from './stop-reason.js';
-import { displayText, type ToolCallPart, ToolCalls } from './tool-calls.js';
+import { type ToolCallPart, ToolCalls } from './tool-calls.js';
 
 /** Where a turn records what it sends (the session's transcript, for replay on `session/load`). */
 export interface UpdateRecorder {
@@ -233,7 +233,7 @@ export class Turn {
             break;
           }
           case 'tool-error':
-            await this.#sendAll(this.#calls.failed(part.toolCallId, `Failed: ${displayText(part.error)}`));
+            await this.#sendAll(this.#calls.failed(part.toolCallId, `Failed: ${toolOutputText(part.error)}`));
             break;
           case 'tool-output-denied':
             await this.#sendAll(this.#calls.failed(part.toolCallId, REJECTED_REASON));

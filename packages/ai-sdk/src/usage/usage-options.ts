@@ -1,6 +1,6 @@
 // What the author tells the agent about a model's usage: its context window (ACP's `usage_update.size`; the AI
 // SDK's model interface does not say it) and, optionally, its prices for the session's cost.
-import { invalidOption } from '../errors.js';
+import { invalidOption } from '@acpkit/errors';
 
 /**
  * A model's context window and prices; with it the agent sends a `usage_update` after each step.

@@ -1,5 +1,6 @@
 // session/load shows the conversation again from the thread's messages (the checkpointer is the source of truth, not
 // a transcript of what was sent): user text, the agent's text and reasoning, and each tool call with its result.
+import { toolTextContent } from '@acpkit/elicitation';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { forEachTextPiece, type MessageLike, messageType } from '../turn/message-content.js';
 import { displayText } from '../turn/tool-calls.js';
@@ -36,7 +37,7 @@ export function replayUpdates(messages: readonly MessageLike[]): SessionUpdate[]
         sessionUpdate: 'tool_call_update',
         toolCallId: message.tool_call_id,
         status: message.status === 'error' ? 'failed' : 'completed',
-        content: [{ type: 'content', content: { type: 'text', text: displayText(message.content) } }],
+        content: toolTextContent(displayText(message.content)),
       });
     }
   }

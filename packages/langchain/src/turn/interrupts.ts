@@ -8,10 +8,13 @@
 // Anything else fails the turn with a message that says which shapes work.
 import {
   type AcpSessionContext,
+  askForOutcome,
   type ElicitationResult,
-  ElicitationUnsupportedError,
+  type QuestionOutcome,
+  requestToolPermission,
+  toolPermissionOptions,
 } from '@acpkit/elicitation';
-import { methods, type PermissionOption, RequestError } from '@agentclientprotocol/sdk';
+import { RequestError } from '@agentclientprotocol/sdk';
 import { z } from 'zod';
 import type { ToolCalls } from './tool-calls.js';
 
@@ -24,7 +27,8 @@ export interface PendingInterrupt {
 }
 
 /**
- * What a graph's `interrupt({ question, … })` returns once the user answered (or could not).
+ * What a graph's `interrupt({ question, … })` returns once the user answered (or could not): the `QuestionOutcome`
+ * of `@acpkit/elicitation`, as the AI SDK adapter's question tools return it.
  *
  * @example
  * ```ts
@@ -35,14 +39,15 @@ export interface PendingInterrupt {
  * const environment = answer.status === 'accepted' ? answer.answer : 'staging';
  * ```
  */
-export type QuestionResult<Answer = unknown> =
-  | { readonly status: 'accepted'; readonly answer: Answer }
-  | { readonly status: 'declined' | 'cancelled' | 'unsupported'; readonly message: string };
+export type QuestionResult<Answer = unknown> = QuestionOutcome<Answer>;
 
-const DECLINED = 'The user declined to answer.';
-const CANCELLED = 'The user dismissed the question without answering.';
-const UNSUPPORTED =
-  "The user's ACP client cannot show questions (no form elicitation); continue without the answer.";
+/** What the graph reads when there is no answer. */
+const GRAPH_MESSAGES = {
+  declined: 'The user declined to answer.',
+  cancelled: 'The user dismissed the question without answering.',
+  unsupported:
+    "The user's ACP client cannot show questions (no form elicitation); continue without the answer.",
+} as const;
 /** What the model reads for a call the user rejected (the middleware's ToolMessage). */
 export const REJECTED_MESSAGE = 'The user rejected this tool call; it did not run.';
 
@@ -173,18 +178,14 @@ export class InterruptAnswers {
       allowed.has('edit') && this.#session.supportsElicitation('form')
         ? editSchema(review?.argsSchema ?? this.#toolSchemas.get(action.name), action.args)
         : undefined;
-    const options: PermissionOption[] = [];
-    if (allowed.has('approve')) {
-      options.push({ optionId: 'allow_once', name: 'Allow once', kind: 'allow_once' });
-      options.push({
-        optionId: 'allow_always',
-        name: `Always allow ${action.name} in this session`,
-        kind: 'allow_always',
-      });
-    }
-    if (form !== undefined)
-      options.push({ optionId: 'edit', name: 'Edit the arguments, then run', kind: 'allow_once' });
-    if (allowed.has('reject')) options.push({ optionId: 'reject_once', name: 'Reject', kind: 'reject_once' });
+    const options = toolPermissionOptions(action.name, {
+      allow: allowed.has('approve'),
+      reject: allowed.has('reject'),
+      extra:
+        form === undefined
+          ? []
+          : [{ optionId: 'edit', name: 'Edit the arguments, then run', kind: 'allow_once' }],
+    });
     if (options.length === 0) {
       throw RequestError.internalError(
         { tool: action.name, allowedDecisions: [...allowed] },
@@ -192,30 +193,20 @@ export class InterruptAnswers {
           `(${[...allowed].join(', ')}; editing needs form elicitation); allow approve or reject for this tool`,
       );
     }
-    let optionId: string | undefined;
-    try {
-      const response = await this.#session.client.request(
-        methods.client.session.requestPermission,
-        {
-          sessionId: this.#session.sessionId,
-          toolCall:
-            toolCallId === undefined
-              ? { toolCallId: `review-${action.name}`, title: action.name, rawInput: action.args }
-              : this.#calls.permissionSubject(toolCallId),
-          options,
-        },
-        { cancellationSignal: this.#signal, stopWaitingOnCancel: true },
-      );
-      const outcome = (response as { outcome?: { outcome?: unknown; optionId?: unknown } } | null)?.outcome;
-      if (outcome?.outcome === 'cancelled') return undefined;
-      if (outcome?.outcome === 'selected' && typeof outcome.optionId === 'string')
-        optionId = outcome.optionId;
-    } catch (error) {
-      if (this.#signal.aborted) return undefined;
-      if (!(error instanceof RequestError)) throw error;
-      // The client failed the request: nothing runs on an answer nobody gave.
+    const answer = await requestToolPermission(this.#session.client, {
+      sessionId: this.#session.sessionId,
+      toolCall:
+        toolCallId === undefined
+          ? { toolCallId: `review-${action.name}`, title: action.name, rawInput: action.args }
+          : this.#calls.permissionSubject(toolCallId),
+      options,
+      signal: this.#signal,
+    });
+    if (answer.outcome === 'cancelled') return undefined;
+    // The client failed the request: nothing runs on an answer nobody gave.
+    if (answer.outcome === 'failed')
       return { type: 'reject', message: 'The permission request failed, so this tool call did not run.' };
-    }
+    const optionId = answer.outcome === 'selected' ? answer.optionId : undefined;
     if (optionId === 'allow_once' && allowed.has('approve')) return { type: 'approve' };
     if (optionId === 'allow_always' && allowed.has('approve')) {
       this.#alwaysAllowed.add(action.name);
@@ -287,23 +278,8 @@ export class InterruptAnswers {
     return this.#signal.aborted ? undefined : result;
   }
 
-  async #ask(ask: () => Promise<ElicitationResult<unknown>>): Promise<QuestionResult> {
-    let result: ElicitationResult<unknown>;
-    try {
-      result = await ask();
-    } catch (error) {
-      if (ElicitationUnsupportedError.isInstance(error))
-        return { status: 'unsupported', message: UNSUPPORTED };
-      throw error;
-    }
-    switch (result.status) {
-      case 'accepted':
-        return { status: 'accepted', answer: result.value };
-      case 'declined':
-        return { status: 'declined', message: DECLINED };
-      default:
-        return { status: 'cancelled', message: CANCELLED };
-    }
+  #ask(ask: () => Promise<ElicitationResult<unknown>>): Promise<QuestionResult> {
+    return askForOutcome(ask, GRAPH_MESSAGES);
   }
 
   async #sendAll(updates: readonly import('@agentclientprotocol/sdk').SessionUpdate[]): Promise<void> {

@@ -2,13 +2,8 @@
 // (pending), then `tool_call_update`s: the full arguments once the message is complete, in progress when LangGraph
 // starts the tools task, completed or failed with the ToolMessage. Every call reaches a final status before the turn
 // answers, and a status never goes back (the graph's steps show each call more than once: messages, updates, tasks).
-import type {
-  SessionUpdate,
-  ToolCallContent,
-  ToolCallStatus,
-  ToolCallUpdate,
-  ToolKind,
-} from '@agentclientprotocol/sdk';
+import { toolOutputText, toolTextContent } from '@acpkit/elicitation';
+import type { SessionUpdate, ToolCallStatus, ToolCallUpdate, ToolKind } from '@agentclientprotocol/sdk';
 import type { ToolCallDisplay, ToolCallInfo } from '../options.js';
 
 interface TrackedCall {
@@ -21,23 +16,12 @@ interface TrackedCall {
   status: ToolCallStatus;
 }
 
-/** A tool call's output as text for the client. */
+/** A tool call's output as text for the client: LangChain content blocks of text joined, the rest as ACP shows it. */
 export function displayText(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value instanceof Error) return value.message;
-  if (value === undefined) return '(no output)';
   if (Array.isArray(value) && value.every((block) => typeof block?.text === 'string')) {
     return value.map((block) => block.text as string).join('');
   }
-  try {
-    return JSON.stringify(value, null, 2) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
-
-function textContent(text: string): ToolCallContent[] {
-  return [{ type: 'content', content: { type: 'text', text } }];
+  return toolOutputText(value);
 }
 
 function isFinal(status: ToolCallStatus): boolean {
@@ -108,7 +92,7 @@ export class ToolCalls {
       sessionUpdate: 'tool_call_update',
       toolCallId,
       status: tracked.status,
-      content: textContent(displayText(output)),
+      content: toolTextContent(displayText(output)),
       rawOutput: output,
     });
     return updates;
@@ -119,7 +103,9 @@ export class ToolCalls {
     const call = this.#calls.get(toolCallId);
     if (call === undefined || isFinal(call.status)) return [];
     call.status = 'failed';
-    return [{ sessionUpdate: 'tool_call_update', toolCallId, status: 'failed', content: textContent(text) }];
+    return [
+      { sessionUpdate: 'tool_call_update', toolCallId, status: 'failed', content: toolTextContent(text) },
+    ];
   }
 
   /** The first call of `namespace` not final and not in `taken`, named `toolName` (to pair an approval request). */

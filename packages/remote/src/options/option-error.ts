@@ -1,7 +1,7 @@
-// AcpRemoteOptionError, the INVALID_OPTION error every option check throws: the option's name, what it allows and what
-// was given as fields a program branches on, the value described but never echoed.
-import { brandErrorClass, describeRejectedValue } from '@acpkit/errors';
-import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
+// AcpRemoteOptionError, the INVALID_OPTION error every option check throws: @acpkit/errors' OptionError (the option's
+// name, what it allows and what was given as fields) in the AcpRemoteError family, the value described, never echoed.
+import { brandErrorClass, describeRejectedValue, OptionError } from '@acpkit/errors';
+import { AcpRemoteError } from '../shared/errors.js';
 import { redactUrls } from '../shared/logger.js';
 
 /** How a rejected value is shown in an error message: JSON, shortened, URL secrets redacted. */
@@ -10,9 +10,10 @@ export function describeOptionValue(value: unknown): string {
 }
 
 /**
- * An option of `@acpkit/remote` has an invalid value: an `AcpRemoteError` with code `INVALID_OPTION` whose fields say
- * which option ({@link AcpRemoteOptionError.option}, as you pass it: `bearerToken`, `port`, `headers`, `env`), what
- * it allows and how the given value looked (never the value of a secret). Branch on `option`, not on the message.
+ * An option of `@acpkit/remote` has an invalid value: the `OptionError` of `@acpkit/errors` (code `INVALID_OPTION`,
+ * like every package's) that is also an `AcpRemoteError`, whose fields say which option
+ * ({@link AcpRemoteOptionError.option}, as you pass it: `bearerToken`, `port`, `headers`, `env`), what it allows and
+ * how the given value looked (never the value of a secret). Branch on `option`, not on the message.
  *
  * @example
  * ```ts
@@ -25,7 +26,7 @@ export function describeOptionValue(value: unknown): string {
  * }
  * ```
  */
-export class AcpRemoteOptionError extends AcpRemoteError<typeof AcpRemoteErrorCode.InvalidOption> {
+export class AcpRemoteOptionError extends OptionError {
   /**
    * Like `instanceof`, but also true for errors created by another copy of this package.
    *
@@ -34,30 +35,11 @@ export class AcpRemoteOptionError extends AcpRemoteError<typeof AcpRemoteErrorCo
    * AcpRemoteOptionError.isInstance(new Error('x')); // false
    * ```
    */
-  static override readonly isInstance = brandErrorClass(AcpRemoteOptionError, 'acpkit.error.remote-option');
+  static override readonly isInstance = brandErrorClass(AcpRemoteOptionError, 'acpkit.error.remote-option', {
+    // Every error @acpkit/remote throws is an AcpRemoteError: `AcpRemoteError.isInstance` stays true for this one.
+    families: [AcpRemoteError],
+  });
   override readonly name: string = 'AcpRemoteOptionError';
-  /** The option as it is spelled in the options object (`bearerToken`, `headers`, `env`, `url`, …). */
-  readonly option: string;
-  /** What the option allows, in words (`a positive integer`, …). */
-  readonly expected: string;
-  /** How the rejected value looked: JSON, shortened, secrets replaced by a description (`a blank string`). */
-  readonly received: string;
-
-  constructor(
-    option: string,
-    expected: string,
-    received: string,
-    options: { label?: string; cause?: unknown } = {},
-  ) {
-    super(
-      AcpRemoteErrorCode.InvalidOption,
-      `${options.label ?? option} must be ${expected}, got ${received}`,
-      options.cause === undefined ? undefined : { cause: options.cause },
-    );
-    this.option = option;
-    this.expected = expected;
-    this.received = received;
-  }
 }
 
 /**
