@@ -14,7 +14,9 @@ import { CloseCode } from '../../shared/constants.js';
 import { SSE_CLOSE_FLUSH_MS } from '../../shared/fixed-limits.js';
 import { transportLabel } from '../../shared/transport.js';
 import { InitializeAnswers } from '../../wire/initialize.js';
-import { ROUTE_WATCH, type RouteKeys } from '../../wire/route-keys.js';
+import { CURSOR_META_KEY, type CursorSlot, cursorNodesOf, readCursorSlot } from '../../wire/cursor-slot.js';
+import { compileWatch, FrameScanner, type WatchSpec } from '../../wire/frame-scan.js';
+import type { RouteKeys } from '../../wire/route-keys.js';
 import { type ResumeGap, RetentionBudget, SseStream, type SseStreamOwner } from './sse-stream.js';
 import {
   CONNECTION_STREAM,
@@ -23,6 +25,19 @@ import {
   type StreamRouteLimits,
   StreamRoutes,
 } from './stream-routes.js';
+
+/**
+ * What the port's relay records of each frame it sends: the route keys, and where the durable-resume cursor goes
+ * (`params._meta` / `result._meta`, see {@link readCursorSlot}).
+ */
+export const STREAM_ROUTE_WATCH: WatchSpec = {
+  id: true,
+  method: true,
+  params: { sessionId: true, _meta: { [CURSOR_META_KEY]: true } },
+  result: { sessionId: true, _meta: { [CURSOR_META_KEY]: true } },
+};
+const STREAM_WATCH_NODE = compileWatch(STREAM_ROUTE_WATCH);
+const STREAM_CURSOR_NODES = cursorNodesOf(STREAM_WATCH_NODE)!;
 
 /** Options of {@link HttpServerPort}. */
 export interface HttpServerPortOptions {
@@ -89,7 +104,7 @@ export class HttpServerPort implements FramePort, StallProbe {
   /** Frames towards the client become SSE `data:` lines: no raw line break may survive. */
   readonly outboundRules = { singleLine: true } as const;
   /** The relay's scan of each frame it sends records what routing needs. */
-  readonly routeWatch = ROUTE_WATCH;
+  readonly routeWatch = STREAM_ROUTE_WATCH;
   readonly reading: ReadGate;
   readonly closed: Promise<PortClose>;
   readonly metrics: RelayMetrics;
@@ -118,6 +133,8 @@ export class HttpServerPort implements FramePort, StallProbe {
   private waiting: DetachedSession | undefined;
   private readonly sessions: SessionKeeper;
   private readonly stallGuard: StallGuard;
+  /** Finds the cursor slot of a frame handed over without one (`serveAcp`'s messages, a policy's rewrite). */
+  private cursorScanner: FrameScanner | undefined;
   private resolveClosed!: (close: PortClose) => void;
   private endedWith: PortClose | undefined;
 
@@ -300,7 +317,9 @@ export class HttpServerPort implements FramePort, StallProbe {
       return;
     }
     this.metrics.sent.count(payload);
-    this.streamFor(this.routes.outbound(route)).push(payload);
+    // The relay read the slot from its scan of these very bytes (none: an error answer, say); else scan them here.
+    if ('cursorSlot' in route) this.streamFor(this.routes.outbound(route)).push(payload, route.cursorSlot);
+    else this.pushScanned(payload, route);
     if (this.isFull) this.full();
   }
 
@@ -354,6 +373,16 @@ export class HttpServerPort implements FramePort, StallProbe {
     this.drainWaiters.length = 0;
     for (const waiter of this.readingWaiters.splice(0)) waiter();
     this.resolveClosed(this.endedWith);
+  }
+
+  /** Sends a frame whose cursor slot the relay did not find: one scan of its bytes finds it. */
+  private pushScanned(payload: Buffer | string, route: RouteKeys): void {
+    const bytes = typeof payload === 'string' ? Buffer.from(payload) : payload;
+    this.cursorScanner ??= new FrameScanner(STREAM_WATCH_NODE);
+    const slot: CursorSlot | undefined = this.cursorScanner.scan(bytes)
+      ? readCursorSlot(this.cursorScanner, STREAM_CURSOR_NODES)
+      : undefined;
+    this.streamFor(this.routes.outbound(route)).push(bytes, slot);
   }
 
   private streamEnded(): void {

@@ -3,6 +3,7 @@
 import type { Writable } from 'node:stream';
 import { HIGH_WATER_BYTES } from '../../relay/flow-control.js';
 import { tickCorker } from '../../relay/write-batching.js';
+import { type CursorSlot, cursorText } from '../../wire/cursor-slot.js';
 
 const EVENT_END = Buffer.from('\n\n');
 /** Events up to this size are written as one chunk (joining costs less than framing three). */
@@ -20,20 +21,56 @@ function headOf(seq: number): string {
   return `id: ${seq}\ndata: `;
 }
 
-/** The length of {@link headOf}`(seq)`, without making the string. */
-function headBytes(seq: number): number {
+/** How many decimal digits `seq` has, without making the string. */
+function digitsOf(seq: number): number {
   let digits = 1;
   for (let rest = seq; rest >= 10; rest = Math.floor(rest / 10)) digits += 1;
-  return 'id: \ndata: '.length + digits;
+  return digits;
 }
 
-/** An event's text as one string or buffer. */
+/** The length of {@link headOf}`(seq)`. */
+function headBytes(seq: number): number {
+  return 'id: \ndata: '.length + digitsOf(seq);
+}
+
+/** How many bytes splicing the cursor `seq` at `slot` adds to the payload (the quoted cursor, its key, less what it replaces). */
+function cursorBytes(slot: CursorSlot | undefined, seq: number): number {
+  if (slot === undefined) return 0;
+  return slot.before.length + slot.after.length + digitsOf(seq) + 2 - (slot.end - slot.start);
+}
+
+/** An event's text as one string or buffer, its cursor spliced into its `_meta` when it has a slot. */
 function joinEvent(record: EventRecord): string | Buffer {
-  const { payload } = record;
+  const { payload, slot } = record;
   const head = headOf(record.seq);
-  return typeof payload === 'string'
-    ? `${head}${payload}\n\n`
-    : Buffer.concat([Buffer.from(head, 'latin1'), payload, EVENT_END], record.bytes);
+  if (slot === undefined)
+    return typeof payload === 'string'
+      ? `${head}${payload}\n\n`
+      : Buffer.concat([Buffer.from(head, 'latin1'), payload, EVENT_END], record.bytes);
+  const frame = slot.frame;
+  return Buffer.concat(
+    [
+      Buffer.from(head, 'latin1'),
+      frame.subarray(0, slot.start),
+      Buffer.from(cursorText(slot, String(record.seq)), 'latin1'),
+      frame.subarray(slot.end),
+      EVENT_END,
+    ],
+    record.bytes,
+  );
+}
+
+/** Writes a large event as views of its payload (no copy of the payload itself). */
+function writeLargeEvent(receiver: Writable, record: EventRecord): void {
+  receiver.write(headOf(record.seq));
+  const slot = record.slot;
+  if (slot === undefined) receiver.write(record.payload);
+  else {
+    receiver.write(slot.frame.subarray(0, slot.start));
+    receiver.write(cursorText(slot, String(record.seq)));
+    receiver.write(slot.frame.subarray(slot.end));
+  }
+  receiver.write(EVENT_END);
 }
 const KEEP_ALIVE = ':\n\n';
 
@@ -74,6 +111,8 @@ interface EventRecord {
   readonly stream: SseStream;
   /** What follows the event's head (`id: <seq>\ndata: `); a blank line follows it. */
   readonly payload: Buffer | string;
+  /** Where the event's cursor (its seq) goes in `payload` (then `slot.frame`), or none (the `id:` line only). */
+  readonly slot: CursorSlot | undefined;
   /** The event's bytes on the wire (head, payload, blank line). */
   readonly bytes: number;
   /** When it was written to a receiver (ms, `performance.now()`); 0 while queued. */
@@ -244,13 +283,17 @@ export class SseStream {
     return this.nextSeq - 1;
   }
 
-  /** Queues one event (a JSON-RPC message on one line) and writes it if a receiver can take it now. */
-  push(payload: Buffer | string): void {
+  /**
+   * Queues one event (a JSON-RPC message on one line) and writes it if a receiver can take it now. With `slot` (found
+   * in `payload`, which must then be `slot.frame`), the event's id is also spliced into the message's `_meta` as
+   * `acp/cursor` when it is written: the held payload stays the bytes received, so a replay is identical.
+   */
+  push(payload: Buffer | string, slot?: CursorSlot): void {
     if (this.ended || this.closingComment !== undefined) return;
     const seq = this.nextSeq++;
     const payloadBytes = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
-    const bytes = headBytes(seq) + payloadBytes + EVENT_END.length;
-    this.events.push({ seq, stream: this, payload, bytes, sentAt: 0, retention: 0, retained: false });
+    const bytes = headBytes(seq) + payloadBytes + EVENT_END.length + cursorBytes(slot, seq);
+    this.events.push({ seq, stream: this, payload, slot, bytes, sentAt: 0, retention: 0, retained: false });
     this.unsentBytes += bytes;
     this.flush();
   }
@@ -381,11 +424,7 @@ export class SseStream {
       // One chunk per event (a chunked response frames each write): small events are joined, a large payload is
       // written as it is rather than copied.
       if (record.bytes <= SINGLE_CHUNK_BYTES) receiver.write(joinEvent(record));
-      else {
-        receiver.write(headOf(record.seq));
-        receiver.write(record.payload);
-        receiver.write(EVENT_END);
-      }
+      else writeLargeEvent(receiver, record);
       this.sentThrough = record.seq;
       this.unsentBytes -= record.bytes;
       record.sentAt = performance.now();
