@@ -1,9 +1,9 @@
 // The relay core: joins a FramePort (WebSocket or Streamable HTTP) and a LinePort, checks every frame and applies a
 // direction's policy.
 import type { Readable, Writable } from 'node:stream';
+import { type CursorNodes, cursorNodesOf, readCursorSlot } from '../wire/cursor-slot.js';
 import { extendWatch, type FrameScanner } from '../wire/frame-scan.js';
 import { FrameChecks, type FrameRules, type Refusal, refusalReply } from '../wire/inbound.js';
-import { type CursorNodes, cursorNodesOf, readCursorSlot } from '../wire/cursor-slot.js';
 import { type RouteNodes, readRouteKeys, routeNodesOf } from '../wire/route-keys.js';
 import { PauseReason } from './flow-control.js';
 import type { FrameLog } from './frame-log.js';

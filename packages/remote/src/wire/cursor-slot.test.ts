@@ -15,9 +15,7 @@ function stamped(text: string, cursor = '7', engine: 'auto' | 'javascript' = 'au
   const slot: CursorSlot | undefined = readCursorSlot(scanner, nodes);
   if (slot === undefined) return undefined;
   expect(slot.frame).toBe(bytes);
-  return (
-    bytes.toString('utf8', 0, slot.start) + cursorText(slot, cursor) + bytes.toString('utf8', slot.end)
-  );
+  return bytes.toString('utf8', 0, slot.start) + cursorText(slot, cursor) + bytes.toString('utf8', slot.end);
 }
 
 describe('readCursorSlot', () => {
@@ -34,22 +32,27 @@ describe('readCursorSlot', () => {
     });
 
     it(`adds to an existing _meta and replaces an existing cursor, leaving every other byte (${engine})`, () => {
-      const withMeta = '{"method":"m","params":{"a":1.10,"_meta":{"traceparent":"t"},"b":12345678901234567890}}';
+      const withMeta =
+        '{"method":"m","params":{"a":1.10,"_meta":{"traceparent":"t"},"b":12345678901234567890}}';
       expect(stamped(withMeta, '5', engine)).toBe(
         '{"method":"m","params":{"a":1.10,"_meta":{"acp/cursor":"5","traceparent":"t"},"b":12345678901234567890}}',
       );
       const emptyMeta = '{"method":"m","params":{"_meta":{}}}';
       expect(stamped(emptyMeta, '5', engine)).toBe('{"method":"m","params":{"_meta":{"acp/cursor":"5"}}}');
       const relayed = '{"method":"m","params":{"_meta":{"acp/cursor":"upstream-9","k":1}}}';
-      expect(stamped(relayed, '5', engine)).toBe('{"method":"m","params":{"_meta":{"acp/cursor":"5","k":1}}}');
+      expect(stamped(relayed, '5', engine)).toBe(
+        '{"method":"m","params":{"_meta":{"acp/cursor":"5","k":1}}}',
+      );
     });
 
     it(`puts a response's cursor in result._meta; none for errors or non-object bodies (${engine})`, () => {
-      expect(JSON.parse(stamped('{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}', '3', engine)!)).toEqual(
-        { jsonrpc: '2.0', id: 1, result: { _meta: { 'acp/cursor': '3' }, stopReason: 'end_turn' } },
-      );
+      expect(
+        JSON.parse(stamped('{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}', '3', engine)!),
+      ).toEqual({ jsonrpc: '2.0', id: 1, result: { _meta: { 'acp/cursor': '3' }, stopReason: 'end_turn' } });
       expect(stamped('{"jsonrpc":"2.0","id":1,"result":null}', '3', engine)).toBeUndefined();
-      expect(stamped('{"jsonrpc":"2.0","id":1,"error":{"code":-1,"message":"x"}}', '3', engine)).toBeUndefined();
+      expect(
+        stamped('{"jsonrpc":"2.0","id":1,"error":{"code":-1,"message":"x"}}', '3', engine),
+      ).toBeUndefined();
       expect(stamped('{"jsonrpc":"2.0","method":"m","params":[1]}', '3', engine)).toBeUndefined();
       expect(stamped('{"jsonrpc":"2.0","method":"m","params":{"_meta":null}}', '3', engine)).toBeUndefined();
       // A request's result member (not a JSON-RPC shape, but valid JSON) is not where its cursor goes.
@@ -59,6 +62,9 @@ describe('readCursorSlot', () => {
 
   it('ignores a `_meta` nested deeper than params', () => {
     const nested = '{"method":"m","params":{"update":{"_meta":{"k":1}}}}';
-    expect(JSON.parse(stamped(nested)!).params).toEqual({ _meta: { 'acp/cursor': '7' }, update: { _meta: { k: 1 } } });
+    expect(JSON.parse(stamped(nested)!).params).toEqual({
+      _meta: { 'acp/cursor': '7' },
+      update: { _meta: { k: 1 } },
+    });
   });
 });

@@ -307,6 +307,8 @@ export class SseStream {
     receiver: Writable,
     lastEventId: number | undefined,
     begin?: () => void,
+    /** Written first on a resume (`lastEventId` given): the turn-state advisory event, which has no id. */
+    resumeAdvisory?: () => string | undefined,
   ): { ok: true } | { ok: false; gap: ResumeGap } {
     if (this.ended) return { ok: false, gap: 'overflow' };
     if (lastEventId !== undefined) {
@@ -336,6 +338,11 @@ export class SseStream {
     }, this.owner.keepAliveMs);
     this.keepAlive.unref();
     this.owner.receiverChanged(this);
+    const advisory = lastEventId === undefined ? undefined : resumeAdvisory?.();
+    if (advisory !== undefined) {
+      this.cork();
+      receiver.write(advisory);
+    }
     this.flush();
     return { ok: true };
   }
