@@ -8,6 +8,7 @@ import type { ResolvedConnectOptions } from '../options/validation.js';
 import { FrameLog } from '../relay/frame-log.js';
 import type { PortClose } from '../relay/frame-port.js';
 import { CloseCode } from '../shared/constants.js';
+import { ResumeRefusedError } from '../shared/errors.js';
 import { reconnectBackoffMs } from '../shared/reconnect-backoff.js';
 import { openHttpClientConnection } from '../streamable-http/client/open-http-connection.js';
 import { openClientSocket, openWebSocket } from '../websocket/client-socket.js';
@@ -266,7 +267,12 @@ class Reconnection {
       downtimeMs,
       error: message,
     });
-    this.notify({ type: 'resume-failed', reason, message });
+    this.notify({
+      type: 'resume-failed',
+      reason,
+      message,
+      error: new ResumeRefusedError(reason, message, 'acpkit.resume.v1'),
+    });
     this.port.end({ code: dropped.code, reason: `resume failed (${reason}): ${message}` });
   }
 

@@ -1,4 +1,6 @@
 // What a resumable client connection tells through onConnectionEvent: ConnectionEvent and ResumeFailureReason.
+import type { TurnState } from '../shared/durable-resume.js';
+import type { ResumeRefusedError } from '../shared/errors.js';
 /**
  * Why a client could not resume its session: a reason the server gave (`unknown`, `expired`, `ended`, `overflow`,
  * `invalid`), or one the client found itself: `unreachable` (no connection to the server within the resume
@@ -26,8 +28,9 @@ export type ResumeFailureReason =
  * - `interrupted`: the socket dropped uncleanly; the client reconnects within `windowMs`. Messages sent meanwhile
  *   wait and requests stay pending.
  * - `resumed`: a new socket carries the session on; `replayedFrames` messages were sent again.
- * - `resume-failed`: the session is over; the connection closes as it would have without resume (the mirror then
- *   answers its in-flight requests with an error and exits 1).
+ * - `resume-failed`: the transport resume is over (refused, not offered, or the server unreachable), with `error`, a
+ *   `ResumeRefusedError` (code `RESUME_REFUSED`); the connection closes as it would have without resume (the mirror
+ *   then answers its in-flight requests with an error and exits 1). Sessions may still be resumed on a new one.
  *
  * @example
  * ```ts
@@ -56,4 +59,19 @@ export type ConnectionEvent =
       readonly reason: ResumeFailureReason;
       /** What happened, for a person. */
       readonly message: string;
+      /**
+       * The same as an error (code `RESUME_REFUSED`), for a program: the one seam through which every transport
+       * resume that failed arrives, so the client can open a new connection and resume its sessions.
+       */
+      readonly error: ResumeRefusedError;
+    }
+  | {
+      /**
+       * The durable-resume draft's turn-state advisory, which a resumed Streamable HTTP session stream starts with:
+       * `running` (the turn survived the cut), `idle` with `stopReason` (it ended meanwhile), `requires_action` (the
+       * agent waits on the client: a permission request or question it sent while the client was away).
+       */
+      readonly type: 'turn-state';
+      readonly sessionId: string;
+      readonly turnState: TurnState;
     };

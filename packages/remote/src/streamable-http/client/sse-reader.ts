@@ -7,6 +7,7 @@ const SPACE = 0x20;
 const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);
 const DATA = Buffer.from('data');
 const ID = Buffer.from('id');
+const EVENT = Buffer.from('event');
 /** Room for a field name, its colon and space on top of the event's data limit. */
 const LINE_OVERHEAD_BYTES = 16;
 
@@ -15,6 +16,10 @@ export interface SseEvent {
   readonly data: Buffer;
   /** The last `id:` seen on the stream up to this event (it carries over to later events, as in the standard). */
   readonly id: string | undefined;
+  /** The event's `event:` name, when it had one (undefined: a `message`). */
+  readonly type?: string | undefined;
+  /** The event's own `id:` (its durable-resume cursor), when it had one: unlike `id`, never carried over. */
+  readonly cursor?: string | undefined;
 }
 
 /** Callbacks of an {@link SseReader}. */
@@ -29,7 +34,7 @@ export interface SseReaderHandlers {
 /**
  * Splits an SSE byte stream into events as the WHATWG standard reads them: lines end with CRLF, LF or CR; `data:`
  * lines accumulate (joined by `\n`), `id:` sets the last event id (ignored when it holds NUL), a blank line dispatches
- * an event that has data, `:` lines are comments, other fields (`event`, `retry`) are ignored. Each byte is scanned
+ * an event that has data, `event:` names it, `:` lines are comments, `retry` is ignored. Each byte is scanned
  * once and a line's pieces are joined once (the package's one {@link LineSplitter}), so a 1 MiB event costs one pass; an event's data is bounded by
  * `maxEventBytes`. Hand-written because Node has no SSE reader, and `EventSource` can send no headers.
  *
@@ -47,6 +52,8 @@ export class SseReader {
   private dataBytes = 0;
   private discardingEvent = false;
   private lastId: string | undefined;
+  private eventType: string | undefined;
+  private eventId: string | undefined;
 
   constructor(
     private readonly maxEventBytes: number,
@@ -99,7 +106,10 @@ export class SseReader {
     let value = colon === -1 ? line.subarray(line.length) : line.subarray(colon + 1);
     if (value[0] === SPACE) value = value.subarray(1);
     if (name.equals(DATA)) this.addData(value);
-    else if (name.equals(ID) && !value.includes(0)) this.lastId = value.toString('utf8');
+    else if (name.equals(ID) && !value.includes(0)) {
+      this.lastId = value.toString('utf8');
+      this.eventId = this.lastId;
+    } else if (name.equals(EVENT)) this.eventType = value.toString('utf8');
   }
 
   private addData(value: Buffer): void {
@@ -123,6 +133,11 @@ export class SseReader {
   }
 
   private dispatch(): void {
+    // The event name holds for one event only, as in the standard.
+    const type = this.eventType;
+    const cursor = this.eventId;
+    this.eventType = undefined;
+    this.eventId = undefined;
     if (this.discardingEvent) {
       this.discardingEvent = false;
       return;
@@ -131,7 +146,7 @@ export class SseReader {
     const data = this.data.length === 1 ? this.data[0]! : Buffer.concat(this.data, this.dataBytes);
     this.data.length = 0;
     this.dataBytes = 0;
-    this.handlers.event({ data, id: this.lastId });
+    this.handlers.event({ data, id: this.lastId, type, cursor });
   }
 }
 
