@@ -112,7 +112,8 @@ async function openWebSocketConnection(
   // unclean drop is told as the resume refusal the durable-resume draft makes of it: `unsupported`, through the same
   // `resume-failed` seam as every refused resume, so the client can resume its sessions on a new connection.
   void opened.closed.then((close) => {
-    if (closedHere || close.code !== 1006 || (link?.welcomed !== undefined && opened.resume !== undefined)) return;
+    if (closedHere || close.code !== 1006 || (link?.welcomed !== undefined && opened.resume !== undefined))
+      return;
     const message = `the connection dropped (${close.reason || 'no close frame'}) and the server offers no transport resume`;
     resolved.logger.warn('resume failed', { reason: 'unsupported', error: message });
     try {

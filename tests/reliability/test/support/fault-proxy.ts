@@ -69,7 +69,8 @@ export interface FaultProxy {
 
 /**
  * Starts a fault proxy to `127.0.0.1:targetPort`. `plans[i]` is the cut plan of the i-th WebSocket upgrade through it
- * (0-based; plain HTTP requests such as the metadata fetch get none); upgrades past the list are not cut by plan.
+ * (0-based; plain HTTP requests such as the metadata fetch get none); upgrades past the list are not cut by plan. With
+ * `planned` `event-streams`, the plans are for the SSE GETs of a Streamable HTTP client instead (POSTs get none).
  *
  * @example
  * ```ts
@@ -80,7 +81,11 @@ export interface FaultProxy {
 export async function startFaultProxy(
   targetPort: number,
   plans: readonly (CutPlan | undefined)[] = [],
+  /** Which connections get the plans, by their first request: WebSocket upgrades, or SSE GETs (Streamable HTTP). */
+  planned: 'upgrades' | 'event-streams' = 'upgrades',
 ): Promise<FaultProxy> {
+  const plannedRequest =
+    planned === 'upgrades' ? /^upgrade:[ \t]*websocket/im : /^accept:[^\r\n]*text\/event-stream/im;
   const links = new Set<Link>();
   const heldSockets: net.Socket[] = [];
   let accepted = 0;
@@ -132,7 +137,7 @@ export async function startFaultProxy(
     if (link.cut) return;
     if (!link.planned && direction === 'up') {
       link.planned = true;
-      if (/^upgrade:[ \t]*websocket/im.test(chunk.toString('latin1'))) {
+      if (plannedRequest.test(chunk.toString('latin1'))) {
         link.plan = plans[upgrades];
         link.upgrade = upgrades;
         upgrades += 1;

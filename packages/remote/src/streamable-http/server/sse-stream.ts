@@ -338,10 +338,14 @@ export class SseStream {
     }, this.owner.keepAliveMs);
     this.keepAlive.unref();
     this.owner.receiverChanged(this);
-    const advisory = lastEventId === undefined ? undefined : resumeAdvisory?.();
-    if (advisory !== undefined) {
-      this.cork();
-      receiver.write(advisory);
+    this.cork();
+    if (lastEventId === undefined) {
+      // The stream's position so far, as an id-only block (no data, so no event is dispatched): a client cut before
+      // the first event reaches it still holds a cursor to resume from (as MCP's servers prime their streams).
+      receiver.write(`id: ${this.sentThrough}\n\n`);
+    } else {
+      const advisory = resumeAdvisory?.();
+      if (advisory !== undefined) receiver.write(advisory);
     }
     this.flush();
     return { ok: true };
