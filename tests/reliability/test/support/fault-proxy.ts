@@ -84,8 +84,12 @@ export async function startFaultProxy(
   /** Which connections get the plans, by their first request: WebSocket upgrades, or SSE GETs (Streamable HTTP). */
   planned: 'upgrades' | 'event-streams' = 'upgrades',
 ): Promise<FaultProxy> {
+  // An SSE GET of a connection (not the client's probe, which names no connection and is answered 400).
   const plannedRequest =
-    planned === 'upgrades' ? /^upgrade:[ \t]*websocket/im : /^accept:[^\r\n]*text\/event-stream/im;
+    planned === 'upgrades'
+      ? (head: string) => /^upgrade:[ \t]*websocket/im.test(head)
+      : (head: string) =>
+          /^accept:[^\r\n]*text\/event-stream/im.test(head) && /^acp-connection-id:/im.test(head);
   const links = new Set<Link>();
   const heldSockets: net.Socket[] = [];
   let accepted = 0;
@@ -135,9 +139,13 @@ export async function startFaultProxy(
 
   const forward = (link: Link, direction: Direction, chunk: Buffer) => {
     if (link.cut) return;
+    // An upgrade is a socket's first request; an SSE GET may follow others on a kept-alive socket (and is its last).
     if (!link.planned && direction === 'up') {
-      link.planned = true;
-      if (plannedRequest.test(chunk.toString('latin1'))) {
+      link.planned = planned === 'upgrades';
+      if (plannedRequest(chunk.toString('latin1'))) {
+        link.planned = true;
+        link.bytes.up = 0;
+        link.bytes.down = 0;
         link.plan = plans[upgrades];
         link.upgrade = upgrades;
         upgrades += 1;

@@ -423,17 +423,29 @@ export class HttpClientPort implements FramePort, StallProbe {
       abort: new AbortController(),
       dedupe: new CursorDedupe(),
     };
-    stream.reader = new SseReader(this.options.maxMessageBytes, {
-      event: (event) => this.onEvent(stream, event),
-      comment: (text) => {
-        const closed = /^closed (\d+)(?: (.*))?$/.exec(text);
-        if (closed) stream.closing = { code: Number(closed[1]), reason: closed[2] ?? '' };
-      },
-      oversize: (limit) =>
-        this.options.log.warn('the server sent an event over maxMessageBytes; skipped', { limit }),
-    });
+    stream.reader = this.readerFor(stream, undefined);
     this.streams.set(key, stream);
     void this.readStream(stream);
+  }
+
+  /**
+   * A reader for one GET of `stream`: each response gets its own (a cut leaves a partial line or event behind, which
+   * must not run into the next response), starting from the last event id the previous one ended with.
+   */
+  private readerFor(stream: StreamReader, lastEventId: string | undefined): SseReader {
+    return new SseReader(
+      this.options.maxMessageBytes,
+      {
+        event: (event) => this.onEvent(stream, event),
+        comment: (text) => {
+          const closed = /^closed (\d+)(?: (.*))?$/.exec(text);
+          if (closed) stream.closing = { code: Number(closed[1]), reason: closed[2] ?? '' };
+        },
+        oversize: (limit) =>
+          this.options.log.warn('the server sent an event over maxMessageBytes; skipped', { limit }),
+      },
+      lastEventId,
+    );
   }
 
   private onEvent(stream: StreamReader, event: SseEvent): void {
@@ -581,6 +593,7 @@ export class HttpClientPort implements FramePort, StallProbe {
       };
     }
     onOpen();
+    stream.reader = this.readerFor(stream, stream.reader.lastEventId);
     stream.response = response;
     if (this.reading.isPaused) response.pause();
     return new Promise((resolve) => {

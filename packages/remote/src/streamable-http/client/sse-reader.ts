@@ -51,14 +51,21 @@ export class SseReader {
   private readonly data: Buffer[] = [];
   private dataBytes = 0;
   private discardingEvent = false;
+  /** The last event id committed (at an event's blank line, as the standard's "last event ID string"). */
   private lastId: string | undefined;
+  /** The standard's "last event ID buffer": set by an `id:` field, committed when its event ends. */
+  private idBuffer: string | undefined;
   private eventType: string | undefined;
   private eventId: string | undefined;
 
   constructor(
     private readonly maxEventBytes: number,
     private readonly handlers: SseReaderHandlers,
+    /** The id a reader of the same stream before this one ended with (a reconnect reads on from there). */
+    lastEventId?: string,
   ) {
+    this.lastId = lastEventId;
+    this.idBuffer = lastEventId;
     this.lines = new LineSplitter(
       maxEventBytes + LINE_OVERHEAD_BYTES,
       { onLine: (line) => this.line(line), onOversize: () => this.skipEvent() },
@@ -66,7 +73,10 @@ export class SseReader {
     );
   }
 
-  /** The last event id the stream set (`Last-Event-ID` for a reconnect), even by an event without data. */
+  /**
+   * The id of the last event that ended (`Last-Event-ID` for a reconnect), even of an id-only block; an event cut off
+   * before its blank line does not count.
+   */
   get lastEventId(): string | undefined {
     return this.lastId;
   }
@@ -107,8 +117,8 @@ export class SseReader {
     if (value[0] === SPACE) value = value.subarray(1);
     if (name.equals(DATA)) this.addData(value);
     else if (name.equals(ID) && !value.includes(0)) {
-      this.lastId = value.toString('utf8');
-      this.eventId = this.lastId;
+      this.idBuffer = value.toString('utf8');
+      this.eventId = this.idBuffer;
     } else if (name.equals(EVENT)) this.eventType = value.toString('utf8');
   }
 
@@ -138,6 +148,8 @@ export class SseReader {
     const cursor = this.eventId;
     this.eventType = undefined;
     this.eventId = undefined;
+    // The id counts once its event ended (a cut mid-event leaves the previous one): what a reconnect resumes from.
+    this.lastId = this.idBuffer;
     if (this.discardingEvent) {
       this.discardingEvent = false;
       return;

@@ -47,17 +47,16 @@ function joinEvent(record: EventRecord): string | Buffer {
     return typeof payload === 'string'
       ? `${head}${payload}\n\n`
       : Buffer.concat([Buffer.from(head, 'latin1'), payload, EVENT_END], record.bytes);
+  // One buffer of the event's size, written piece by piece: no intermediate buffers for the head and the cursor.
   const frame = slot.frame;
-  return Buffer.concat(
-    [
-      Buffer.from(head, 'latin1'),
-      frame.subarray(0, slot.start),
-      Buffer.from(cursorText(slot, String(record.seq)), 'latin1'),
-      frame.subarray(slot.end),
-      EVENT_END,
-    ],
-    record.bytes,
-  );
+  const event = Buffer.allocUnsafe(record.bytes);
+  let offset = event.write(head, 0, 'latin1');
+  offset += frame.copy(event, offset, 0, slot.start);
+  offset += event.write(cursorText(slot, String(record.seq)), offset, 'latin1');
+  offset += frame.copy(event, offset, slot.end);
+  event[offset] = 0x0a;
+  event[offset + 1] = 0x0a;
+  return event;
 }
 
 /** Writes a large event as views of its payload (no copy of the payload itself). */
