@@ -346,7 +346,10 @@ export class HttpClientPort implements FramePort, StallProbe {
     }
     const explanation = await this.refusalText(message.keys.method ?? 'a message', response);
     if (CONNECTION_FAILURES.has(status)) {
-      this.finish({ code: CloseCode.PolicyViolation, reason: explanation });
+      // The connection is gone on the server (a restart, another instance) or the credentials no longer pass: the
+      // same seam as a refused stream resume, so the client can carry its sessions over to a new connection.
+      const auth = status === 401 || status === 403;
+      this.resumeFailed(auth ? 'auth' : 'unknown', explanation, CloseCode.PolicyViolation);
       return;
     }
     if (message.keys.kind !== 'request' || message.keys.id === undefined) {
@@ -382,10 +385,12 @@ export class HttpClientPort implements FramePort, StallProbe {
         ...(body !== undefined ? { body } : {}),
       });
     } catch (error) {
-      this.finish({
-        code: 1006,
-        reason: `the connection to ${this.options.shownUrl} failed: ${(error as Error).message}`,
-      });
+      const reason = `the connection to ${this.options.shownUrl} failed: ${(error as Error).message}`;
+      // A POST cut off may or may not have reached the agent (v1 has no idempotency to retry it safely): once the
+      // connection is open, that is a resume that cannot be made, told through the same seam as a refused one.
+      if (this.state === 'open')
+        this.resumeFailed('unreachable', `a message could not be sent: ${reason}`, 1006);
+      else this.finish({ code: 1006, reason });
       return undefined;
     }
   }
