@@ -76,6 +76,18 @@ export class AcpRemoteError<Code extends AcpRemoteErrorCode = AcpRemoteErrorCode
  * ```
  */
 export class ResumeRefusedError extends AcpRemoteError<typeof AcpRemoteErrorCode.ResumeRefused> {
+  /**
+   * Like `instanceof`, but also true for errors created by another copy of this package.
+   *
+   * @example
+   * ```ts
+   * ResumeRefusedError.isInstance(new ResumeRefusedError('expired', 'gone', 'durable-resume')); // true
+   * ```
+   */
+  static override readonly isInstance = brandErrorClass(
+    ResumeRefusedError,
+    'acpkit.error.remote-resume-refused',
+  );
   override readonly name: string = 'ResumeRefusedError';
 
   constructor(
