@@ -1,7 +1,14 @@
 // The durable-resume cursor's slot: found in one scan, spliced without touching any other byte of the frame.
 import { describe, expect, it } from 'vitest';
 import { STREAM_ROUTE_WATCH } from '../streamable-http/server/http-server-port.js';
-import { type CursorSlot, cursorNodesOf, cursorText, readCursorSlot } from './cursor-slot.js';
+import {
+  type CursorSlot,
+  cursorBytes,
+  cursorNodesOf,
+  cursorText,
+  packCursorSlot,
+  readCursorSlot,
+} from './cursor-slot.js';
 import { compileWatch, FrameScanner } from './frame-scan.js';
 
 const watch = compileWatch(STREAM_ROUTE_WATCH);
@@ -15,7 +22,11 @@ function stamped(text: string, cursor = '7', engine: 'auto' | 'javascript' = 'au
   const slot: CursorSlot | undefined = readCursorSlot(scanner, nodes);
   if (slot === undefined) return undefined;
   expect(slot.frame).toBe(bytes);
-  return bytes.toString('utf8', 0, slot.start) + cursorText(slot, cursor) + bytes.toString('utf8', slot.end);
+  const packed = packCursorSlot(slot);
+  const result =
+    bytes.toString('utf8', 0, slot.start) + cursorText(packed, cursor) + bytes.toString('utf8', slot.end);
+  expect(Buffer.byteLength(result)).toBe(bytes.length + cursorBytes(packed, cursor.length));
+  return result;
 }
 
 describe('readCursorSlot', () => {

@@ -12,6 +12,18 @@ export const CURSOR_WATCH: WatchSpec = {
 };
 
 /**
+ * The texts around a spliced cursor, by shape: 0 replaces an existing `acp/cursor` value, 1 and 2 add `_meta` to a
+ * body without one (2: a member follows), 3 and 4 add the key to an existing `_meta` (4: a member follows).
+ */
+const CURSOR_SHAPES: readonly (readonly [before: string, after: string])[] = [
+  ['', ''],
+  [`"_meta":{"${CURSOR_META_KEY}":`, '}'],
+  [`"_meta":{"${CURSOR_META_KEY}":`, '},'],
+  [`"${CURSOR_META_KEY}":`, ''],
+  [`"${CURSOR_META_KEY}":`, ','],
+];
+
+/**
  * Where the cursor goes in `frame`: `frame[start, end)` is replaced by `before + JSON.stringify(cursor) + after`. A
  * request or notification carries it in `params._meta`, a response in `result._meta` (decided in
  * docs/remote-transport.md: an error response or a frame whose params/result is not an object carries none, the SSE
@@ -22,8 +34,28 @@ export interface CursorSlot {
   readonly frame: Buffer;
   readonly start: number;
   readonly end: number;
-  readonly before: string;
-  readonly after: string;
+  /** Which texts surround the cursor (an index of the shapes above). */
+  readonly shape: number;
+}
+
+/**
+ * A slot without its frame as one small integer (the shape, and how many bytes it replaces), so a kept event holds
+ * two numbers rather than an object: its memory is what the retention budget's per-event overhead counts.
+ */
+export function packCursorSlot(slot: CursorSlot): number {
+  return slot.shape + (slot.end - slot.start) * 8;
+}
+
+/** The text a packed slot splices in for `cursor` (an opaque string; ours are decimal event numbers). */
+export function cursorText(packed: number, cursor: string): string {
+  const [before, after] = CURSOR_SHAPES[packed % 8]!;
+  return `${before}"${cursor}"${after}`;
+}
+
+/** How many bytes a packed slot adds to the frame for a cursor of `cursorLength` characters. */
+export function cursorBytes(packed: number, cursorLength: number): number {
+  const [before, after] = CURSOR_SHAPES[packed % 8]!;
+  return before.length + after.length + cursorLength + 2 - Math.floor(packed / 8);
 }
 
 /** The watch nodes a slot is read through, found by name in a (possibly larger) watch. */
@@ -80,8 +112,7 @@ export function readCursorSlot(scan: FrameScanner, nodes: CursorNodes): CursorSl
   const metaMember = lastMember(scan, body, metaNode);
   if (metaMember < 0) {
     const at = scan.objectOpen[body]! + 1;
-    const comma = scan.objectMembers[body]! > 0 ? ',' : '';
-    return { frame, start: at, end: at, before: `"_meta":{"${CURSOR_META_KEY}":`, after: `}${comma}` };
+    return { frame, start: at, end: at, shape: scan.objectMembers[body]! > 0 ? 2 : 1 };
   }
   const meta = scan.memberChildObject[metaMember] ?? -1;
   // `_meta` that is not an object (null, a string): left as it is.
@@ -89,14 +120,8 @@ export function readCursorSlot(scan: FrameScanner, nodes: CursorNodes): CursorSl
   const cursorMember = lastMember(scan, meta, cursorNode);
   if (cursorMember >= 0) {
     const start = scan.memberValueStart[cursorMember]!;
-    return { frame, start, end: scan.memberValueEnd[cursorMember]!, before: '', after: '' };
+    return { frame, start, end: scan.memberValueEnd[cursorMember]!, shape: 0 };
   }
   const at = scan.objectOpen[meta]! + 1;
-  const comma = scan.objectMembers[meta]! > 0 ? ',' : '';
-  return { frame, start: at, end: at, before: `"${CURSOR_META_KEY}":`, after: comma };
-}
-
-/** The text spliced in at a slot for `cursor` (an opaque string; ours are decimal event numbers). */
-export function cursorText(slot: CursorSlot, cursor: string): string {
-  return `${slot.before}"${cursor}"${slot.after}`;
+  return { frame, start: at, end: at, shape: scan.objectMembers[meta]! > 0 ? 4 : 3 };
 }

@@ -3,7 +3,7 @@
 import type { Writable } from 'node:stream';
 import { HIGH_WATER_BYTES } from '../../relay/flow-control.js';
 import { tickCorker } from '../../relay/write-batching.js';
-import { type CursorSlot, cursorText } from '../../wire/cursor-slot.js';
+import { type CursorSlot, cursorBytes, cursorText, packCursorSlot } from '../../wire/cursor-slot.js';
 
 const EVENT_END = Buffer.from('\n\n');
 /** Events up to this size are written as one chunk (joining costs less than framing three). */
@@ -33,27 +33,21 @@ function headBytes(seq: number): number {
   return 'id: \ndata: '.length + digitsOf(seq);
 }
 
-/** How many bytes splicing the cursor `seq` at `slot` adds to the payload (the quoted cursor, its key, less what it replaces). */
-function cursorBytes(slot: CursorSlot | undefined, seq: number): number {
-  if (slot === undefined) return 0;
-  return slot.before.length + slot.after.length + digitsOf(seq) + 2 - (slot.end - slot.start);
-}
-
 /** An event's text as one string or buffer, its cursor spliced into its `_meta` when it has a slot. */
 function joinEvent(record: EventRecord): string | Buffer {
-  const { payload, slot } = record;
+  const { payload, cursorAt } = record;
   const head = headOf(record.seq);
-  if (slot === undefined)
+  if (cursorAt < 0)
     return typeof payload === 'string'
       ? `${head}${payload}\n\n`
       : Buffer.concat([Buffer.from(head, 'latin1'), payload, EVENT_END], record.bytes);
   // One buffer of the event's size, written piece by piece: no intermediate buffers for the head and the cursor.
-  const frame = slot.frame;
+  const frame = payload as Buffer;
   const event = Buffer.allocUnsafe(record.bytes);
   let offset = event.write(head, 0, 'latin1');
-  offset += frame.copy(event, offset, 0, slot.start);
-  offset += event.write(cursorText(slot, String(record.seq)), offset, 'latin1');
-  offset += frame.copy(event, offset, slot.end);
+  offset += frame.copy(event, offset, 0, cursorAt);
+  offset += event.write(cursorText(record.cursorSlot, String(record.seq)), offset, 'latin1');
+  offset += frame.copy(event, offset, cursorAt + Math.floor(record.cursorSlot / 8));
   event[offset] = 0x0a;
   event[offset + 1] = 0x0a;
   return event;
@@ -62,12 +56,13 @@ function joinEvent(record: EventRecord): string | Buffer {
 /** Writes a large event as views of its payload (no copy of the payload itself). */
 function writeLargeEvent(receiver: Writable, record: EventRecord): void {
   receiver.write(headOf(record.seq));
-  const slot = record.slot;
-  if (slot === undefined) receiver.write(record.payload);
+  const { payload, cursorAt } = record;
+  if (cursorAt < 0) receiver.write(payload);
   else {
-    receiver.write(slot.frame.subarray(0, slot.start));
-    receiver.write(cursorText(slot, String(record.seq)));
-    receiver.write(slot.frame.subarray(slot.end));
+    const frame = payload as Buffer;
+    receiver.write(frame.subarray(0, cursorAt));
+    receiver.write(cursorText(record.cursorSlot, String(record.seq)));
+    receiver.write(frame.subarray(cursorAt + Math.floor(record.cursorSlot / 8)));
   }
   receiver.write(EVENT_END);
 }
@@ -110,8 +105,12 @@ interface EventRecord {
   readonly stream: SseStream;
   /** What follows the event's head (`id: <seq>\ndata: `); a blank line follows it. */
   readonly payload: Buffer | string;
-  /** Where the event's cursor (its seq) goes in `payload` (then `slot.frame`), or none (the `id:` line only). */
-  readonly slot: CursorSlot | undefined;
+  /**
+   * Where the event's cursor (its seq) goes in `payload` (a Buffer then), or -1 (the `id:` line only), and the rest
+   * of its slot packed ({@link packCursorSlot}): two numbers, not an object, so a kept event costs no more.
+   */
+  readonly cursorAt: number;
+  readonly cursorSlot: number;
   /** The event's bytes on the wire (head, payload, blank line). */
   readonly bytes: number;
   /** When it was written to a receiver (ms, `performance.now()`); 0 while queued. */
@@ -291,8 +290,21 @@ export class SseStream {
     if (this.ended || this.closingComment !== undefined) return;
     const seq = this.nextSeq++;
     const payloadBytes = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
-    const bytes = headBytes(seq) + payloadBytes + EVENT_END.length + cursorBytes(slot, seq);
-    this.events.push({ seq, stream: this, payload, slot, bytes, sentAt: 0, retention: 0, retained: false });
+    const cursorAt = slot === undefined ? -1 : slot.start;
+    const cursorSlot = slot === undefined ? 0 : packCursorSlot(slot);
+    const cursorExtra = slot === undefined ? 0 : cursorBytes(cursorSlot, digitsOf(seq));
+    const bytes = headBytes(seq) + payloadBytes + EVENT_END.length + cursorExtra;
+    this.events.push({
+      seq,
+      stream: this,
+      payload,
+      cursorAt,
+      cursorSlot,
+      bytes,
+      sentAt: 0,
+      retention: 0,
+      retained: false,
+    });
     this.unsentBytes += bytes;
     this.flush();
   }
