@@ -138,11 +138,18 @@ describe('requests waiting for an answer (runMirror over Streamable HTTP)', () =
     });
     for (const question of questions)
       input.write(`{"jsonrpc":"2.0","id":${JSON.stringify(question.id)},"result":{}}\n`);
-    expect((await answered(2)).result).toEqual({ result: {} });
-    expect((await answered(3)).result).toEqual({ result: {} });
+    // Each answer carries the durable-resume cursor of its SSE event (`result._meta["acp/cursor"]`).
+    expect((await answered(2)).result).toMatchObject({
+      _meta: { 'acp/cursor': expect.any(String) },
+      result: {},
+    });
+    expect((await answered(3)).result).toMatchObject({
+      _meta: { 'acp/cursor': expect.any(String) },
+      result: {},
+    });
     // With those answered, the next request reaches the remote again; the refused one never did.
     input.write('{"jsonrpc":"2.0","id":5,"method":"_test/seen"}\n');
-    expect((await answered(5)).result).toEqual({
+    expect((await answered(5)).result).toMatchObject({
       seen: ['initialize', '_test/ask-client', '_test/ask-client', '_test/seen'],
     });
     input.end();

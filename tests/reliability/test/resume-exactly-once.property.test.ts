@@ -16,7 +16,7 @@ import {
   waitFor,
 } from './support/processes.js';
 import { NIGHTLY } from './support/property-runs.js';
-import { streamApp } from './support/stream-app.js';
+import { expectedDownstream, sequence, sequenceApp } from './support/sequence-app.js';
 
 /** Cases per property: each process case spawns a mirror, so fewer than the suite's frame properties. */
 const PROCESS_RUNS = Number(process.env.ACPKIT_PROPERTY_RUNS ?? (NIGHTLY ? 300 : 12));
@@ -38,22 +38,6 @@ function cutPlan(minimum: number): fc.Arbitrary<CutPlan> {
     offset: fc.integer({ min: minimum, max: 6_000 }),
   });
 }
-
-/** What the agent side sends for requests 1..count with `ticks` notifications each: ticks first, then the answer. */
-function expectedDownstream(count: number, ticks: number): unknown[] {
-  const messages: unknown[] = [];
-  let tick = 0;
-  for (let seq = 1; seq <= count; seq += 1) {
-    for (let index = 0; index < ticks; index += 1) {
-      tick += 1;
-      messages.push({ jsonrpc: '2.0', method: '_test/tick', params: { n: tick } });
-    }
-    messages.push({ jsonrpc: '2.0', id: seq, result: { seq, ticks } });
-  }
-  return messages;
-}
-
-const sequence = (count: number) => Array.from({ length: count }, (_, index) => index + 1);
 
 /**
  * Runs the exactly-once property `runs` times: `runCase(cuts, count, ticks)` sends `count` requests, each answered
@@ -123,24 +107,6 @@ describe('resume through a fault proxy: acpremote mirror → acpremote expose', 
     });
   });
 });
-
-/** An in-process agent with the hold agent's sequence behaviour, on the SDK `Stream` `serveAcp` gives it. */
-function sequenceApp() {
-  const received: number[] = [];
-  let ticks = 0;
-  return streamApp((message) => {
-    if (message.method === '_test/received') return [{ id: message.id, result: { received } }];
-    // A server keeps a session for a resume once its agent answered initialize.
-    if (message.method === 'initialize') return [{ id: message.id, result: { protocolVersion: 1 } }];
-    received.push(message.params.seq);
-    const out: object[] = [];
-    for (let index = 0; index < message.params.ticks; index += 1) {
-      ticks += 1;
-      out.push({ method: '_test/tick', params: { n: ticks } });
-    }
-    return [...out, { id: message.id, result: message.params }];
-  });
-}
 
 describe('resume through a fault proxy: connectAcp → serveAcp', () => {
   it('delivers every message exactly once and in order, both ways, and tells each drop and resume', async () => {

@@ -8,6 +8,7 @@ import type { ResolvedConnectOptions } from '../options/validation.js';
 import { FrameLog } from '../relay/frame-log.js';
 import type { PortClose } from '../relay/frame-port.js';
 import { CloseCode } from '../shared/constants.js';
+import { ResumeRefusedError } from '../shared/errors.js';
 import { reconnectBackoffMs } from '../shared/reconnect-backoff.js';
 import { openHttpClientConnection } from '../streamable-http/client/open-http-connection.js';
 import { openClientSocket, openWebSocket } from '../websocket/client-socket.js';
@@ -106,6 +107,26 @@ async function openWebSocketConnection(
   });
   const opened = port;
   trackUntilClosed(opened);
+  let closedHere = false;
+  // Without a transport resume (the RFD WebSocket, which advertises none; a server without acpkit.resume.v1), an
+  // unclean drop is told as the resume refusal the durable-resume draft makes of it: `unsupported`, through the same
+  // `resume-failed` seam as every refused resume, so the client can resume its sessions on a new connection.
+  void opened.closed.then((close) => {
+    if (closedHere || close.code !== 1006 || (link?.welcomed !== undefined && opened.resume !== undefined))
+      return;
+    const message = `the connection dropped (${close.reason || 'no close frame'}) and the server offers no transport resume`;
+    resolved.logger.warn('resume failed', { reason: 'unsupported', error: message });
+    try {
+      resolved.onConnectionEvent?.({
+        type: 'resume-failed',
+        reason: 'unsupported',
+        message,
+        error: new ResumeRefusedError('unsupported', message, 'durable-resume'),
+      });
+    } catch (error) {
+      resolved.logger.warn('onConnectionEvent threw', { error: String(error) });
+    }
+  });
   return {
     port: opened,
     metadata,
@@ -116,6 +137,7 @@ async function openWebSocketConnection(
       return opened.resume !== undefined && link?.welcomed !== undefined;
     },
     close(reason, duringReconnect = 'wait') {
+      closedHere = true;
       if (!opened.isOpen) return;
       if (duringReconnect === 'abandon' && !opened.isLive) {
         opened.terminate({ code: CloseCode.Normal, reason: reason ?? '' });
@@ -266,7 +288,12 @@ class Reconnection {
       downtimeMs,
       error: message,
     });
-    this.notify({ type: 'resume-failed', reason, message });
+    this.notify({
+      type: 'resume-failed',
+      reason,
+      message,
+      error: new ResumeRefusedError(reason, message, 'acpkit.resume.v1'),
+    });
     this.port.end({ code: dropped.code, reason: `resume failed (${reason}): ${message}` });
   }
 

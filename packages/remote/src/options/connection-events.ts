@@ -1,4 +1,6 @@
 // What a resumable client connection tells through onConnectionEvent: ConnectionEvent and ResumeFailureReason.
+import type { TurnState } from '../shared/durable-resume.js';
+import type { ResumeRefusedError } from '../shared/errors.js';
 /**
  * Why a client could not resume its session: a reason the server gave (`unknown`, `expired`, `ended`, `overflow`,
  * `invalid`), or one the client found itself: `unreachable` (no connection to the server within the resume
@@ -26,10 +28,12 @@ export type ResumeFailureReason =
  * - `interrupted`: the socket dropped uncleanly; the client reconnects within `windowMs`. Messages sent meanwhile
  *   wait and requests stay pending.
  * - `resumed`: a new socket carries the session on; `replayedFrames` messages were sent again.
- * - `resume-failed`: the transport's session is over; the connection closes as it would have without resume (the
- *   mirror then answers its in-flight requests with an error and exits 1), unless the editor's sessions are carried:
+ * - `resume-failed`: the transport resume is over (refused, not offered, or the server unreachable), with `error`, a
+ *   `ResumeRefusedError` (code `RESUME_REFUSED`); the connection closes as it would have without resume (the mirror
+ *   then answers its in-flight requests with an error and exits 1), unless the editor's sessions are carried:
  * - `server-lost`, then `sessions-carried` or `carry-failed`: with `carrySessions` (the default) a connection lost for
  *   good while the editor has sessions open is replaced by a new one, on which every session is resumed or loaded.
+ * - `turn-state`: the durable-resume draft's advisory at the start of a resumed Streamable HTTP session stream.
  *
  * @example
  * ```ts
@@ -58,6 +62,11 @@ export type ConnectionEvent =
       readonly reason: ResumeFailureReason;
       /** What happened, for a person. */
       readonly message: string;
+      /**
+       * The same as an error (code `RESUME_REFUSED`), for a program: the one seam through which every transport
+       * resume that failed arrives, so the client can open a new connection and resume its sessions.
+       */
+      readonly error: ResumeRefusedError;
     }
   | {
       /** The connection is lost for good (no resume): the client carries the editor's open sessions to a new one. */
@@ -85,4 +94,14 @@ export type ConnectionEvent =
       readonly message: string;
       readonly attempts: number;
       readonly downtimeMs: number;
+    }
+  | {
+      /**
+       * The durable-resume draft's turn-state advisory, which a resumed Streamable HTTP session stream starts with:
+       * `running` (the turn survived the cut), `idle` with `stopReason` (it ended meanwhile), `requires_action` (the
+       * agent waits on the client: a permission request or question it sent while the client was away).
+       */
+      readonly type: 'turn-state';
+      readonly sessionId: string;
+      readonly turnState: TurnState;
     };

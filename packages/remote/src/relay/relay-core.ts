@@ -1,6 +1,7 @@
 // The relay core: joins a FramePort (WebSocket or Streamable HTTP) and a LinePort, checks every frame and applies a
 // direction's policy.
 import type { Readable, Writable } from 'node:stream';
+import { type CursorNodes, cursorNodesOf, readCursorSlot } from '../wire/cursor-slot.js';
 import { extendWatch, type FrameScanner } from '../wire/frame-scan.js';
 import { FrameChecks, type FrameRules, type Refusal, refusalReply } from '../wire/inbound.js';
 import { type RouteNodes, readRouteKeys, routeNodesOf } from '../wire/route-keys.js';
@@ -103,6 +104,8 @@ export class Relay {
   private readonly fromPort: RelayDirection;
   /** What the port routes by, found in the line direction's watch; undefined when the port routes nothing. */
   private readonly routeNodes: RouteNodes | undefined;
+  /** Where a cursor goes, when the port's watch asks for it (a Streamable HTTP server stamps `acp/cursor`). */
+  private readonly cursorNodes: CursorNodes | undefined;
   private readonly fromLines: RelayDirection;
   private stopReceiving: () => void = () => {};
   private finished = false;
@@ -140,6 +143,7 @@ export class Relay {
     const routeWatch =
       port.routeWatch === undefined ? undefined : extendWatch(lineRules.watch, port.routeWatch);
     this.routeNodes = routeWatch === undefined ? undefined : routeNodesOf(routeWatch);
+    this.cursorNodes = routeWatch === undefined ? undefined : cursorNodesOf(routeWatch);
     this.lineChecks = new FrameChecks({
       ...lineRules,
       singleLine: lineRules.singleLine || port.outboundRules?.singleLine === true,
@@ -187,7 +191,16 @@ export class Relay {
    */
   toPort(payload: Buffer | string): void {
     const nodes = this.routeNodes;
-    this.port.send(payload, nodes === undefined ? undefined : readRouteKeys(this.lineChecks.scanner, nodes));
+    if (nodes === undefined) {
+      this.port.send(payload);
+      return;
+    }
+    const scanner = this.lineChecks.scanner;
+    const keys = readRouteKeys(scanner, nodes);
+    const cursorNodes = this.cursorNodes;
+    // The slot's positions hold only for the bytes scanned (not for a policy's rewrite of them).
+    if (cursorNodes === undefined || scanner.frame !== payload) this.port.send(payload, keys);
+    else this.port.send(payload, { ...keys, cursorSlot: readCursorSlot(scanner, cursorNodes) });
   }
 
   /**

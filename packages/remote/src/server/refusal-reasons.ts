@@ -15,10 +15,9 @@ interface RefusalCounting {
 /**
  * The refusal reasons with their statuses and where each is counted: `malformed` 400, `host`/`origin` 403, `path`
  * 404, `method` 405, `auth` 401, `limit` 503 (or a closed socket), `draining` 503 with `Retry-After` (the server
- * drains before it stops), `shutdown` 503, `timeout` 408, `resume` 410 or 400 (the resume reason is in the
- * `Acpkit-Resume-Refused` header). The Streamable HTTP endpoint adds `media_type` 415, `accept` 406, `size` 413,
- * `connection` 404 (an unknown or ended `Acp-Connection-Id`), `session` 400/409 (a session header that does not fit,
- * events no longer held), `batch` 501, `invalid` 400 (a body that is not one JSON-RPC message, a missing header,
+ * drains before it stops), `shutdown` 503, `timeout` 408, `resume` 410 or 400 on a WebSocket upgrade, 409 on a Streamable HTTP
+ * `Last-Event-ID` resume (the resume reason is in the `Acpkit-Resume-Refused` header). The Streamable HTTP endpoint adds `media_type` 415, `accept` 406, `size` 413,
+ * `connection` 404 (an unknown or ended `Acp-Connection-Id`), `session` 400 (a session header that does not fit), `batch` 501, `invalid` 400 (a body that is not one JSON-RPC message, a missing header,
  * `initialize` where it does not belong) and `initialize` 502/504 (the agent failed or did not answer `initialize`).
  */
 export const REFUSAL_REASONS = {
@@ -31,7 +30,7 @@ export const REFUSAL_REASONS = {
   timeout: { request: true },
   limit: { webSocket: true, streamableHttp: true, request: true },
   draining: { webSocket: true, streamableHttp: true },
-  resume: { webSocket: true },
+  resume: { webSocket: true, request: true },
   shutdown: { webSocket: true, streamableHttp: true },
   media_type: { request: true },
   accept: { request: true },

@@ -2,6 +2,7 @@
 // (running, draining, closing, closed) lives in one field. It keeps the lifecycle (listen, drain, close), the front
 // door (every request and upgrade passes admission here) and the registry of open connections; the transports'
 // acceptors (websocket/websocket-acceptor.ts, streamable-http/server/http-acceptor.ts) open theirs through `open`.
+
 import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
@@ -12,12 +13,13 @@ import { FrameLog } from '../relay/frame-log.js';
 import type { FramePort } from '../relay/frame-port.js';
 import { MemorySessionKeeper } from '../sessions/session-keeper.js';
 import { CloseCode } from '../shared/constants.js';
-
+import { retentionFloor } from '../shared/durable-resume.js';
 import { INITIALIZE_TIMEOUT_MS } from '../shared/fixed-limits.js';
 import type { RemoteLogger } from '../shared/logger.js';
 import { type Transport, transportLabel } from '../shared/transport.js';
 import { StreamableHttpEndpoint } from '../streamable-http/server/endpoint.js';
 import { HttpAcceptor } from '../streamable-http/server/http-acceptor.js';
+import { EVENT_OVERHEAD_BYTES } from '../streamable-http/server/sse-stream.js';
 import { ResumeRegistry } from '../websocket/resume/resume-registry.js';
 import { WebSocketAcceptor } from '../websocket/websocket-acceptor.js';
 import { buildServerMetadata, type ServerMetadata } from '../wire/server-metadata.js';
@@ -227,6 +229,17 @@ export class RemoteServerHost implements RemoteServer {
       instanceId: resolved.instanceId,
       allowedOrigins: resolved.policy.allowedOrigins,
       resumeWindowMs: resolved.resumeWindowMs,
+      // The durable-resume draft's retention, advertised only when streams keep events (the same bound as the port's).
+      retention:
+        resolved.resumeWindowMs > 0
+          ? retentionFloor(
+              resolved.resumeBufferBytes + resolved.maxMessageBytes,
+              resolved.resumeWindowMs,
+              resolved.maxMessageBytes,
+              EVENT_OVERHEAD_BYTES,
+              resolved.pingIntervalMs,
+            )
+          : undefined,
       sessions: this.#sessionKeeper,
       initializeTimeoutMs: INITIALIZE_TIMEOUT_MS,
       openConnection: (request, connectionId) => httpAcceptor.open(request, connectionId),

@@ -1,5 +1,6 @@
 // AcpRemoteError, the family of errors `@acpkit/remote` throws, on the one ACP Kit error root (`@acpkit/errors`).
 import { AcpKitError, brandErrorClass } from '@acpkit/errors';
+import type { ResumeFailureReason } from '../options/connection-events.js';
 
 /**
  * Stable codes of {@link AcpRemoteError}. Adding a code is a minor change; renaming or removing one is breaking.
@@ -24,6 +25,13 @@ export const AcpRemoteErrorCode = {
   ConnectionClosed: 'CONNECTION_CLOSED',
   /** A broken invariant inside `@acpkit/remote`: a bug, never the peer's fault. Please report it with the message. */
   InternalError: 'INTERNAL_ERROR',
+  /**
+   * A dropped connection could not be resumed at the transport level: the server refused the resume (an
+   * `acpkit.resume.v1` refusal, a `409` to `Last-Event-ID`, `stream/resume_failed`), advertises none, or is
+   * unreachable within its window. The error is a {@link ResumeRefusedError}: its `reason` says which. The client's
+   * next step is a new connection and `session/resume` (or `session/load`) of the sessions it had open.
+   */
+  ResumeRefused: 'RESUME_REFUSED',
 } as const;
 
 /** Union of the string values of {@link AcpRemoteErrorCode}. */
@@ -56,4 +64,44 @@ export class AcpRemoteError<Code extends AcpRemoteErrorCode = AcpRemoteErrorCode
    */
   static override readonly isInstance = brandErrorClass(AcpRemoteError, 'acpkit.error.remote');
   override readonly name: string = 'AcpRemoteError';
+}
+
+/**
+ * The transport resume of a dropped connection failed ({@link AcpRemoteErrorCode.ResumeRefused}): what the client's
+ * `onConnectionEvent` gets as `error` on its `resume-failed` event, whatever the wire (`acpkit.resume.v1` on
+ * `<mount>/ws`, or the durable-resume draft on Streamable HTTP). The sessions are not lost with the connection:
+ * open a new one and resume them (`session/resume`, or `session/load`).
+ *
+ * @example
+ * ```ts
+ * onConnectionEvent: (event) => {
+ *   if (event.type === 'resume-failed' && event.error.code === 'RESUME_REFUSED') reopenSessions(event.error.reason);
+ * }
+ * ```
+ */
+export class ResumeRefusedError extends AcpRemoteError<typeof AcpRemoteErrorCode.ResumeRefused> {
+  /**
+   * Like `instanceof`, but also true for errors created by another copy of this package.
+   *
+   * @example
+   * ```ts
+   * ResumeRefusedError.isInstance(new ResumeRefusedError('expired', 'gone', 'durable-resume')); // true
+   * ```
+   */
+  static override readonly isInstance = brandErrorClass(
+    ResumeRefusedError,
+    'acpkit.error.remote-resume-refused',
+  );
+  override readonly name: string = 'ResumeRefusedError';
+
+  constructor(
+    /** Why: the server's refusal reason, or what the client found (`unreachable`, `unsupported`, `auth`, ...). */
+    readonly reason: ResumeFailureReason,
+    message: string,
+    /** Which resume failed: `acpkit.resume.v1` (the WebSocket at `<mount>/ws`) or the durable-resume draft. */
+    readonly wire: 'acpkit.resume.v1' | 'durable-resume',
+    options?: { cause?: unknown },
+  ) {
+    super(AcpRemoteErrorCode.ResumeRefused, message, options);
+  }
 }

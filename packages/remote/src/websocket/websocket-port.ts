@@ -10,6 +10,7 @@ import { tickCorker, underlyingSocket } from '../relay/write-batching.js';
 import { CloseCode } from '../shared/constants.js';
 import { closeReason, inspectOversize, rawDataToBuffer } from '../wire/inbound.js';
 import { checkInitializeMessage } from '../wire/initialize.js';
+import { streamResumeRefusal } from './stream-resume.js';
 
 const TEXT_FRAME = { binary: false } as const;
 /** The close code `ws` reports when no close frame was received (RFC 6455: never sent on the wire). */
@@ -95,14 +96,19 @@ export interface WebSocketPortOptions {
   readonly firstMessage?: 'initialize';
 }
 
-/** Why a connection's first data frame breaks the RFD WebSocket's rule, in the TypeScript SDK's words; else undefined. */
-function firstMessageRefusal(frame: Buffer): string | undefined {
+/**
+ * Why a connection's first data frame breaks the RFD WebSocket's rule, in the TypeScript SDK's words; the answer
+ * to a durable-resume `stream/resume` (refused: see {@link streamResumeRefusal}); else undefined.
+ */
+function firstMessageRefusal(frame: Buffer): string | { readonly resumeRefusal: string[] } | undefined {
   let message: unknown;
   try {
     message = JSON.parse(frame.toString('utf8'));
   } catch {
     return 'First message must be initialize';
   }
+  const resumeRefusal = streamResumeRefusal(message);
+  if (resumeRefusal !== undefined) return { resumeRefusal };
   const check = checkInitializeMessage(message);
   if (check.kind === 'other') return 'First message must be initialize';
   return check.kind === 'missing-id' ? 'Initialize request must include an ID' : undefined;
@@ -543,6 +549,15 @@ export class WebSocketPort implements FramePort, StallProbe {
     this.received.count(frame);
     if (this.awaitingInitialize) {
       const refusal = firstMessageRefusal(frame);
+      if (typeof refusal === 'object') {
+        // Refused, never a live stream: the socket stays, as a new connection still waiting for initialize.
+        this.options.log.logger.info(
+          'stream/resume refused: nothing kept for an RFD WebSocket',
+          this.options.log.fields,
+        );
+        for (const text of refusal.resumeRefusal) this.reply(text);
+        return;
+      }
       if (refusal !== undefined) {
         this.metrics.frameRefused(this.options.peer, 'protocol_error');
         this.options.log.warn('closing connection', { code: CloseCode.ProtocolError, reason: refusal });

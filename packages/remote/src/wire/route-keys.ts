@@ -1,5 +1,6 @@
 // What routing a message needs (its kind, id, method and session ids), read from the relay's one scan of a frame
 // (no JSON.parse) or from a message object: Streamable HTTP routes by them, a WebSocket never asks.
+import type { CursorSlot } from './cursor-slot.js';
 import { compileWatch, type FrameScanner, ValueKind, type WatchNode } from './frame-scan.js';
 import { idKey, type WireId } from './json-rpc.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
@@ -14,6 +15,8 @@ export interface RouteKeys {
   readonly method?: string | undefined;
   readonly sessionId?: string | undefined;
   readonly resultSessionId?: string | undefined;
+  /** Where the durable-resume cursor goes in the very frame scanned (only for a port whose watch asks for it). */
+  readonly cursorSlot?: CursorSlot | undefined;
 }
 
 /** What routing watches in a frame (a `WatchSpec`). */

@@ -69,7 +69,8 @@ export interface FaultProxy {
 
 /**
  * Starts a fault proxy to `127.0.0.1:targetPort`. `plans[i]` is the cut plan of the i-th WebSocket upgrade through it
- * (0-based; plain HTTP requests such as the metadata fetch get none); upgrades past the list are not cut by plan.
+ * (0-based; plain HTTP requests such as the metadata fetch get none); upgrades past the list are not cut by plan. With
+ * `planned` `event-streams`, the plans are for the SSE GETs of a Streamable HTTP client instead (POSTs get none).
  *
  * @example
  * ```ts
@@ -80,7 +81,15 @@ export interface FaultProxy {
 export async function startFaultProxy(
   targetPort: number,
   plans: readonly (CutPlan | undefined)[] = [],
+  /** Which connections get the plans, by their first request: WebSocket upgrades, or SSE GETs (Streamable HTTP). */
+  planned: 'upgrades' | 'event-streams' = 'upgrades',
 ): Promise<FaultProxy> {
+  // An SSE GET of a connection (not the client's probe, which names no connection and is answered 400).
+  const plannedRequest =
+    planned === 'upgrades'
+      ? (head: string) => /^upgrade:[ \t]*websocket/im.test(head)
+      : (head: string) =>
+          /^accept:[^\r\n]*text\/event-stream/im.test(head) && /^acp-connection-id:/im.test(head);
   const links = new Set<Link>();
   const heldSockets: net.Socket[] = [];
   let accepted = 0;
@@ -130,9 +139,13 @@ export async function startFaultProxy(
 
   const forward = (link: Link, direction: Direction, chunk: Buffer) => {
     if (link.cut) return;
+    // An upgrade is a socket's first request; an SSE GET may follow others on a kept-alive socket (and is its last).
     if (!link.planned && direction === 'up') {
-      link.planned = true;
-      if (/^upgrade:[ \t]*websocket/im.test(chunk.toString('latin1'))) {
+      link.planned = planned === 'upgrades';
+      if (plannedRequest(chunk.toString('latin1'))) {
+        link.planned = true;
+        link.bytes.up = 0;
+        link.bytes.down = 0;
         link.plan = plans[upgrades];
         link.upgrade = upgrades;
         upgrades += 1;

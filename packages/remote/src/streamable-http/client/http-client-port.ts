@@ -9,6 +9,16 @@ import type { FramePort, PortClose } from '../../relay/frame-port.js';
 import { NO_RELAY_METRICS, type RelayMetrics } from '../../relay/relay-metrics.js';
 import { reportStall, StallGuard, type StallProbe } from '../../relay/stall-guard.js';
 import { CloseCode } from '../../shared/constants.js';
+import {
+  failureReasonOf,
+  RESUME_REFUSED_HTTP_HEADER,
+  type ResumableRetention,
+  readAdvertisedRetention,
+  TURN_STATE_EVENT,
+  TURN_STATE_META_KEY,
+  type TurnState,
+} from '../../shared/durable-resume.js';
+import { ResumeRefusedError } from '../../shared/errors.js';
 import { reconnectBackoffMs } from '../../shared/reconnect-backoff.js';
 import { checkInitialize } from '../../wire/initialize.js';
 import { errorResponseText, wireErrors } from '../../wire/json-rpc.js';
@@ -21,13 +31,16 @@ import {
   RESUME_WINDOW_HEADER,
   SESSION_ID_HEADER,
 } from '../protocol.js';
+import { CursorDedupe } from './cursor-dedupe.js';
 import { type HttpExchange, readResponseBody } from './http-exchange.js';
-import { SseReader } from './sse-reader.js';
+import { type SseEvent, SseReader } from './sse-reader.js';
 
 /** Error bodies are explanations, not messages: at most this much of one is read (as the TS SDK client). */
 const MAX_ERROR_BODY_BYTES = 8 * 1024;
 /** Statuses of a POST that mean the connection itself is gone or refused (the TS SDK client's list). */
 const CONNECTION_FAILURES = new Set([401, 403, 404, 410]);
+/** A stream that brings neither data nor a keepalive for this many keepalive intervals is dead (the draft's rule). */
+const SILENT_INTERVALS = 5;
 /** How long a closing client waits for its DELETE before it gives up on it. */
 const DELETE_TIMEOUT_MS = 5_000;
 
@@ -65,7 +78,20 @@ interface StreamReader {
   /** The server's closing comment, when it sent one: the connection ended, nothing to reopen. */
   closing: PortClose | undefined;
   readonly abort: AbortController;
+  /** The cursors processed (a message sent again is handed on once). */
+  readonly dedupe: CursorDedupe;
 }
+
+/** How one GET of a stream ended. */
+type ReadOutcome =
+  | { readonly kind: 'dropped'; readonly reason: string }
+  | {
+      readonly kind: 'refused';
+      readonly status: number;
+      readonly explanation: string;
+      /** The `Acpkit-Resume-Refused` header of a refused resume. */
+      readonly resumeRefusal: string | undefined;
+    };
 
 /**
  * One Streamable HTTP connection from the client's side, as a port of the relay core beside `WebSocketPort` (the
@@ -94,6 +120,8 @@ export class HttpClientPort implements FramePort, StallProbe {
   private state: 'idle' | 'initializing' | 'open' | 'closing' | 'ended' = 'idle';
   private connectionId: string | undefined;
   private resumeWindowMs = 0;
+  /** What `initialize` advertised (the durable-resume draft's `transport.resumable`). */
+  private advertised: ResumableRetention | undefined;
   private handler: ((frame: Buffer) => void) | undefined;
   private readonly queue: QueuedMessage[] = [];
   private queuedBytes = 0;
@@ -138,9 +166,17 @@ export class HttpClientPort implements FramePort, StallProbe {
     return this.state !== 'closing' && this.state !== 'ended';
   }
 
-  /** Whether the server keeps its streams' events for `Last-Event-ID` (known once `initialize` was answered). */
+  /**
+   * Whether the server keeps its streams' events for `Last-Event-ID` (known once `initialize` was answered): it
+   * advertised `transport.resumable` (the durable-resume draft) or, an older ACP Kit server, `Acpkit-Resume-Window-Ms`.
+   */
   get resumable(): boolean {
     return this.resumeWindowMs > 0;
+  }
+
+  /** What the server advertised in `initialize` (`transport.resumable`), if anything. */
+  get retention(): ResumableRetention | undefined {
+    return this.advertised;
   }
 
   /** Bytes of messages waiting to be POSTed. */
@@ -289,6 +325,9 @@ export class HttpClientPort implements FramePort, StallProbe {
       this.finish({ code: CloseCode.MessageTooBig, reason: (error as Error).message });
       return;
     }
+    this.advertised = advertisedIn(body);
+    if (this.advertised !== undefined)
+      this.resumeWindowMs = Math.max(this.resumeWindowMs, this.advertised.retentionSeconds * 1000);
     if (this.state === 'initializing') this.state = 'open';
     this.stallGuard.start();
     this.openStream(undefined);
@@ -310,7 +349,10 @@ export class HttpClientPort implements FramePort, StallProbe {
     }
     const explanation = await this.refusalText(message.keys.method ?? 'a message', response);
     if (CONNECTION_FAILURES.has(status)) {
-      this.finish({ code: CloseCode.PolicyViolation, reason: explanation });
+      // The connection is gone on the server (a restart, another instance) or the credentials no longer pass: the
+      // same seam as a refused stream resume, so the client can carry its sessions over to a new connection.
+      const auth = status === 401 || status === 403;
+      this.resumeFailed(auth ? 'auth' : 'unknown', explanation, CloseCode.PolicyViolation);
       return;
     }
     if (message.keys.kind !== 'request' || message.keys.id === undefined) {
@@ -346,10 +388,12 @@ export class HttpClientPort implements FramePort, StallProbe {
         ...(body !== undefined ? { body } : {}),
       });
     } catch (error) {
-      this.finish({
-        code: 1006,
-        reason: `the connection to ${this.options.shownUrl} failed: ${(error as Error).message}`,
-      });
+      const reason = `the connection to ${this.options.shownUrl} failed: ${(error as Error).message}`;
+      // A POST cut off may or may not have reached the agent (v1 has no idempotency to retry it safely): once the
+      // connection is open, that is a resume that cannot be made, told through the same seam as a refused one.
+      if (this.state === 'open')
+        this.resumeFailed('unreachable', `a message could not be sent: ${reason}`, 1006);
+      else this.finish({ code: 1006, reason });
       return undefined;
     }
   }
@@ -385,31 +429,72 @@ export class HttpClientPort implements FramePort, StallProbe {
       reader: undefined as never,
       closing: undefined,
       abort: new AbortController(),
+      dedupe: new CursorDedupe(),
     };
-    stream.reader = new SseReader(this.options.maxMessageBytes, {
-      event: ({ data }) => this.onEvent(stream, data),
-      comment: (text) => {
-        const closed = /^closed (\d+)(?: (.*))?$/.exec(text);
-        if (closed) stream.closing = { code: Number(closed[1]), reason: closed[2] ?? '' };
-      },
-      oversize: (limit) =>
-        this.options.log.warn('the server sent an event over maxMessageBytes; skipped', { limit }),
-    });
+    stream.reader = this.readerFor(stream, undefined);
     this.streams.set(key, stream);
     void this.readStream(stream);
   }
 
-  private onEvent(stream: StreamReader, data: Buffer): void {
+  /**
+   * A reader for one GET of `stream`: each response gets its own (a cut leaves a partial line or event behind, which
+   * must not run into the next response), starting from the last event id the previous one ended with.
+   */
+  private readerFor(stream: StreamReader, lastEventId: string | undefined): SseReader {
+    return new SseReader(
+      this.options.maxMessageBytes,
+      {
+        event: (event) => this.onEvent(stream, event),
+        comment: (text) => {
+          const closed = /^closed (\d+)(?: (.*))?$/.exec(text);
+          if (closed) stream.closing = { code: Number(closed[1]), reason: closed[2] ?? '' };
+        },
+        oversize: (limit) =>
+          this.options.log.warn('the server sent an event over maxMessageBytes; skipped', { limit }),
+      },
+      lastEventId,
+    );
+  }
+
+  private onEvent(stream: StreamReader, event: SseEvent): void {
+    if (event.type === TURN_STATE_EVENT) {
+      this.onTurnState(stream, event.data);
+      return;
+    }
+    if (event.type !== undefined && event.type !== 'message') return;
+    // At-least-once: a message whose cursor this stream already processed was handed on then.
+    if (event.cursor !== undefined && !stream.dedupe.firstTime(event.cursor)) return;
+    const data = event.data;
     const keys = this.options.routeKeysOf(data);
     if (keys.kind === 'request' && keys.id !== undefined && stream.session !== undefined)
       this.answerSessions.set(keys.id, stream.session);
     this.deliver(data);
   }
 
+  /** The turn-state advisory a resumed session stream starts with: told to `onConnectionEvent`. */
+  private onTurnState(stream: StreamReader, data: Buffer): void {
+    let turnState: TurnState | undefined;
+    try {
+      const advisory = JSON.parse(data.toString('utf8')) as { _meta?: Record<string, unknown> };
+      const value = advisory._meta?.[TURN_STATE_META_KEY] as { state?: unknown } | undefined;
+      if (typeof value?.state === 'string') turnState = value as TurnState;
+    } catch {
+      // not JSON: ignored, as an unknown event would be
+    }
+    if (turnState === undefined || stream.session === undefined) return;
+    this.options.log.logger.info('session turn state after resume', {
+      session: stream.session,
+      state: turnState.state,
+    });
+    this.notify({ type: 'turn-state', sessionId: stream.session, turnState });
+  }
+
   /**
-   * Reads one stream until the connection ends: a stream that drops while the connection is open is reopened with
-   * `Last-Event-ID` (at once, then with backoff) until the server's resume window and 1.5 ping intervals have passed;
-   * once without a window (a server that keeps no events: one more attempt tells whether the connection still exists).
+   * Reads one stream until the connection ends. A stream that drops while the connection is open is reopened with
+   * `Last-Event-ID` (its last processed cursor; at once, then with the shared jittered backoff) until the server's
+   * retention window and 1.5 ping intervals have passed. A server that advertises no retention, refuses the resume
+   * (409: the durable-resume draft's refusal; 404: no such connection) or stays unreachable ends the connection with
+   * a `resume-failed` event carrying a {@link ResumeRefusedError}, never a silent fresh stream.
    */
   private async readStream(stream: StreamReader): Promise<void> {
     let interruption: { since: number; attempts: number; reason: string } | undefined;
@@ -432,6 +517,11 @@ export class HttpClientPort implements FramePort, StallProbe {
         return;
       }
       if (outcome.kind === 'refused') {
+        if (interruption !== undefined && (outcome.status === 409 || outcome.status === 404)) {
+          const reason = outcome.status === 404 ? 'unknown' : failureReasonOf(outcome.resumeRefusal);
+          this.resumeFailed(reason, outcome.explanation);
+          return;
+        }
         if (stream.session !== undefined && outcome.status !== 401 && outcome.status !== 403) {
           // A session stream the server does not have (yet: Python's server knows a session only once it answered
           // session/new or load; 409: TypeScript's has another reader) ends alone: the connection goes on, and the
@@ -443,12 +533,19 @@ export class HttpClientPort implements FramePort, StallProbe {
           this.streams.delete(stream.session);
           return;
         }
-        if (interruption !== undefined)
-          this.notify({ type: 'resume-failed', reason: 'ended', message: outcome.explanation });
-        this.finish({ code: CloseCode.PolicyViolation, reason: outcome.explanation });
+        if (interruption !== undefined) {
+          const auth = outcome.status === 401 || outcome.status === 403;
+          this.resumeFailed(auth ? 'auth' : 'ended', outcome.explanation, CloseCode.PolicyViolation);
+        } else this.finish({ code: CloseCode.PolicyViolation, reason: outcome.explanation });
         return;
       }
       if (this.state === 'closing') return;
+      if (!this.resumable) {
+        // The draft: without `transport.resumable`, go straight to session/resume (a new connection).
+        const message = `the server's event stream dropped (${outcome.reason}) and the server keeps nothing to resume it from`;
+        this.resumeFailed('unsupported', message);
+        return;
+      }
       if (interruption === undefined) {
         interruption = { since: performance.now(), attempts: 0, reason: outcome.reason };
         this.notify({
@@ -461,10 +558,9 @@ export class HttpClientPort implements FramePort, StallProbe {
       interruption.attempts += 1;
       const deadline =
         interruption.since + this.resumeWindowMs + Math.round(1.5 * this.options.pingIntervalMs);
-      if ((this.resumeWindowMs === 0 && interruption.attempts > 1) || performance.now() >= deadline) {
+      if (performance.now() >= deadline) {
         const message = `the server's event stream dropped (${interruption.reason}) and could not be reopened`;
-        this.notify({ type: 'resume-failed', reason: 'unreachable', message });
-        this.finish({ code: 1006, reason: message });
+        this.resumeFailed('unreachable', message);
         return;
       }
       if (interruption.attempts > 1)
@@ -473,11 +569,7 @@ export class HttpClientPort implements FramePort, StallProbe {
   }
 
   /** One GET of a stream, read until it ends (`onOpen` when the server accepted it). */
-  private async readOnce(
-    stream: StreamReader,
-    resuming: boolean,
-    onOpen: () => void,
-  ): Promise<{ kind: 'dropped'; reason: string } | { kind: 'refused'; status: number; explanation: string }> {
+  private async readOnce(stream: StreamReader, resuming: boolean, onOpen: () => void): Promise<ReadOutcome> {
     let response: IncomingMessage;
     const lastEventId = resuming ? stream.reader.lastEventId : undefined;
     try {
@@ -500,17 +592,39 @@ export class HttpClientPort implements FramePort, StallProbe {
         status === 404
           ? `the server at ${this.options.shownUrl} no longer knows connection ${this.connectionId} (HTTP 404${await this.bodyText(response)}): it ended, or the server restarted`
           : await this.refusalText('an event stream', response);
-      return { kind: 'refused', status, explanation };
+      const refusal = response.headers[RESUME_REFUSED_HTTP_HEADER];
+      return {
+        kind: 'refused',
+        status,
+        explanation,
+        resumeRefusal: typeof refusal === 'string' ? refusal : undefined,
+      };
     }
     onOpen();
+    stream.reader = this.readerFor(stream, stream.reader.lastEventId);
     stream.response = response;
     if (this.reading.isPaused) response.pause();
     return new Promise((resolve) => {
+      // Five keepalive intervals without a byte (while this side reads): a dead stream, reopened like a dropped one.
+      const intervalMs = this.advertised?.keepaliveIntervalMs ?? this.options.pingIntervalMs;
+      let heardAt = performance.now();
+      const silence = setInterval(() => {
+        if (this.reading.isPaused) heardAt = performance.now();
+        else if (performance.now() - heardAt > SILENT_INTERVALS * intervalMs)
+          response.destroy(
+            new Error(`nothing arrived for ${SILENT_INTERVALS} keepalive intervals (${intervalMs} ms)`),
+          );
+      }, intervalMs);
+      silence.unref();
       const dropped = (reason: string) => {
+        clearInterval(silence);
         stream.response = undefined;
         resolve({ kind: 'dropped', reason });
       };
-      response.on('data', (chunk: Buffer) => stream.reader.push(chunk));
+      response.on('data', (chunk: Buffer) => {
+        heardAt = performance.now();
+        stream.reader.push(chunk);
+      });
       response.once('end', () => {
         stream.reader.end();
         dropped('the stream ended');
@@ -548,6 +662,19 @@ export class HttpClientPort implements FramePort, StallProbe {
     this.handler?.(Buffer.from(errorResponseText(keys.id, wireErrors.invalidRequest(undefined, message))));
   }
 
+  /** The transport resume failed: told once (`resume-failed`, with its error), then the connection ends. */
+  private resumeFailed(
+    reason: ResumeRefusedError['reason'],
+    message: string,
+    code: number = CloseCode.GoingAway,
+  ): void {
+    if (this.state === 'ended') return;
+    const error = new ResumeRefusedError(reason, message, 'durable-resume');
+    this.options.log.logger.warn('resume failed', { reason, error: message });
+    this.notify({ type: 'resume-failed', reason, message, error });
+    this.finish({ code, reason: `resume failed (${reason}): ${message}` });
+  }
+
   private notify(event: ConnectionEvent): void {
     try {
       this.options.onConnectionEvent?.(event);
@@ -571,5 +698,14 @@ export class HttpClientPort implements FramePort, StallProbe {
     this.drainWaiters.length = 0;
     this.options.exchange.close();
     this.resolveClosed(close);
+  }
+}
+
+/** What an `initialize` answer advertises (`transport.resumable`), read once per connection. */
+function advertisedIn(body: Buffer): ResumableRetention | undefined {
+  try {
+    return readAdvertisedRetention((JSON.parse(body.toString('utf8')) as { result?: unknown }).result);
+  } catch {
+    return undefined;
   }
 }

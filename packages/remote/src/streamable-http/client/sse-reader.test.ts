@@ -66,6 +66,22 @@ describe('SseReader', () => {
     expect(read(['data: half']).events).toEqual([]);
   });
 
+  it('counts an id once its event ended (a cut mid-event resumes from the one before), id-only blocks too', () => {
+    const events: Array<{ cursor: string | undefined; type: string | undefined }> = [];
+    const reader = new SseReader(1024, {
+      event: (event) => events.push({ cursor: event.cursor, type: event.type }),
+      oversize: () => {},
+    });
+    reader.push(Buffer.from('id: 0\n\nid: 1\ndata: a\n\nevent: acp/turnState\ndata: {}\n\nid: 2\ndata: b'));
+    expect(reader.lastEventId).toBe('1');
+    expect(events).toEqual([
+      { cursor: '1', type: undefined },
+      { cursor: undefined, type: 'acp/turnState' },
+    ]);
+    const next = new SseReader(1024, { event: () => {}, oversize: () => {} }, reader.lastEventId);
+    expect(next.lastEventId).toBe('1');
+  });
+
   it('reads a 4 MiB event delivered in 64 KiB chunks', () => {
     const payload = 'z'.repeat(4 << 20);
     const chunks: Buffer[] = [];

@@ -7,6 +7,7 @@ const SPACE = 0x20;
 const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);
 const DATA = Buffer.from('data');
 const ID = Buffer.from('id');
+const EVENT = Buffer.from('event');
 /** Room for a field name, its colon and space on top of the event's data limit. */
 const LINE_OVERHEAD_BYTES = 16;
 
@@ -15,6 +16,10 @@ export interface SseEvent {
   readonly data: Buffer;
   /** The last `id:` seen on the stream up to this event (it carries over to later events, as in the standard). */
   readonly id: string | undefined;
+  /** The event's `event:` name, when it had one (undefined: a `message`). */
+  readonly type?: string | undefined;
+  /** The event's own `id:` (its durable-resume cursor), when it had one: unlike `id`, never carried over. */
+  readonly cursor?: string | undefined;
 }
 
 /** Callbacks of an {@link SseReader}. */
@@ -29,7 +34,7 @@ export interface SseReaderHandlers {
 /**
  * Splits an SSE byte stream into events as the WHATWG standard reads them: lines end with CRLF, LF or CR; `data:`
  * lines accumulate (joined by `\n`), `id:` sets the last event id (ignored when it holds NUL), a blank line dispatches
- * an event that has data, `:` lines are comments, other fields (`event`, `retry`) are ignored. Each byte is scanned
+ * an event that has data, `event:` names it, `:` lines are comments, `retry` is ignored. Each byte is scanned
  * once and a line's pieces are joined once (the package's one {@link LineSplitter}), so a 1 MiB event costs one pass; an event's data is bounded by
  * `maxEventBytes`. Hand-written because Node has no SSE reader, and `EventSource` can send no headers.
  *
@@ -46,12 +51,21 @@ export class SseReader {
   private readonly data: Buffer[] = [];
   private dataBytes = 0;
   private discardingEvent = false;
+  /** The last event id committed (at an event's blank line, as the standard's "last event ID string"). */
   private lastId: string | undefined;
+  /** The standard's "last event ID buffer": set by an `id:` field, committed when its event ends. */
+  private idBuffer: string | undefined;
+  private eventType: string | undefined;
+  private eventId: string | undefined;
 
   constructor(
     private readonly maxEventBytes: number,
     private readonly handlers: SseReaderHandlers,
+    /** The id a reader of the same stream before this one ended with (a reconnect reads on from there). */
+    lastEventId?: string,
   ) {
+    this.lastId = lastEventId;
+    this.idBuffer = lastEventId;
     this.lines = new LineSplitter(
       maxEventBytes + LINE_OVERHEAD_BYTES,
       { onLine: (line) => this.line(line), onOversize: () => this.skipEvent() },
@@ -59,7 +73,10 @@ export class SseReader {
     );
   }
 
-  /** The last event id the stream set (`Last-Event-ID` for a reconnect), even by an event without data. */
+  /**
+   * The id of the last event that ended (`Last-Event-ID` for a reconnect), even of an id-only block; an event cut off
+   * before its blank line does not count.
+   */
   get lastEventId(): string | undefined {
     return this.lastId;
   }
@@ -99,7 +116,10 @@ export class SseReader {
     let value = colon === -1 ? line.subarray(line.length) : line.subarray(colon + 1);
     if (value[0] === SPACE) value = value.subarray(1);
     if (name.equals(DATA)) this.addData(value);
-    else if (name.equals(ID) && !value.includes(0)) this.lastId = value.toString('utf8');
+    else if (name.equals(ID) && !value.includes(0)) {
+      this.idBuffer = value.toString('utf8');
+      this.eventId = this.idBuffer;
+    } else if (name.equals(EVENT)) this.eventType = value.toString('utf8');
   }
 
   private addData(value: Buffer): void {
@@ -123,6 +143,13 @@ export class SseReader {
   }
 
   private dispatch(): void {
+    // The event name holds for one event only, as in the standard.
+    const type = this.eventType;
+    const cursor = this.eventId;
+    this.eventType = undefined;
+    this.eventId = undefined;
+    // The id counts once its event ended (a cut mid-event leaves the previous one): what a reconnect resumes from.
+    this.lastId = this.idBuffer;
     if (this.discardingEvent) {
       this.discardingEvent = false;
       return;
@@ -131,7 +158,7 @@ export class SseReader {
     const data = this.data.length === 1 ? this.data[0]! : Buffer.concat(this.data, this.dataBytes);
     this.data.length = 0;
     this.dataBytes = 0;
-    this.handlers.event({ data, id: this.lastId });
+    this.handlers.event({ data, id: this.lastId, type, cursor });
   }
 }
 

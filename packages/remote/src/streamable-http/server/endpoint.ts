@@ -6,6 +6,12 @@ import type { PortClose } from '../../relay/frame-port.js';
 import { type Refusal, type RefusalReason, refuse } from '../../server/admission.js';
 import { clientIdentity, isSameClient, type SessionKeeper } from '../../sessions/session-keeper.js';
 import { newConnectionId } from '../../shared/connection-id.js';
+import {
+  advertiseRetention,
+  DurableRefusalReason,
+  RESUME_REFUSED_HTTP_HEADER,
+  type ResumableRetention,
+} from '../../shared/durable-resume.js';
 import { HTTP_BODY_GRACE_MS, HTTP_BODY_MIN_BYTES_PER_SECOND } from '../../shared/fixed-limits.js';
 import { compileWatch } from '../../wire/frame-scan.js';
 import { FrameChecks } from '../../wire/inbound.js';
@@ -38,6 +44,11 @@ export interface StreamableHttpHost {
   readonly allowedOrigins: ReadonlySet<string>;
   /** `Acpkit-Resume-Window-Ms` of the initialize answer: how long streams may be reopened with `Last-Event-ID`. */
   readonly resumeWindowMs: number;
+  /**
+   * What `initialize` advertises as `agentCapabilities._meta["acp/transport"].resumable` (the durable-resume draft);
+   * undefined when streams keep nothing (no resume window).
+   */
+  readonly retention: ResumableRetention | undefined;
   /** Who is the same client, and how ended connections ended (the server's, shared with the WebSocket's resume). */
   readonly sessions: SessionKeeper;
   /** How long `initialize` may take the agent (ms). */
@@ -283,14 +294,16 @@ export class StreamableHttpEndpoint {
       else if (response.destroyed)
         port.terminate({ code: 1001, reason: 'the client went away during initialize' });
       else {
+        const body =
+          this.host.retention === undefined ? answer : advertiseRetention(answer, this.host.retention);
         response.writeHead(200, {
           'Content-Type': JSON_MEDIA_TYPE,
-          'Content-Length': Buffer.byteLength(answer),
+          'Content-Length': Buffer.byteLength(body),
           'Cache-Control': 'no-store',
           [CONNECTION_ID_HEADER]: connectionId,
           [RESUME_WINDOW_HEADER]: String(this.host.resumeWindowMs),
         });
-        response.end(answer);
+        response.end(body);
       }
     } catch (error) {
       fail(502, (error as Error).message);
@@ -315,13 +328,21 @@ export class StreamableHttpEndpoint {
       this.respond(request, response, refusal(400, 'invalid', `${CONNECTION_ID_HEADER} is missing`));
       return;
     }
-    const held = this.namedConnection(request, response);
+    const resuming = headerValue(request, LAST_EVENT_ID_HEADER) !== undefined;
+    // A resume naming a connection this server does not hold is refused as a resume (409), never a live stream.
+    const held = resuming
+      ? this.resumedConnection(request, response)
+      : this.namedConnection(request, response);
     if (held === undefined) return;
     const lastEventId = parseLastEventId(headerValue(request, LAST_EVENT_ID_HEADER));
     const session = headerValue(request, SESSION_ID_HEADER);
     if (lastEventId === undefined) {
-      const text = `${LAST_EVENT_ID_HEADER} is not an event id of this server`;
-      this.refuse(request, response, refusal(400, 'invalid', text));
+      this.refuseResume(
+        request,
+        response,
+        'unknown',
+        `${LAST_EVENT_ID_HEADER} is not a cursor this server issued`,
+      );
       return;
     }
     if ((session?.length ?? 0) > MAX_ID_LENGTH) {
@@ -345,16 +366,59 @@ export class StreamableHttpEndpoint {
       this.host.streamStarted(request);
     });
     if (attached.ok) return;
-    if (attached.refusal === 'ended') this.refuseUnknown(request, response, held.port.connectionId);
-    else if (attached.refusal === 'session-limit') {
+    if (attached.refusal === 'ended') {
+      if (resuming) this.refuseResume(request, response, 'ended', 'the connection is ending');
+      else this.refuseUnknown(request, response, held.port.connectionId);
+    } else if (attached.refusal === 'session-limit') {
       this.refuse(request, response, refusal(503, 'limit', 'too many session streams on this connection'));
     } else if (attached.refusal === 'gap' && attached.gap === 'overflow') {
-      const text = 'the events after Last-Event-ID are no longer held; open a new connection (session/load)';
-      this.refuse(request, response, refusal(409, 'session', text, { 'Acpkit-Resume-Refused': 'overflow' }));
+      const text = 'the events after Last-Event-ID are no longer kept (past retention)';
+      this.refuseResume(request, response, 'expired', text);
     } else {
-      const text = `${LAST_EVENT_ID_HEADER} names an event this stream never sent`;
-      this.refuse(request, response, refusal(400, 'invalid', text));
+      this.refuseResume(
+        request,
+        response,
+        'unknown',
+        `${LAST_EVENT_ID_HEADER} names an event this stream never sent`,
+      );
     }
+  }
+
+  /**
+   * Refuses a `Last-Event-ID` resume as the durable-resume draft says: 409, never a live stream. The reason is in
+   * `Acpkit-Resume-Refused`; the client falls back to `session/resume` or `session/load` on a new connection.
+   */
+  private refuseResume(
+    request: IncomingMessage,
+    response: ServerResponse,
+    reason: DurableRefusalReason,
+    why: string,
+  ): void {
+    const text = `resume refused (${reason}): ${why}; open a new connection and resume the sessions (session/resume or session/load)`;
+    this.refuse(request, response, refusal(409, 'resume', text, { [RESUME_REFUSED_HTTP_HEADER]: reason }));
+  }
+
+  /** The connection a resume names; else refused (409 `ended` when it is known to have ended, else `unknown`). */
+  private resumedConnection(request: IncomingMessage, response: ServerResponse): HeldConnection | undefined {
+    const connectionId = headerValue(request, CONNECTION_ID_HEADER)!;
+    const held = this.find(request, connectionId);
+    if (held !== undefined) return held;
+    const ended = this.host.sessions.endOf(connectionId)?.close;
+    if (ended !== undefined)
+      this.refuseResume(
+        request,
+        response,
+        'ended',
+        `the connection ended (${ended.code}${ended.reason ? `: ${ended.reason}` : ''})`,
+      );
+    else
+      this.refuseResume(
+        request,
+        response,
+        DurableRefusalReason.Unknown,
+        'this server does not hold that connection (a restart, another instance)',
+      );
+    return undefined;
   }
 
   private delete(request: IncomingMessage, response: ServerResponse): void {

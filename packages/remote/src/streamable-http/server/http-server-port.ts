@@ -11,10 +11,13 @@ import {
   type SessionKeeper,
 } from '../../sessions/session-keeper.js';
 import { CloseCode } from '../../shared/constants.js';
+import { TURN_STATE_EVENT, TURN_STATE_META_KEY } from '../../shared/durable-resume.js';
 import { SSE_CLOSE_FLUSH_MS } from '../../shared/fixed-limits.js';
 import { transportLabel } from '../../shared/transport.js';
+import { CURSOR_META_KEY, type CursorSlot, cursorNodesOf, readCursorSlot } from '../../wire/cursor-slot.js';
+import { compileWatch, FrameScanner, type WatchSpec } from '../../wire/frame-scan.js';
 import { InitializeAnswers } from '../../wire/initialize.js';
-import { ROUTE_WATCH, type RouteKeys } from '../../wire/route-keys.js';
+import type { RouteKeys } from '../../wire/route-keys.js';
 import { type ResumeGap, RetentionBudget, SseStream, type SseStreamOwner } from './sse-stream.js';
 import {
   CONNECTION_STREAM,
@@ -24,6 +27,20 @@ import {
   StreamRoutes,
 } from './stream-routes.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from '../../shared/errors.js';
+import { TurnStates } from './turn-states.js';
+
+/**
+ * What the port's relay records of each frame it sends: the route keys, and where the durable-resume cursor goes
+ * (`params._meta` / `result._meta`, see {@link readCursorSlot}).
+ */
+export const STREAM_ROUTE_WATCH: WatchSpec = {
+  id: true,
+  method: true,
+  params: { sessionId: true, _meta: { [CURSOR_META_KEY]: true } },
+  result: { sessionId: true, _meta: { [CURSOR_META_KEY]: true } },
+};
+const STREAM_WATCH_NODE = compileWatch(STREAM_ROUTE_WATCH);
+const STREAM_CURSOR_NODES = cursorNodesOf(STREAM_WATCH_NODE)!;
 
 /** Options of {@link HttpServerPort}. */
 export interface HttpServerPortOptions {
@@ -90,7 +107,7 @@ export class HttpServerPort implements FramePort, StallProbe {
   /** Frames towards the client become SSE `data:` lines: no raw line break may survive. */
   readonly outboundRules = { singleLine: true } as const;
   /** The relay's scan of each frame it sends records what routing needs. */
-  readonly routeWatch = ROUTE_WATCH;
+  readonly routeWatch = STREAM_ROUTE_WATCH;
   readonly reading: ReadGate;
   readonly closed: Promise<PortClose>;
   readonly metrics: RelayMetrics;
@@ -119,6 +136,10 @@ export class HttpServerPort implements FramePort, StallProbe {
   private waiting: DetachedSession | undefined;
   private readonly sessions: SessionKeeper;
   private readonly stallGuard: StallGuard;
+  /** Finds the cursor slot of a frame handed over without one (`serveAcp`'s messages, a policy's rewrite). */
+  private cursorScanner: FrameScanner | undefined;
+  /** Each session's turn, for the advisory a resumed session stream starts with. */
+  private readonly turns = new TurnStates();
   private resolveClosed!: (close: PortClose) => void;
   private endedWith: PortClose | undefined;
 
@@ -262,6 +283,7 @@ export class HttpServerPort implements FramePort, StallProbe {
     const routed = this.routes.inbound(keys, headerSession);
     if (!routed.ok) return routed;
     this.metrics.received.count(frame);
+    this.turns.inbound(keys);
     this.handler?.(frame);
     return { ok: true };
   }
@@ -286,7 +308,9 @@ export class HttpServerPort implements FramePort, StallProbe {
       return { ok: false, refusal: 'ended' };
     if (session !== undefined && !this.routes.claimSession(session))
       return { ok: false, refusal: 'session-limit' };
-    const attached = this.streamFor(key).attach(response, lastEventId, begin);
+    const attached = this.streamFor(key).attach(response, lastEventId, begin, () =>
+      session === undefined ? undefined : this.turnStateEvent(session),
+    );
     return attached.ok ? attached : { ok: false, refusal: 'gap', gap: attached.gap };
   }
 
@@ -301,7 +325,10 @@ export class HttpServerPort implements FramePort, StallProbe {
       return;
     }
     this.metrics.sent.count(payload);
-    this.streamFor(this.routes.outbound(route)).push(payload);
+    this.turns.outbound(route, payload);
+    // The relay read the slot from its scan of these very bytes (none: an error answer, say); else scan them here.
+    if ('cursorSlot' in route) this.streamFor(this.routes.outbound(route)).push(payload, route.cursorSlot);
+    else this.pushScanned(payload, route);
     if (this.isFull) this.full();
   }
 
@@ -355,6 +382,27 @@ export class HttpServerPort implements FramePort, StallProbe {
     this.drainWaiters.length = 0;
     for (const waiter of this.readingWaiters.splice(0)) waiter();
     this.resolveClosed(this.endedWith);
+  }
+
+  /**
+   * The durable-resume draft's v1 turn-state advisory for a resumed session stream: an SSE event named
+   * `acp/turnState`, without `id:` (it is not part of the stream's replay), whose data is
+   * `{"_meta":{"acp/turnState":{...}}}`. Clients that read every event as a message (the SDK's) never resume, so
+   * never see it.
+   */
+  private turnStateEvent(session: string): string {
+    const advisory = JSON.stringify({ _meta: { [TURN_STATE_META_KEY]: this.turns.of(session) } });
+    return `event: ${TURN_STATE_EVENT}\ndata: ${advisory}\n\n`;
+  }
+
+  /** Sends a frame whose cursor slot the relay did not find: one scan of its bytes finds it. */
+  private pushScanned(payload: Buffer | string, route: RouteKeys): void {
+    const bytes = typeof payload === 'string' ? Buffer.from(payload) : payload;
+    this.cursorScanner ??= new FrameScanner(STREAM_WATCH_NODE);
+    const slot: CursorSlot | undefined = this.cursorScanner.scan(bytes)
+      ? readCursorSlot(this.cursorScanner, STREAM_CURSOR_NODES)
+      : undefined;
+    this.streamFor(this.routes.outbound(route)).push(bytes, slot);
   }
 
   private streamEnded(): void {

@@ -19,7 +19,8 @@ function owner(maxBytes = 1 << 20, windowMs = 60_000): SseStreamOwner & { progre
 }
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
-const ids = (text: string) => [...text.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
+/** The ids of the events written (the id-only block that primes a fresh receiver is not an event). */
+const ids = (text: string) => [...text.matchAll(/^id: (\d+)\ndata: /gm)].map((match) => Number(match[1]));
 
 afterEach(() => {
   vi.useRealTimers();
@@ -34,7 +35,10 @@ describe('SseStream', () => {
     expect(stream.attach(receiver, undefined)).toEqual({ ok: true });
     stream.push('{"c":3}');
     await tick();
-    expect(receiver.text).toBe('id: 1\ndata: {"a":1}\n\nid: 2\ndata: {"b":2}\n\nid: 3\ndata: {"c":3}\n\n');
+    // A fresh receiver first gets the stream's position (an id-only block: no event), then the events.
+    expect(receiver.text).toBe(
+      'id: 0\n\nid: 1\ndata: {"a":1}\n\nid: 2\ndata: {"b":2}\n\nid: 3\ndata: {"c":3}\n\n',
+    );
     expect(stream.pendingBytes).toBe(0);
   });
 
@@ -105,7 +109,7 @@ describe('SseStream', () => {
     stream.attach(receiver, undefined);
     vi.advanceTimersByTime(50_000);
     await new Promise((resolve) => process.nextTick(resolve));
-    expect(receiver.text).toBe(':\n\n:\n\n');
+    expect(receiver.text).toBe('id: 0\n\n:\n\n:\n\n');
   });
 
   it('finishes after its queued events: the closing comment comes last, once a receiver has read them', async () => {
@@ -118,7 +122,7 @@ describe('SseStream', () => {
     stream.attach(receiver, undefined);
     await tick();
     expect(receiver.text).toBe(
-      'id: 1\ndata: {"last":1}\n\n: closed 4000 agent process exited with code 0\n\n',
+      'id: 0\n\nid: 1\ndata: {"last":1}\n\n: closed 4000 agent process exited with code 0\n\n',
     );
     expect(stream.isEnded).toBe(true);
   });

@@ -3,6 +3,7 @@
 import type { Writable } from 'node:stream';
 import { HIGH_WATER_BYTES } from '../../relay/flow-control.js';
 import { tickCorker } from '../../relay/write-batching.js';
+import { type CursorSlot, cursorBytes, cursorText, packCursorSlot } from '../../wire/cursor-slot.js';
 
 const EVENT_END = Buffer.from('\n\n');
 /** Events up to this size are written as one chunk (joining costs less than framing three). */
@@ -20,20 +21,50 @@ function headOf(seq: number): string {
   return `id: ${seq}\ndata: `;
 }
 
-/** The length of {@link headOf}`(seq)`, without making the string. */
-function headBytes(seq: number): number {
+/** How many decimal digits `seq` has, without making the string. */
+function digitsOf(seq: number): number {
   let digits = 1;
   for (let rest = seq; rest >= 10; rest = Math.floor(rest / 10)) digits += 1;
-  return 'id: \ndata: '.length + digits;
+  return digits;
 }
 
-/** An event's text as one string or buffer. */
+/** The length of {@link headOf}`(seq)`. */
+function headBytes(seq: number): number {
+  return 'id: \ndata: '.length + digitsOf(seq);
+}
+
+/** An event's text as one string or buffer, its cursor spliced into its `_meta` when it has a slot. */
 function joinEvent(record: EventRecord): string | Buffer {
-  const { payload } = record;
+  const { payload, cursorAt } = record;
   const head = headOf(record.seq);
-  return typeof payload === 'string'
-    ? `${head}${payload}\n\n`
-    : Buffer.concat([Buffer.from(head, 'latin1'), payload, EVENT_END], record.bytes);
+  if (cursorAt < 0)
+    return typeof payload === 'string'
+      ? `${head}${payload}\n\n`
+      : Buffer.concat([Buffer.from(head, 'latin1'), payload, EVENT_END], record.bytes);
+  // One buffer of the event's size, written piece by piece: no intermediate buffers for the head and the cursor.
+  const frame = payload as Buffer;
+  const event = Buffer.allocUnsafe(record.bytes);
+  let offset = event.write(head, 0, 'latin1');
+  offset += frame.copy(event, offset, 0, cursorAt);
+  offset += event.write(cursorText(record.cursorSlot, String(record.seq)), offset, 'latin1');
+  offset += frame.copy(event, offset, cursorAt + Math.floor(record.cursorSlot / 8));
+  event[offset] = 0x0a;
+  event[offset + 1] = 0x0a;
+  return event;
+}
+
+/** Writes a large event as views of its payload (no copy of the payload itself). */
+function writeLargeEvent(receiver: Writable, record: EventRecord): void {
+  receiver.write(headOf(record.seq));
+  const { payload, cursorAt } = record;
+  if (cursorAt < 0) receiver.write(payload);
+  else {
+    const frame = payload as Buffer;
+    receiver.write(frame.subarray(0, cursorAt));
+    receiver.write(cursorText(record.cursorSlot, String(record.seq)));
+    receiver.write(frame.subarray(cursorAt + Math.floor(record.cursorSlot / 8)));
+  }
+  receiver.write(EVENT_END);
 }
 const KEEP_ALIVE = ':\n\n';
 
@@ -74,6 +105,12 @@ interface EventRecord {
   readonly stream: SseStream;
   /** What follows the event's head (`id: <seq>\ndata: `); a blank line follows it. */
   readonly payload: Buffer | string;
+  /**
+   * Where the event's cursor (its seq) goes in `payload` (a Buffer then), or -1 (the `id:` line only), and the rest
+   * of its slot packed ({@link packCursorSlot}): two numbers, not an object, so a kept event costs no more.
+   */
+  readonly cursorAt: number;
+  readonly cursorSlot: number;
   /** The event's bytes on the wire (head, payload, blank line). */
   readonly bytes: number;
   /** When it was written to a receiver (ms, `performance.now()`); 0 while queued. */
@@ -244,13 +281,30 @@ export class SseStream {
     return this.nextSeq - 1;
   }
 
-  /** Queues one event (a JSON-RPC message on one line) and writes it if a receiver can take it now. */
-  push(payload: Buffer | string): void {
+  /**
+   * Queues one event (a JSON-RPC message on one line) and writes it if a receiver can take it now. With `slot` (found
+   * in `payload`, which must then be `slot.frame`), the event's id is also spliced into the message's `_meta` as
+   * `acp/cursor` when it is written: the held payload stays the bytes received, so a replay is identical.
+   */
+  push(payload: Buffer | string, slot?: CursorSlot): void {
     if (this.ended || this.closingComment !== undefined) return;
     const seq = this.nextSeq++;
     const payloadBytes = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
-    const bytes = headBytes(seq) + payloadBytes + EVENT_END.length;
-    this.events.push({ seq, stream: this, payload, bytes, sentAt: 0, retention: 0, retained: false });
+    const cursorAt = slot === undefined ? -1 : slot.start;
+    const cursorSlot = slot === undefined ? 0 : packCursorSlot(slot);
+    const cursorExtra = slot === undefined ? 0 : cursorBytes(cursorSlot, digitsOf(seq));
+    const bytes = headBytes(seq) + payloadBytes + EVENT_END.length + cursorExtra;
+    this.events.push({
+      seq,
+      stream: this,
+      payload,
+      cursorAt,
+      cursorSlot,
+      bytes,
+      sentAt: 0,
+      retention: 0,
+      retained: false,
+    });
     this.unsentBytes += bytes;
     this.flush();
   }
@@ -264,6 +318,8 @@ export class SseStream {
     receiver: Writable,
     lastEventId: number | undefined,
     begin?: () => void,
+    /** Written first on a resume (`lastEventId` given): the turn-state advisory event, which has no id. */
+    resumeAdvisory?: () => string | undefined,
   ): { ok: true } | { ok: false; gap: ResumeGap } {
     if (this.ended) return { ok: false, gap: 'overflow' };
     if (lastEventId !== undefined) {
@@ -293,6 +349,15 @@ export class SseStream {
     }, this.owner.keepAliveMs);
     this.keepAlive.unref();
     this.owner.receiverChanged(this);
+    this.cork();
+    if (lastEventId === undefined) {
+      // The stream's position so far, as an id-only block (no data, so no event is dispatched): a client cut before
+      // the first event reaches it still holds a cursor to resume from (as MCP's servers prime their streams).
+      receiver.write(`id: ${this.sentThrough}\n\n`);
+    } else {
+      const advisory = resumeAdvisory?.();
+      if (advisory !== undefined) receiver.write(advisory);
+    }
     this.flush();
     return { ok: true };
   }
@@ -381,11 +446,7 @@ export class SseStream {
       // One chunk per event (a chunked response frames each write): small events are joined, a large payload is
       // written as it is rather than copied.
       if (record.bytes <= SINGLE_CHUNK_BYTES) receiver.write(joinEvent(record));
-      else {
-        receiver.write(headOf(record.seq));
-        receiver.write(record.payload);
-        receiver.write(EVENT_END);
-      }
+      else writeLargeEvent(receiver, record);
       this.sentThrough = record.seq;
       this.unsentBytes -= record.bytes;
       record.sentAt = performance.now();

@@ -1,0 +1,137 @@
+// The durable-resume draft on Streamable HTTP under random cuts: `connectAcp` → `serveAcp` through a fault-injecting
+// TCP proxy that cuts the SSE GETs at random byte offsets. The client resumes each stream from its last processed
+// cursor (Last-Event-ID) and drops repeats by cursor: the application gets every message exactly once, in order,
+// each carrying its cursor in `_meta["acp/cursor"]`, and every interruption is followed by a resume.
+import { connectAcp, serveAcp, silentLogger } from '@acpkit/remote';
+import type { AnyMessage } from '@agentclientprotocol/sdk';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type CutPlan, startFaultProxy } from './support/fault-proxy.js';
+import { waitFor } from './support/processes.js';
+import { NIGHTLY } from './support/property-runs.js';
+import { expectedDownstream, sequence, sequenceApp } from './support/sequence-app.js';
+
+/** Cases: each one opens a proxy and a connection; a few seconds in all. */
+const RUNS = Number(process.env.ACPKIT_PROPERTY_RUNS ?? (NIGHTLY ? 1_000 : 20));
+
+/**
+ * Cut plans for successive SSE GETs: the first past its response head and priming block (a client cut before it
+ * holds no cursor of the stream yet: its reopened GET starts live), the reopened ones anywhere, in their head too.
+ */
+const plans = fc
+  .tuple(
+    fc.record({ direction: fc.constant('down' as const), offset: fc.integer({ min: 300, max: 5_000 }) }),
+    fc.array(
+      fc.option(
+        fc.record({
+          direction: fc.constantFrom('up' as const, 'down' as const),
+          offset: fc.integer({ min: 0, max: 3_000 }),
+        }),
+        { nil: undefined },
+      ),
+      { maxLength: 3 },
+    ),
+  )
+  .map(([first, later]): Array<CutPlan | undefined> => [first, ...later]);
+
+/** The message without its cursor (which it must carry, in `params._meta` or `result._meta`), and the cursor. */
+function withoutCursor(message: Record<string, unknown>): { message: unknown; cursor: unknown } {
+  const body = (message.params ?? message.result) as { _meta?: Record<string, unknown> } | undefined;
+  const cursor = body?._meta?.['acp/cursor'];
+  if (body?._meta !== undefined) {
+    const { 'acp/cursor': _, ...rest } = body._meta;
+    if (Object.keys(rest).length === 0) delete body._meta;
+    else body._meta = rest;
+  }
+  return { message, cursor };
+}
+
+describe('the durable-resume draft through a fault proxy: connectAcp → serveAcp over Streamable HTTP', () => {
+  it('hands every message to the application exactly once and in order, wherever the streams are cut', async () => {
+    const server = await serveAcp(sequenceApp, { port: 0, logger: silentLogger });
+    let cutRuns = 0;
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          plans,
+          fc.integer({ min: 20, max: 80 }),
+          fc.integer({ min: 0, max: 3 }),
+          async (cuts, count, ticks) => {
+            const proxy = await startFaultProxy(server.port, cuts, 'event-streams');
+            const events: string[] = [];
+            const remote = await connectAcp(`http://127.0.0.1:${proxy.port}/acp`, {
+              logger: silentLogger,
+              onConnectionEvent: (event) => events.push(event.type),
+            });
+            const seen = (type: string) => events.filter((seenType) => seenType === type).length;
+            try {
+              const writer = remote.stream.writable.getWriter();
+              const reader = remote.stream.readable.getReader();
+              await writer.write({
+                jsonrpc: '2.0',
+                id: 'init',
+                method: 'initialize',
+                params: { protocolVersion: 1 },
+              } as AnyMessage);
+              expect(((await reader.read()).value as { id?: unknown }).id).toBe('init');
+              for (const seq of sequence(count))
+                await writer.write({
+                  jsonrpc: '2.0',
+                  id: seq,
+                  method: '_test/echo',
+                  params: { seq, ticks },
+                } as AnyMessage);
+              await writer.write({
+                jsonrpc: '2.0',
+                id: 'log',
+                method: '_test/received',
+                params: {},
+              } as AnyMessage);
+              const downstream: unknown[] = [];
+              const cursors: unknown[] = [];
+              for (;;) {
+                const { value, done } = await reader.read();
+                if (done)
+                  throw new Error(
+                    `the stream ended: ${JSON.stringify(await remote.closed)} (${events.join(', ')})`,
+                  );
+                const { message, cursor } = withoutCursor(value as Record<string, unknown>);
+                cursors.push(cursor);
+                if ((message as { id?: unknown }).id === 'log') {
+                  expect((message as { result: unknown }).result).toEqual({ received: sequence(count) });
+                  break;
+                }
+                downstream.push(message);
+              }
+              // Exactly once, in order; each with a cursor of its own.
+              expect(downstream).toEqual(expectedDownstream(count, ticks));
+              expect(cursors.every((cursor) => typeof cursor === 'string')).toBe(true);
+              expect(new Set(cursors).size).toBe(cursors.length);
+              if (proxy.cuts > 0) {
+                cutRuns += 1;
+                await waitFor(
+                  () =>
+                    seen('resume-failed') > 0 ||
+                    (seen('interrupted') > 0 && seen('resumed') === seen('interrupted')),
+                  10_000,
+                  () =>
+                    `the proxy cut ${proxy.cuts} time(s); the client told: ${events.join(', ') || 'nothing'}`,
+                );
+              }
+              expect(events).not.toContain('resume-failed');
+              expect(seen('resumed')).toBe(seen('interrupted'));
+            } finally {
+              await remote.close();
+              await proxy.close();
+            }
+          },
+        ),
+        { numRuns: RUNS },
+      );
+      // Most cases really cut (a plan past the last byte cuts nothing).
+      expect(cutRuns).toBeGreaterThan(RUNS / 2);
+    } finally {
+      await server.close();
+    }
+  });
+});
