@@ -13,7 +13,7 @@
 // code, to DIR as soon as that package is checked: the test command's vitest run reads them for its type tests
 // (scripts/test/typecheck-results-checker.mjs) instead of running a second `tsc` over the same package.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { declarationBuildOf, declarationOptions, writeDeclarations } from './declarations.mjs';
@@ -117,24 +117,39 @@ async function checkPackage(folder) {
     }
     return sourceFile;
   };
-  const program = ts.createProgram({
-    rootNames: config.fileNames,
-    options,
-    host,
-    projectReferences: config.projectReferences,
-  });
+  const createProgram = () =>
+    ts.createProgram({
+      rootNames: config.fileNames,
+      options,
+      host,
+      projectReferences: config.projectReferences,
+    });
   // What `tsc --noEmit` reports (getPreEmitDiagnostics without the declaration diagnostics that `declaration: true`
   // would add for every file: those of the published sources are the declaration step's own errors below).
-  const diagnostics = ts.sortAndDeduplicateDiagnostics([
-    ...config.errors,
-    ...program.getConfigFileParsingDiagnostics(),
-    ...program.getOptionsDiagnostics(),
-    ...program.getSyntacticDiagnostics(),
-    ...program.getGlobalDiagnostics(),
-    ...program.getSemanticDiagnostics(),
-  ]);
+  const diagnosticsOf = (program) =>
+    ts.sortAndDeduplicateDiagnostics([
+      ...config.errors,
+      ...program.getConfigFileParsingDiagnostics(),
+      ...program.getOptionsDiagnostics(),
+      ...program.getSyntacticDiagnostics(),
+      ...program.getGlobalDiagnostics(),
+      ...program.getSemanticDiagnostics(),
+    ]);
+  const program = createProgram();
+  const diagnostics = diagnosticsOf(program);
   if (!build) return { diagnostics };
-  return { diagnostics, declarationErrors: await writeDeclarations({ root, folder, program, build }) };
+  const declarationErrors = await writeDeclarations({ root, folder, program, build });
+  // A package whose own tests import its built `dist/` (web-client's browser tests) was checked against declarations
+  // that did not exist yet, or were an earlier build's: check it again against the ones just written.
+  const ownDist = join(root, folder, 'dist') + sep;
+  const readsOwnDist =
+    program.getSourceFiles().some((file) => file.fileName.startsWith(ownDist)) ||
+    diagnostics.some((diagnostic) =>
+      ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n').includes(ownDist),
+    );
+  if (!readsOwnDist || declarationErrors.length > 0) return { diagnostics, declarationErrors };
+  for (const key of sourceFiles.keys()) if (key.startsWith(ownDist)) sourceFiles.delete(key);
+  return { diagnostics: diagnosticsOf(createProgram()), declarationErrors };
 }
 
 const argv = process.argv.slice(2);
