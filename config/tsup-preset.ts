@@ -41,7 +41,9 @@ export function packageBuild({
     format: ['esm'],
     target: 'node20',
     platform,
-    dts,
+    // The test command builds the JavaScript only and has its typecheck step write the declarations from the program
+    // that type-checks the package (scripts/declarations.mjs): one check instead of two, ~130 CPU-s less a run.
+    dts: process.env.ACPKIT_BUILD_DECLARATIONS === 'typecheck' ? false : dts,
     sourcemap: true,
     clean: true,
     ...(noExternal ? { noExternal } : {}),

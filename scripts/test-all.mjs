@@ -24,7 +24,14 @@ const started = Date.now();
 const root = new URL('..', import.meta.url).pathname;
 const outputDirectory = join(root, '.test-output');
 mkdirSync(outputDirectory, { recursive: true });
-const environment = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0' };
+const environment = {
+  ...process.env,
+  TURBO_TELEMETRY_DISABLED: '1',
+  FORCE_COLOR: '0',
+  // Every build of this command (its build step, the demo's, release:check's, bench's) builds the JavaScript only; the
+  // typecheck step writes the declarations from the program that type-checks each package (scripts/declarations.mjs).
+  ACPKIT_BUILD_DECLARATIONS: 'typecheck',
+};
 // The test processes talk only to loopback servers (with their own certificates where TLS is tested), never to the
 // registry: they start without a machine-wide NODE_EXTRA_CA_CERTS, which makes every Node start parse the whole CA
 // bundle again (~45 ms of CPU on this machine class × ~2,000 processes a run). Steps that reach the registry (npx,
@@ -107,6 +114,7 @@ const steps = [
         return await commandStep('typecheck', [
           'node',
           'scripts/typecheck.mjs',
+          '--declarations',
           '--results',
           typecheckResults,
         ]).run();
@@ -199,7 +207,9 @@ steps.push(
     }),
     {
       needs: ['build'],
+      // The typecheck step writes the packages' `.d.ts` files, which the docs and release suites compile against.
       after: [
+        'typecheck',
         'python interop venv',
         ...otherNodeLines.map(nodeStepName),
         ...serviceSteps.map((step) => step.name),
@@ -247,7 +257,8 @@ steps.push(
   // Node and on each other Node line.
   {
     name: 'release:check',
-    needs: ['build'],
+    // It packs the declarations the typecheck step wrote.
+    needs: ['build', 'typecheck'],
     after: otherNodeLines.map(nodeStepName),
     heavy: true,
     run: () =>

@@ -13,9 +13,10 @@
 // code, to DIR as soon as that package is checked: the test command's vitest run reads them for its type tests
 // (scripts/test/typecheck-results-checker.mjs) instead of running a second `tsc` over the same package.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { declarationBuildOf, declarationOptions, writeDeclarations } from './declarations.mjs';
 import { writeTypecheckResult } from './test/typecheck-results.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -44,6 +45,36 @@ function workspacePackages() {
   });
 }
 
+/**
+ * `folders` with every workspace package before the packages that depend on it (dependencies of any kind), so a
+ * package's program reads the declarations its workspace dependencies have just written.
+ * @param {string[]} folders
+ */
+function inDependencyOrder(folders) {
+  const manifests = new Map(
+    folders.map((folder) => [folder, JSON.parse(readFileSync(join(root, folder, 'package.json'), 'utf8'))]),
+  );
+  const folderOf = new Map([...manifests].map(([folder, manifest]) => [manifest.name, folder]));
+  const ordered = [];
+  const visiting = new Set();
+  const visit = (folder) => {
+    if (ordered.includes(folder) || visiting.has(folder)) return;
+    visiting.add(folder);
+    const manifest = manifests.get(folder);
+    for (const name of Object.keys({
+      ...manifest.dependencies,
+      ...manifest.devDependencies,
+      ...manifest.peerDependencies,
+    })) {
+      const dependency = folderOf.get(name);
+      if (dependency !== undefined) visit(dependency);
+    }
+    ordered.push(folder);
+  };
+  for (const folder of folders) visit(folder);
+  return ordered;
+}
+
 const formatHost = {
   getCanonicalFileName: (fileName) => fileName,
   getCurrentDirectory: () => root,
@@ -57,7 +88,7 @@ const sourceFiles = new Map();
  * Type-checks one package as `tsc --noEmit -p <folder>` does.
  * @returns {readonly ts.Diagnostic[]}
  */
-function checkPackage(folder) {
+async function checkPackage(folder) {
   const configPath = join(root, folder, 'tsconfig.json');
   /** @type {ts.Diagnostic[]} */
   const configDiagnostics = [];
@@ -66,8 +97,16 @@ function checkPackage(folder) {
     {},
     { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (diagnostic) => configDiagnostics.push(diagnostic) },
   );
-  if (!config) return configDiagnostics;
-  const host = ts.createCompilerHost(config.options);
+  if (!config) return { diagnostics: configDiagnostics };
+  const build = declarations
+    ? await declarationBuildOf(
+        root,
+        folder,
+        JSON.parse(readFileSync(join(root, folder, 'package.json'), 'utf8')),
+      )
+    : undefined;
+  const options = build ? declarationOptions(config.options, build) : config.options;
+  const host = ts.createCompilerHost(options);
   const readSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (fileName, parseOptions, onError, shouldCreateNewSourceFile) => {
     const key = `${fileName}\0${JSON.stringify(parseOptions)}`;
@@ -78,24 +117,53 @@ function checkPackage(folder) {
     }
     return sourceFile;
   };
-  const program = ts.createProgram({
-    rootNames: config.fileNames,
-    options: config.options,
-    host,
-    projectReferences: config.projectReferences,
-  });
-  return [...config.errors, ...ts.getPreEmitDiagnostics(program)];
+  const createProgram = () =>
+    ts.createProgram({
+      rootNames: config.fileNames,
+      options,
+      host,
+      projectReferences: config.projectReferences,
+    });
+  // What `tsc --noEmit` reports (getPreEmitDiagnostics without the declaration diagnostics that `declaration: true`
+  // would add for every file: those of the published sources are the declaration step's own errors below).
+  const diagnosticsOf = (program) =>
+    ts.sortAndDeduplicateDiagnostics([
+      ...config.errors,
+      ...program.getConfigFileParsingDiagnostics(),
+      ...program.getOptionsDiagnostics(),
+      ...program.getSyntacticDiagnostics(),
+      ...program.getGlobalDiagnostics(),
+      ...program.getSemanticDiagnostics(),
+    ]);
+  const program = createProgram();
+  const diagnostics = diagnosticsOf(program);
+  if (!build) return { diagnostics };
+  const declarationErrors = await writeDeclarations({ root, folder, program, build });
+  // A package whose own tests import its built `dist/` (web-client's browser tests) was checked against declarations
+  // that did not exist yet, or were an earlier build's: check it again against the ones just written.
+  const ownDist = join(root, folder, 'dist') + sep;
+  const readsOwnDist =
+    program.getSourceFiles().some((file) => file.fileName.startsWith(ownDist)) ||
+    diagnostics.some((diagnostic) =>
+      ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n').includes(ownDist),
+    );
+  if (!readsOwnDist || declarationErrors.length > 0) return { diagnostics, declarationErrors };
+  for (const key of sourceFiles.keys()) if (key.startsWith(ownDist)) sourceFiles.delete(key);
+  return { diagnostics: diagnosticsOf(createProgram()), declarationErrors };
 }
 
 const argv = process.argv.slice(2);
 const resultsFlag = argv.indexOf('--results');
 const resultsDirectory = resultsFlag === -1 ? undefined : argv.splice(resultsFlag, 2)[1];
+const declarationsFlag = argv.indexOf('--declarations');
+const declarations = declarationsFlag !== -1;
+if (declarations) argv.splice(declarationsFlag, 1);
 const requested = argv.map((folder) => relative(root, join(process.cwd(), folder)));
-const folders = requested.length > 0 ? requested : workspacePackages();
+const folders = inDependencyOrder(requested.length > 0 ? requested : workspacePackages());
 let failed = 0;
 for (const folder of folders) {
   const started = performance.now();
-  const diagnostics = checkPackage(folder);
+  const { diagnostics, declarationErrors = [] } = await checkPackage(folder);
   if (resultsDirectory !== undefined) {
     // What `tsc --noEmit --pretty false` prints in the package folder, and its exit code.
     const output = ts.formatDiagnostics(diagnostics, {
@@ -105,12 +173,18 @@ for (const folder of folders) {
     writeTypecheckResult(resultsDirectory, folder, { output, exitCode: diagnostics.length === 0 ? 0 : 2 });
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  if (diagnostics.length === 0) {
+  if (diagnostics.length === 0 && declarationErrors.length === 0) {
     console.log(`${folder}: ok (${seconds} s)`);
-  } else {
-    failed += 1;
+    continue;
+  }
+  failed += 1;
+  if (diagnostics.length > 0) {
     console.log(`${folder}: ${diagnostics.length} error(s) (${seconds} s)`);
     console.log(ts.formatDiagnostics(diagnostics, formatHost));
+  }
+  if (declarationErrors.length > 0) {
+    console.log(`${folder}: its declarations (dist/*.d.ts) were not written:`);
+    console.log(declarationErrors.join('\n'));
   }
 }
 console.log(`typecheck: ${folders.length - failed} of ${folders.length} packages without errors`);

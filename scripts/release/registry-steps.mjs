@@ -2,7 +2,17 @@
 // picks, its own storage in the scratch directory), `changeset publish` of every public package to it, then what a
 // newcomer does in a fresh project: `npm install @acpkit/elicitation @acpkit/ai-sdk @acpkit/langchain` from that
 // registry, build an AI SDK agent with tsc, and run it and a LangChain agent over stdio against an SDK client.
-import { cpSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { root, run, start } from './processes.mjs';
 import { assert, step } from './steps.mjs';
@@ -10,23 +20,41 @@ import { assert, step } from './steps.mjs';
 /** The Verdaccio the check installs (exact: the check must not change under us). */
 const VERDACCIO = 'verdaccio@6.10.4';
 const registryConsumerFixtures = join(root, 'scripts', 'release', 'registry-consumer');
+/** Written last into a Verdaccio install folder: the install there is complete. */
+const INSTALLED = '.installed';
+
+/** Where the check keeps its Verdaccio: `$XDG_CACHE_HOME/acpkit-release-check/verdaccio@<version>`. */
+function verdaccioInstall() {
+  // biome-ignore lint/suspicious/noUndeclaredEnvVars: turbo never runs the release check, so no task cache depends on it.
+  const cache = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  const folder = join(cache, 'acpkit-release-check');
+  mkdirSync(folder, { recursive: true });
+  return join(folder, VERDACCIO);
+}
 
 /**
  * Runs the registry steps; the registry is stopped before this resolves.
  * @param {{ packages: import('./public-packages.mjs').PublicPackage[]; scratch: string; environment: NodeJS.ProcessEnv }} options
  */
 export async function registrySteps({ packages, scratch, environment }) {
-  const verdaccio = join(scratch, 'verdaccio');
+  const verdaccio = verdaccioInstall();
   const newcomer = join(scratch, 'newcomer');
-  mkdirSync(verdaccio);
   mkdirSync(newcomer);
   await step(`npm install ${VERDACCIO} (the local registry)`, async () => {
-    writeFileSync(join(verdaccio, 'package.json'), '{ "private": true }\n');
-    await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', VERDACCIO], {
-      cwd: verdaccio,
-      env: environment,
-      timeoutMs: 300_000,
-    });
+    // Kept between runs beside npm's own cache, as `npx` keeps what it installs: Verdaccio is the check's tool, not
+    // what it checks (~200 packages, ~25 CPU-s to install). A folder counts only once npm has finished in it.
+    if (existsSync(join(verdaccio, INSTALLED))) return `reused ${verdaccio}`;
+    const installing = mkdtempSync(`${verdaccio}.installing-`);
+    writeFileSync(join(installing, 'package.json'), '{ "private": true }\n');
+    await run(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--loglevel=error', '--prefer-offline', VERDACCIO],
+      { cwd: installing, env: environment, timeoutMs: 300_000 },
+    );
+    writeFileSync(join(installing, INSTALLED), `${VERDACCIO}\n`);
+    rmSync(verdaccio, { recursive: true, force: true });
+    renameSync(installing, verdaccio);
+    return `installed in ${verdaccio}`;
   });
 
   /** @type {ReturnType<typeof start> | undefined} */

@@ -61,9 +61,10 @@ export function readVitestRun(run, exitCode, root) {
     for (const test of file.assertionResults ?? []) {
       if (test.status === 'failed') failures.push(`${name} > ${test.fullName}${suffix}`);
     }
-    if (file.status === 'failed' && (file.assertionResults ?? []).length === 0) {
+    // A file that failed outside its tests (an import, or a hook: its tests are then reported skipped) counts once.
+    if (file.status === 'failed' && !(file.assertionResults ?? []).some((test) => test.status === 'failed')) {
       failed += 1;
-      failures.push(`${name}${suffix} (failed to run: ${String(file.message).slice(0, 200)})`);
+      failures.push(`${name}${suffix} (failed outside its tests: ${String(file.message).slice(0, 200)})`);
     }
   }
   if (exitCode !== 0 && failed === 0) {

@@ -8,7 +8,7 @@ import {
   spawnStdioPeer,
   startAcpremote,
 } from './support/processes.js';
-import { NIGHTLY, PROPERTY_RUNS } from './support/property-runs.js';
+import { NIGHTLY, PROCESS_PROPERTY_RUNS } from './support/property-runs.js';
 
 /** Requests and notifications (never `initialize`, which the mirror rewrites) with Unicode-rich params. */
 const messageArbitrary = fc.record({
@@ -38,7 +38,7 @@ describe('random chunking of NDJSON through mirror → expose → agent and back
         'mirror',
         server.url,
         '--max-pending-requests',
-        String(10 * 6 * PROPERTY_RUNS),
+        String(10 * 6 * PROCESS_PROPERTY_RUNS),
       ]);
       let caseNumber = 0;
       let received = 0;
@@ -73,7 +73,7 @@ describe('random chunking of NDJSON through mirror → expose → agent and back
             expect(echoed).toEqual(sent.map((message) => JSON.parse(JSON.stringify(message)) as unknown));
           },
         ),
-        { numRuns: PROPERTY_RUNS },
+        { numRuns: PROCESS_PROPERTY_RUNS },
       );
       expect(mirror.nonJsonRpcLines).toEqual([]);
       expect(mirror.lines).toHaveLength(received);

@@ -6,7 +6,7 @@ import {
   type RunningServer,
   startAcpremote,
 } from './support/processes.js';
-import { NIGHTLY, PROPERTY_RUNS } from './support/property-runs.js';
+import { NIGHTLY, PROCESS_PROPERTY_RUNS } from './support/property-runs.js';
 import { openPeer, type Peer } from './support/websocket-peer.js';
 
 const MAX_MESSAGE_BYTES = 64 * 1024;
@@ -122,7 +122,7 @@ async function fuzz(server: RunningServer, initialize: boolean): Promise<{ close
           victim = await open();
         }
       }),
-      { numRuns: PROPERTY_RUNS },
+      { numRuns: PROCESS_PROPERTY_RUNS },
     );
   } finally {
     await sentinel.close();
@@ -158,7 +158,7 @@ describe('random frames against acpremote servers (property)', () => {
       const { closes } = await fuzz(server, false);
       // The generators reach the closing paths (binary, invalid UTF-8, oversize) many times.
       expect([...closes.values()].reduce((total, count) => total + count, 0)).toBeGreaterThan(
-        PROPERTY_RUNS / 20,
+        PROCESS_PROPERTY_RUNS / 20,
       );
     },
     timeout,
@@ -175,7 +175,7 @@ describe('random frames against acpremote servers (property)', () => {
       ]);
       const { closes } = await fuzz(server, true);
       expect([...closes.values()].reduce((total, count) => total + count, 0)).toBeGreaterThan(
-        PROPERTY_RUNS / 20,
+        PROCESS_PROPERTY_RUNS / 20,
       );
     },
     timeout,
