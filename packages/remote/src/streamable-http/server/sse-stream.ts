@@ -99,11 +99,19 @@ export class RetentionBudget {
   private timer: NodeJS.Timeout | undefined;
   private disposed = false;
 
+  /** Bytes (overhead included) of the event retained last: the one event that may pass the limit. */
+  private newestBytes = 0;
+
   constructor(
     /** At most this many bytes kept, overhead included (`resumeBufferBytes` plus one message); 0 keeps nothing. */
     readonly maxBytes: number,
     /** Events sent longer ago than this are not kept (`resumeWindowMs`); 0 keeps nothing. */
     readonly windowMs: number,
+    /**
+     * The part of `maxBytes` that is room for one message (`maxMessageBytes`): only the newest event may use it, by
+     * its own size, so a flood of small events keeps `maxBytes - messageBytes` (issue 32 item 4).
+     */
+    readonly messageBytes = 0,
   ) {}
 
   /** Bytes of sent events kept now, their overhead included. */
@@ -115,7 +123,8 @@ export class RetentionBudget {
   retain(record: EventRecord): void {
     record.retained = true;
     record.retention += 1;
-    this.bytes += record.bytes + EVENT_OVERHEAD_BYTES;
+    this.newestBytes = record.bytes + EVENT_OVERHEAD_BYTES;
+    this.bytes += this.newestBytes;
     this.records.push(record);
     this.stamps.push(record.retention);
     this.evict(performance.now());
@@ -131,10 +140,11 @@ export class RetentionBudget {
   /** Drops what is past the bounds at `now`, then sets the timer for the next event to age out. */
   evict(now: number): void {
     const oldestAllowed = now - this.windowMs;
+    const allowedBytes = this.maxBytes - this.messageBytes + Math.min(this.newestBytes, this.messageBytes);
     while (this.head < this.records.length) {
       const record = this.records[this.head]!;
       const live = record.retained && record.retention === this.stamps[this.head];
-      if (live && this.bytes <= this.maxBytes && this.windowMs > 0 && record.sentAt >= oldestAllowed) break;
+      if (live && this.bytes <= allowedBytes && this.windowMs > 0 && record.sentAt >= oldestAllowed) break;
       this.records[this.head] = undefined as never;
       this.head += 1;
       if (live) {

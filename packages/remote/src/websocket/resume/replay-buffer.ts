@@ -18,9 +18,10 @@ const COMPACT_AFTER = 1024;
  * The data frames one side sent on a resumable session that the other side has not acknowledged, in order, so they
  * can be sent again on the next connection. Frames are numbered implicitly: the n-th frame sent on the session is
  * number n. A bounded history, never a reason to stop sending: it holds up to `limitBytes`, raised to fit one more
- * message of up to `messageBytes` (so one large message never costs a session its resume), each frame counting its
- * bytes plus `frameOverheadBytes` (what holding it costs: the bound is memory, not payload), and past that bound the
- * oldest frames are dropped: a peer that has not received them can no longer be resumed ({@link canReplayAfter}
+ * message of up to `messageBytes` (so one large message never costs a session its resume): the newest frame may pass
+ * the limit by its own size, up to `messageBytes`, and nothing else may. So a flood of small frames holds `limitBytes`,
+ * not `limitBytes + messageBytes`. Each frame counts its bytes plus `frameOverheadBytes` (what holding it costs: the
+ * bound is memory, not payload). Past that bound the oldest frames are dropped: a peer that has not received them can no longer be resumed ({@link canReplayAfter}
  * says so) until it acknowledges past them. {@link isFull} is for the time no socket carries the frames (a detached
  * or resuming session): then nothing drains the buffer but the next connection, and what feeds it must wait.
  *
@@ -86,7 +87,10 @@ export class ReplayBuffer {
     this.frames.push(payload);
     this.sizes.push(size);
     this.bytes += size;
-    if (this.bytes > this.boundBytes) this.dropOldest();
+    // The limit is raised by this frame alone (a large message is held whole with what came before it), never by
+    // room a large message left: small frames after it keep to the limit.
+    const allowed = this.limitBytes + Math.min(size, this.boundBytes - this.limitBytes);
+    if (this.bytes > allowed) this.dropOldest(allowed);
   }
 
   /**
@@ -122,9 +126,9 @@ export class ReplayBuffer {
     this.firstHeld = this.sent + 1;
   }
 
-  private dropOldest(): void {
+  private dropOldest(allowed: number): void {
     const wasWhole = !this.overflowed;
-    while (this.bytes > this.boundBytes && this.head < this.frames.length) this.dropFirst();
+    while (this.bytes > allowed && this.head < this.frames.length) this.dropFirst();
     this.compact();
     if (wasWhole && this.overflowed) this.onOverflow?.();
   }
