@@ -184,8 +184,11 @@ describe('SseStream', () => {
     for (let index = 0; index < 200; index += 1) stream.push('{"jsonrpc":"2.0","method":"x"}');
     const small = 'id: 200\ndata: {"jsonrpc":"2.0","method":"x"}\n\n'.length + EVENT_OVERHEAD_BYTES;
     expect(state.retention.retainedBytes).toBeLessThanOrEqual(limit + small);
-    // A large event is kept whole with what came before it; small events after it keep to the limit again.
+    // A large event is kept whole with what came before it and with a small one after it (its answer); once it is
+    // the oldest to go, small events keep to the limit again.
     stream.push(`"${'x'.repeat(32 * 1024)}"`);
+    expect(state.retention.retainedBytes).toBeGreaterThan(32 * 1024 + limit / 2);
+    stream.push('{"jsonrpc":"2.0","id":1,"result":{}}');
     expect(state.retention.retainedBytes).toBeGreaterThan(32 * 1024 + limit / 2);
     for (let index = 0; index < 50; index += 1) stream.push('{"jsonrpc":"2.0","method":"x"}');
     expect(state.retention.retainedBytes).toBeLessThanOrEqual(limit + small);

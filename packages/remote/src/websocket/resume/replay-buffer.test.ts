@@ -81,11 +81,15 @@ describe('ReplayBuffer', () => {
     for (let n = 1; n <= 50; n += 1) replay.record(frame(n));
     // Each frame counts 10 bytes plus 6 of overhead: at most the limit plus the newest frame.
     expect(replay.bytes).toBeLessThanOrEqual(100 + 16);
-    // A large frame is held whole with what came before it; the small ones after it keep to the limit again.
+    // A large frame is held whole with what came before it, and with small frames after it (its answer) while it is
+    // held; once it is the oldest to go, the small ones keep to the limit again.
     replay.record(frame(51, 500));
     expect(replay.bytes).toBeGreaterThan(500);
     expect(replay.canReplayAfter(45)).toBe(true);
-    for (let n = 52; n <= 60; n += 1) replay.record(frame(n));
+    replay.record(frame(52));
+    expect(replay.canReplayAfter(50)).toBe(true);
+    for (let n = 53; n <= 70; n += 1) replay.record(frame(n));
+    expect(replay.canReplayAfter(50)).toBe(false);
     expect(replay.bytes).toBeLessThanOrEqual(100 + 16);
   });
 
