@@ -47,7 +47,7 @@ export function callgrindAvailable(): boolean {
   );
 }
 
-function callgrindControl(args: string[]): void {
+export function callgrindControl(args: string[]): void {
   const result = spawnSync('callgrind_control', args, { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`callgrind_control ${args.join(' ')} failed: ${result.stderr}`);
 }
@@ -56,7 +56,7 @@ function callgrindControl(args: string[]): void {
  * Instructions counted for `pid` since the last zeroing, in its main thread and in all its threads (V8's helper
  * threads compile and collect garbage concurrently): dumps now and reads the totals of the dump's per-thread files.
  */
-function dumpTotals(directory: string, pid: number): { main: number; all: number } {
+export function dumpTotals(directory: string, pid: number): { main: number; all: number } {
   callgrindControl([`--dump=bench`, String(pid)]);
   // With --separate-threads=yes a dump is one file per thread: callgrind.<pid>.<dump>-<thread>.
   const pattern = new RegExp(`^callgrind\\.${pid}\\.(\\d+)-(\\d+)$`);
