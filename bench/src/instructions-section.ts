@@ -91,6 +91,18 @@ export interface InstructionSectionOptions {
   log: (line: string) => void;
 }
 
+/** The command a counted process runs under: callgrind, one dump file per thread, into `directory` (made here). */
+export function callgrindWrapper(directory: string): string[] {
+  mkdirSync(directory, { recursive: true });
+  return [
+    'valgrind',
+    '--tool=callgrind',
+    `--callgrind-out-file=${join(directory, 'callgrind.%p')}`,
+    '--separate-threads=yes',
+    '--quiet',
+  ];
+}
+
 /**
  * For each of our relays and its reference, in turn: opens the path with its relay and mirror under callgrind, and
  * for each task runs the traffic once to warm up (the JIT compiles the hot code), then `repeats` times between a
@@ -102,14 +114,7 @@ export interface InstructionSectionOptions {
  * ```
  */
 export async function runInstructionSection(options: InstructionSectionOptions): Promise<FigureRecord[]> {
-  mkdirSync(options.directory, { recursive: true });
-  const wrapper = [
-    'valgrind',
-    '--tool=callgrind',
-    `--callgrind-out-file=${join(options.directory, 'callgrind.%p')}`,
-    '--separate-threads=yes',
-    '--quiet',
-  ];
+  const wrapper = callgrindWrapper(options.directory);
   const values = new Map<string, number[]>();
   // Each path once, its reference right before it (serve-command is both a path and serve-command-metrics' reference).
   const measured = [

@@ -1,10 +1,8 @@
 // Instructions per streamed update (main thread, callgrind) of each server of the streaming workload: the figure that
 // does not move with other people's load. On a shared 2-core machine the wall-clock figures of the streaming section
 // mostly measure the SDK client (zod parsing of every update), which is the same on both sides.
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { startHost } from './hosts/spawn-host.js';
-import { callgrindControl, dumpTotals } from './instructions-section.js';
+import { callgrindControl, callgrindWrapper, dumpTotals } from './instructions-section.js';
 import type { FigureRecord } from './report.js';
 import { StreamingClient, streamingServers } from './streaming-section.js';
 
@@ -30,14 +28,7 @@ export async function runStreamingInstructions(options: {
   directory: string;
   log: (line: string) => void;
 }): Promise<FigureRecord[]> {
-  const wrapper = [
-    'valgrind',
-    '--tool=callgrind',
-    `--callgrind-out-file=${join(options.directory, 'callgrind.%p')}`,
-    '--separate-threads=yes',
-    '--quiet',
-  ];
-  mkdirSync(options.directory, { recursive: true });
+  const wrapper = callgrindWrapper(options.directory);
   const counts = streamingServers.map(() => tasks.map((): number[] => []));
   for (const [side, server] of streamingServers.entries()) {
     options.log(`instructions: opening ${server.id} under callgrind`);
@@ -60,27 +51,21 @@ export async function runStreamingInstructions(options: {
       await host.close();
     }
   }
-  const [reference, ours] = streamingServers;
-  return tasks.flatMap((task, taskIndex): FigureRecord[] => [
-    {
-      section: 'instructions',
-      path: reference.id,
-      pathLabel: reference.label,
-      figure: `streaming-${task.id}/server`,
-      unit: `instructions per ${task.id === 'rtt' ? 'prompt' : 'update'}`,
-      kind: 'time',
-      values: counts[0]![taskIndex]!,
-    },
-    {
-      section: 'instructions',
-      path: ours.id,
-      pathLabel: ours.label,
-      figure: `streaming-${task.id}/server`,
-      unit: `instructions per ${task.id === 'rtt' ? 'prompt' : 'update'}`,
-      kind: 'time',
-      values: counts[1]![taskIndex]!,
-      baselineValues: counts[0]![taskIndex]!,
-      baselineLabel: `${reference.id}, same run`,
-    },
-  ]);
+  const reference = streamingServers[0];
+  return tasks.flatMap((task, taskIndex) =>
+    streamingServers.map(
+      (server, side): FigureRecord => ({
+        section: 'instructions',
+        path: server.id,
+        pathLabel: server.label,
+        figure: `streaming-${task.id}/server`,
+        unit: `instructions per ${task.id === 'rtt' ? 'prompt' : 'update'}`,
+        kind: 'time',
+        values: counts[side]![taskIndex]!,
+        ...(side === 0
+          ? {}
+          : { baselineValues: counts[0]![taskIndex]!, baselineLabel: `${reference.id}, same run` }),
+      }),
+    ),
+  );
 }
