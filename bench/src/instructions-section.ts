@@ -47,7 +47,7 @@ export function callgrindAvailable(): boolean {
   );
 }
 
-function callgrindControl(args: string[]): void {
+export function callgrindControl(args: string[]): void {
   const result = spawnSync('callgrind_control', args, { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`callgrind_control ${args.join(' ')} failed: ${result.stderr}`);
 }
@@ -56,7 +56,7 @@ function callgrindControl(args: string[]): void {
  * Instructions counted for `pid` since the last zeroing, in its main thread and in all its threads (V8's helper
  * threads compile and collect garbage concurrently): dumps now and reads the totals of the dump's per-thread files.
  */
-function dumpTotals(directory: string, pid: number): { main: number; all: number } {
+export function dumpTotals(directory: string, pid: number): { main: number; all: number } {
   callgrindControl([`--dump=bench`, String(pid)]);
   // With --separate-threads=yes a dump is one file per thread: callgrind.<pid>.<dump>-<thread>.
   const pattern = new RegExp(`^callgrind\\.${pid}\\.(\\d+)-(\\d+)$`);
@@ -91,6 +91,18 @@ export interface InstructionSectionOptions {
   log: (line: string) => void;
 }
 
+/** The command a counted process runs under: callgrind, one dump file per thread, into `directory` (made here). */
+export function callgrindWrapper(directory: string): string[] {
+  mkdirSync(directory, { recursive: true });
+  return [
+    'valgrind',
+    '--tool=callgrind',
+    `--callgrind-out-file=${join(directory, 'callgrind.%p')}`,
+    '--separate-threads=yes',
+    '--quiet',
+  ];
+}
+
 /**
  * For each of our relays and its reference, in turn: opens the path with its relay and mirror under callgrind, and
  * for each task runs the traffic once to warm up (the JIT compiles the hot code), then `repeats` times between a
@@ -102,14 +114,7 @@ export interface InstructionSectionOptions {
  * ```
  */
 export async function runInstructionSection(options: InstructionSectionOptions): Promise<FigureRecord[]> {
-  mkdirSync(options.directory, { recursive: true });
-  const wrapper = [
-    'valgrind',
-    '--tool=callgrind',
-    `--callgrind-out-file=${join(options.directory, 'callgrind.%p')}`,
-    '--separate-threads=yes',
-    '--quiet',
-  ];
+  const wrapper = callgrindWrapper(options.directory);
   const values = new Map<string, number[]>();
   // Each path once, its reference right before it (serve-command is both a path and serve-command-metrics' reference).
   const measured = [

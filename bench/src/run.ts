@@ -22,6 +22,8 @@ import {
   targets,
 } from './report.js';
 import { runSessionsSection } from './sessions-section.js';
+import { runStreamingInstructions } from './streaming-instructions.js';
+import { runStreamingSection, streamingTasks } from './streaming-section.js';
 
 const { values: flags } = parseArgs({
   // `pnpm bench -- --flags` forwards the `--` itself, which would end option parsing: drop it.
@@ -45,7 +47,8 @@ const repeats = Number(flags.repeats ?? (smoke ? 3 : 7));
 const sliceMs = Number(flags['slice-ms'] ?? (smoke ? 250 : 500));
 const sections = new Set(
   (
-    flags.sections ?? (smoke ? 'relay' : 'relay,instructions,churn,memory,micro,ai-sdk,sessions,langchain')
+    flags.sections ??
+    (smoke ? 'relay,streaming' : 'relay,streaming,instructions,churn,memory,micro,ai-sdk,sessions,langchain')
   ).split(','),
 );
 const selectedPaths = flags.paths
@@ -65,16 +68,32 @@ if (sections.has('relay')) {
   const tasks = wanted ? relayTasks.filter((task) => wanted.includes(task.id)) : relayTasks;
   records.push(...(await runRelaySection({ paths: selectedPaths, tasks, repeats, sliceMs, log })));
 }
+if (sections.has('streaming')) {
+  // Smoke: three short rounds of each task, so the workload is known to run (4×-wide guards on two ratios).
+  const wanted = flags.tasks?.split(',');
+  const tasks = wanted ? streamingTasks.filter((task) => wanted.includes(task.id)) : streamingTasks;
+  records.push(
+    ...(await runStreamingSection({
+      repeats,
+      sliceMs: smoke ? 150 : sliceMs,
+      tasks: tasks.length > 0 ? tasks : streamingTasks,
+      log,
+    })),
+  );
+}
 if (sections.has('instructions')) {
   if (callgrindAvailable()) {
     const ours = selectedPaths.filter((path) => path.reference !== undefined);
     const wanted = flags.tasks?.split(',');
+    const directory = flags['callgrind-dir'] ?? join(tmpdir(), `acpkit-bench-callgrind-${process.pid}`);
+    if (sections.has('streaming'))
+      records.push(...(await runStreamingInstructions({ repeats: Math.min(repeats, 3), directory, log })));
     records.push(
       ...(await runInstructionSection({
         paths: ours,
         allPaths: paths,
         repeats: Math.min(repeats, 3),
-        directory: flags['callgrind-dir'] ?? join(tmpdir(), `acpkit-bench-callgrind-${process.pid}`),
+        directory,
         ...(wanted ? { tasks: wanted } : {}),
         log,
       })),

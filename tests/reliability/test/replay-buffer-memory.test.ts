@@ -1,9 +1,10 @@
-// The WebSocket resume replay buffer bounds memory, not payload (issue 32 item 4): a client that negotiates resume,
-// floods requests each answered with a small frame, reads every answer and acknowledges none, against the built
-// `acpremote serve`; the server's live memory (heap + Buffers after a full GC) grows no more than the buffer's
-// bound + 25 %.
+// The WebSocket resume replay buffer bounds memory, not payload (issue 32 item 4). A client floods prompts at the
+// built `acpremote serve` (default flags: resume on, `--resume-buffer-bytes` 16 MiB), reads every answer and
+// acknowledges none. Measured at quiescence (every request answered, the server's send queue empty, a full GC), never
+// by timing: the server's live memory (heap + Buffers) grows no more than the buffer's bound + 25 %, and its RSS grows
+// within 64 MiB of what the same flood from a plain client (no resume) costs a fresh server.
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -19,6 +20,116 @@ import {
 } from './support/processes.js';
 
 const RESUME_SUBPROTOCOL = 'acpkit.resume.v1';
+const MiB = 2 ** 20;
+
+/** What the flood left in the server, measured at quiescence. */
+interface FloodOutcome {
+  answers: number;
+  liveGrowth: number;
+  rssGrowth: number;
+  replayGauge: number;
+}
+
+/** The RSS the memory probe read with its last report (after the same full GC as the live figure). */
+function reportedRss(directory: string, pid: number): number {
+  return (JSON.parse(readFileSync(`${directory}/${pid}.json`, 'utf8')) as { rss: number }).rss;
+}
+
+/**
+ * Starts `acpremote <args>` with the memory probe, floods it with `total` small prompts from a client that offers
+ * resume (or not), never acknowledging, and returns the growth of live memory and RSS between a warm-up and the end.
+ */
+async function flood(
+  servers: RunningServer[],
+  args: readonly string[],
+  resume: boolean,
+  total: number,
+): Promise<FloodOutcome> {
+  const probeDirectory = mkdtempSync(join(tmpdir(), 'acpkit-probe-'));
+  try {
+    const server = await startAcpremote(
+      // The flood outlasts no stall timeout: it measures what the buffer keeps, not the close.
+      [args[0]!, '--metrics', '--stall-timeout', '600', ...args.slice(1)],
+      { nodeArgs: ['--import', MEMORY_PROBE], env: { ACPKIT_SOAK_PROBE_DIR: probeDirectory } },
+    );
+    servers.push(server);
+    const pid = server.child.pid!;
+    const socket = new WebSocket(server.url, resume ? [RESUME_SUBPROTOCOL] : [], {
+      perMessageDeflate: false,
+    });
+    socket.on('error', () => {});
+    await once(socket, 'open');
+    expect(socket.protocol).toBe(resume ? RESUME_SUBPROTOCOL : '');
+    let answers = 0;
+    // Every data frame is read (text); the control frames (welcome, acknowledgements) too; none is acknowledged.
+    socket.on('message', (_data, isBinary) => {
+      if (!isBinary) answers += 1;
+    });
+    socket.send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: 1, clientCapabilities: {} },
+      }),
+    );
+    let nextId = 1;
+    /** Sends prompts (each answered with a ~150-byte frame) until `target` answers arrived. */
+    const send = async (target: number) => {
+      while (answers < target) {
+        if (socket.bufferedAmount < 256 * 1024 && nextId - answers < 4_096)
+          for (let index = 0; index < 256; index += 1)
+            socket.send(
+              `{"jsonrpc":"2.0","id":${nextId++},"method":"session/prompt","params":{"sessionId":"s","prompt":[{"type":"text","text":"go"}]}}`,
+            );
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    const metricsUrl = server.url.replace(/^ws/, 'http').replace(/\/acp\/ws$/, '/metrics');
+    const gauge = async (buffer: string) =>
+      Number(
+        new RegExp(`^acpremote_buffered_bytes\\{buffer="${buffer}"\\} (\\d+)`, 'm').exec(
+          await (await fetch(metricsUrl)).text(),
+        )?.[1] ?? 0,
+      );
+    /**
+     * Quiescence: every request sent has its answer (nothing queued toward the agent) and the server's send queue is
+     * empty (nothing on its way out); only what the server keeps is left.
+     */
+    const settle = async () => {
+      await waitFor(
+        () => answers >= nextId,
+        60_000,
+        () => `${nextId - answers} requests still unanswered`,
+      );
+      await waitFor(
+        () => socket.bufferedAmount === 0,
+        10_000,
+        () => `${socket.bufferedAmount} bytes unsent`,
+      );
+      for (let queued = await gauge('send_queue'); queued !== 0; queued = await gauge('send_queue'))
+        await new Promise((resolve) => setTimeout(resolve, 20));
+    };
+    await send(2_000);
+    await settle();
+    const before = await liveMemory(pid, probeDirectory, 1);
+    const rssBefore = reportedRss(probeDirectory, pid);
+    await send(total);
+    await settle();
+    const after = await liveMemory(pid, probeDirectory, 2);
+    const rssAfter = reportedRss(probeDirectory, pid);
+    const replayGauge = await gauge('replay');
+    expect(socket.readyState).toBe(WebSocket.OPEN);
+    socket.terminate();
+    return { answers, liveGrowth: after - before, rssGrowth: rssAfter - rssBefore, replayGauge };
+  } finally {
+    rmSync(probeDirectory, { recursive: true, force: true });
+  }
+}
+
+const describeOutcome = (label: string, outcome: FloodOutcome) =>
+  `${label}: ${outcome.answers} answers; live memory +${(outcome.liveGrowth / MiB).toFixed(1)} MiB, ` +
+  `RSS +${(outcome.rssGrowth / MiB).toFixed(1)} MiB, replay gauge ${(outcome.replayGauge / MiB).toFixed(1)} MiB`;
 
 describe('the resume replay buffer under a client that never acknowledges (issue 32 item 4)', () => {
   const servers: RunningServer[] = [];
@@ -27,100 +138,36 @@ describe('the resume replay buffer under a client that never acknowledges (issue
     await killStartedProcesses();
   });
 
-  it.each([
-    ['serve', [`${fixturePath('echo-agent-app.mjs')}:createEchoAgent`]],
-    ['expose', ['--', process.execPath, fixturePath('hold-agent.mjs')]],
-  ])(
-    '`%s`: small answers to a flood, read and never acknowledged, keep live memory within the bound + 25 %%',
-    async (command, target) => {
-      const budget = 1024 * 1024;
-      const messageBytes = 1024 * 1024;
-      const bound = budget + messageBytes;
-      const probeDirectory = mkdtempSync(join(tmpdir(), 'acpkit-probe-'));
-      try {
-        const server = await startAcpremote(
-          [
-            command,
-            '--metrics',
-            // The flood outlasts no stall timeout: it measures what the buffer keeps, not the close.
-            '--stall-timeout',
-            '600',
-            '--resume-buffer-bytes',
-            String(budget),
-            '--max-message-bytes',
-            String(messageBytes),
-            ...target,
-          ],
-          { nodeArgs: ['--import', MEMORY_PROBE], env: { ACPKIT_SOAK_PROBE_DIR: probeDirectory } },
-        );
-        servers.push(server);
-        const pid = server.child.pid!;
-        const socket = new WebSocket(server.url, [RESUME_SUBPROTOCOL], { perMessageDeflate: false });
-        socket.on('error', () => {});
-        await once(socket, 'open');
-        expect(socket.protocol).toBe(RESUME_SUBPROTOCOL);
-        let answers = 0;
-        // Every data frame is read (text); the control frames (welcome, acknowledgements) too; none is acknowledged.
-        socket.on('message', (_data, isBinary) => {
-          if (!isBinary) answers += 1;
-        });
-        let nextId = 1;
-        /** Sends requests (each answered by the SDK with a ~60-byte frame) until `total` answers arrived. */
-        const flood = async (total: number) => {
-          while (answers < total) {
-            if (socket.bufferedAmount < 256 * 1024)
-              for (let index = 0; index < 256; index += 1)
-                socket.send(`{"jsonrpc":"2.0","id":${nextId++},"method":"_x/echo","params":{}}`);
-            await new Promise((resolve) => setImmediate(resolve));
-          }
-        };
-        await flood(2_000);
-        const before = await liveMemory(pid, probeDirectory, 1);
-        // Enough answers to fill the buffer several times over, counted at their bytes alone.
-        await flood(2_000 + Math.ceil((2 * bound) / 40));
-        await waitFor(
-          () => socket.bufferedAmount === 0,
-          10_000,
-          () => `${socket.bufferedAmount} bytes unsent`,
-        );
-        const metricsUrl = server.url.replace(/^ws/, 'http').replace(/\/acp\/ws$/, '/metrics');
-        const sendQueue = async () =>
-          Number(
-            /^acpremote_buffered_bytes\{buffer="send_queue"\} (\d+)/m.exec(
-              await (await fetch(metricsUrl)).text(),
-            )?.[1],
-          );
-        // Answers still on their way out (the server's send queue, bounded apart) are not what the replay buffer
-        // keeps: a loaded machine reads them late, so wait until every one has left before measuring.
-        // Requests still on their way in (the agent's stdin queue, the socket's) are not kept by it either: wait
-        // until every request sent has its answer, then until the send queue is empty.
-        const drainDeadline = Date.now() + 30_000;
-        while (answers < nextId - 1) {
-          if (Date.now() > drainDeadline)
-            throw new Error(`${nextId - 1 - answers} requests still unanswered`);
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
-        for (let queued = await sendQueue(); queued !== 0; queued = await sendQueue()) {
-          if (Date.now() > drainDeadline) throw new Error(`${queued} bytes still in the server's send queue`);
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
-        const after = await liveMemory(pid, probeDirectory, 2);
-        const metrics = await (await fetch(metricsUrl)).text();
-        const kept = Number(/^acpremote_buffered_bytes\{buffer="replay"\} (\d+)/m.exec(metrics)?.[1]);
-        console.info(`replay gauge: ${kept} bytes`);
-        const growth = after - before;
-        console.info(
-          `${command}: replay buffer: ${answers} answers never acknowledged; live memory grew ${(growth / 2 ** 20).toFixed(1)} MiB (bound ${(bound / 2 ** 20).toFixed(1)} MiB)`,
-        );
-        expect(socket.readyState).toBe(WebSocket.OPEN);
-        expect(growth, `live memory grew ${(growth / 2 ** 20).toFixed(1)} MiB`).toBeLessThanOrEqual(
-          bound * 1.25,
-        );
-        socket.terminate();
-      } finally {
-        rmSync(probeDirectory, { recursive: true, force: true });
-      }
-    },
-    180_000,
-  );
+  it('`serve` with its defaults: live memory within the 16 MiB bound + 25 %, RSS within 64 MiB of a plain client', async () => {
+    const bound = 16 * MiB;
+    const args = ['serve', `${fixturePath('echo-agent-app.mjs')}:createEchoAgent`];
+    // Enough ~150-byte answers (~280 bytes each, overhead counted) to fill the bound twice over.
+    const total = 2_000 + Math.ceil((2 * bound) / 280);
+    const resumed = await flood(servers, args, true, total);
+    const plain = await flood(servers, args, false, total);
+    console.info(describeOutcome('resume', resumed));
+    console.info(describeOutcome('plain', plain));
+    expect(resumed.replayGauge).toBeLessThanOrEqual(bound + 64 * 1024);
+    expect(resumed.liveGrowth, describeOutcome('resume', resumed)).toBeLessThanOrEqual(bound * 1.25);
+    expect(resumed.rssGrowth - plain.rssGrowth, describeOutcome('resume', resumed)).toBeLessThanOrEqual(
+      64 * MiB,
+    );
+  }, 300_000);
+
+  it('`expose` with a 1 MiB bound: small answers keep live memory within the bound + 25 %', async () => {
+    const budget = MiB;
+    const args = [
+      'expose',
+      '--resume-buffer-bytes',
+      String(budget),
+      '--max-message-bytes',
+      String(MiB),
+      '--',
+      process.execPath,
+      fixturePath('hold-agent.mjs'),
+    ];
+    const outcome = await flood(servers, args, true, 2_000 + Math.ceil((2 * (budget + MiB)) / 150));
+    console.info(describeOutcome('expose', outcome));
+    expect(outcome.liveGrowth, describeOutcome('expose', outcome)).toBeLessThanOrEqual((budget + MiB) * 1.25);
+  }, 180_000);
 });

@@ -317,14 +317,16 @@ describe('the Streamable HTTP endpoint under hostile clients (issue 27)', () => 
           await flood(kind === 'ticks' ? 400_000 : 300);
           const kept = await replayBytes(endpoint);
           const after = await liveMemory(pid, probeDirectory, 2);
-          const bound = budget + messageBytes;
+          // Only the newest event may use the room for one message (issue 32 item 4): a flood keeps to the budget,
+          // plus that one event.
+          const bound = budget + (kind === 'ticks' ? 1024 : 64 * 1024);
           const growth = after - before;
           // The figure for the issue's closing note.
           console.info(
             `${kind}: live memory grew ${(growth / 2 ** 20).toFixed(1)} MiB keeping ${(kept / 2 ** 20).toFixed(1)} MiB (bound ${(bound / 2 ** 20).toFixed(1)} MiB)`,
           );
           // The budget is used (the test measures something), and what it keeps costs no more than it says + 25 %.
-          expect(kept).toBeGreaterThan(bound / 2);
+          expect(kept).toBeGreaterThan(budget / 2);
           expect(kept).toBeLessThanOrEqual(bound);
           expect(
             growth,

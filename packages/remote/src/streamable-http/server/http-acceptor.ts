@@ -51,7 +51,11 @@ export class HttpAcceptor {
           log,
           metrics: opener.metrics.forTransport('streamable-http'),
           // As a replay buffer: resumeBufferBytes plus one message, so one large event never costs a reader its resume.
-          retention: { maxBytes: resumeBufferBytes + maxMessageBytes, windowMs: resumeWindowMs },
+          retention: {
+            maxBytes: resumeBufferBytes + maxMessageBytes,
+            messageBytes: maxMessageBytes,
+            windowMs: resumeWindowMs,
+          },
           keepAliveMs: pingIntervalMs,
           stallTimeoutMs,
           firstStreamTimeoutMs: FIRST_STREAM_TIMEOUT_MS,

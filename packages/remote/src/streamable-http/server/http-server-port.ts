@@ -49,7 +49,11 @@ export interface HttpServerPortOptions {
   readonly log: FrameLog;
   readonly metrics?: RelayMetrics;
   /** Sent events kept for `Last-Event-ID` (`resumeBufferBytes` plus one message, `resumeWindowMs`). */
-  readonly retention: { readonly maxBytes: number; readonly windowMs: number };
+  readonly retention: {
+    readonly maxBytes: number;
+    readonly windowMs: number;
+    readonly messageBytes?: number;
+  };
   /** Keep-alive comment interval on attached streams (`pingIntervalMs`). */
   readonly keepAliveMs: number;
   /** How long an ended stream's response may take to flush before it is destroyed (default `SSE_CLOSE_FLUSH_MS`). */
@@ -151,7 +155,11 @@ export class HttpServerPort implements FramePort, StallProbe {
     this.routes = new StreamRoutes(options.routeLimits ?? DEFAULT_STREAM_ROUTE_LIMITS, () =>
       this.metrics.limitReached('pending_routes'),
     );
-    const retention = new RetentionBudget(options.retention.maxBytes, options.retention.windowMs);
+    const retention = new RetentionBudget(
+      options.retention.maxBytes,
+      options.retention.windowMs,
+      options.retention.messageBytes,
+    );
     this.owner = {
       retention,
       keepAliveMs: options.keepAliveMs,

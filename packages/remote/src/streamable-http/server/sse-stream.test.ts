@@ -3,9 +3,13 @@ import { SseReceiver as Receiver } from '../../../test/support/sse-receiver.js';
 import { HIGH_WATER_BYTES } from '../../relay/flow-control.js';
 import { EVENT_OVERHEAD_BYTES, RetentionBudget, SseStream, type SseStreamOwner } from './sse-stream.js';
 
-function owner(maxBytes = 1 << 20, windowMs = 60_000): SseStreamOwner & { progress: number } {
+function owner(
+  maxBytes = 1 << 20,
+  windowMs = 60_000,
+  messageBytes = 0,
+): SseStreamOwner & { progress: number } {
   const state = {
-    retention: new RetentionBudget(maxBytes, windowMs),
+    retention: new RetentionBudget(maxBytes, windowMs, messageBytes),
     keepAliveMs: 25_000,
     closeFlushMs: 10_000,
     progress: 0,
@@ -174,6 +178,25 @@ describe('SseStream', () => {
     vi.advanceTimersByTime(10_000);
     expect(reading.writableFinished).toBe(true);
     expect(reading.text).toMatch(/: closed 1000\n\n$/);
+  });
+
+  it('keeps the limit under a flood of small events; only the newest event may use the room for one message (issue 32)', () => {
+    const limit = 4_096;
+    const state = owner(limit + 64 * 1024, 60_000, 64 * 1024);
+    const stream = new SseStream('connection', state);
+    stream.attach(new Receiver(), undefined);
+    for (let index = 0; index < 200; index += 1) stream.push('{"jsonrpc":"2.0","method":"x"}');
+    const small = 'id: 200\ndata: {"jsonrpc":"2.0","method":"x"}\n\n'.length + EVENT_OVERHEAD_BYTES;
+    expect(state.retention.retainedBytes).toBeLessThanOrEqual(limit + small);
+    // A large event is kept whole with what came before it and with a small one after it (its answer); once it is
+    // the oldest to go, small events keep to the limit again.
+    stream.push(`"${'x'.repeat(32 * 1024)}"`);
+    expect(state.retention.retainedBytes).toBeGreaterThan(32 * 1024 + limit / 2);
+    stream.push('{"jsonrpc":"2.0","id":1,"result":{}}');
+    expect(state.retention.retainedBytes).toBeGreaterThan(32 * 1024 + limit / 2);
+    for (let index = 0; index < 50; index += 1) stream.push('{"jsonrpc":"2.0","method":"x"}');
+    expect(state.retention.retainedBytes).toBeLessThanOrEqual(limit + small);
+    state.retention.dispose();
   });
 
   it('lets kept events go when the window passes, with no later event or reader (issue 27)', () => {

@@ -136,11 +136,25 @@ export class RetentionBudget {
   private timer: NodeJS.Timeout | undefined;
   private disposed = false;
 
+  /**
+   * The kept events larger than every event kept after them, oldest first, with the stamp each had (a monotonic
+   * queue; entries no longer kept are skipped): its first live one is the largest event kept.
+   */
+  private readonly largest: EventRecord[] = [];
+  private readonly largestStamps: number[] = [];
+  private largestHead = 0;
+
   constructor(
     /** At most this many bytes kept, overhead included (`resumeBufferBytes` plus one message); 0 keeps nothing. */
     readonly maxBytes: number,
     /** Events sent longer ago than this are not kept (`resumeWindowMs`); 0 keeps nothing. */
     readonly windowMs: number,
+    /**
+     * The part of `maxBytes` that is room for one message (`maxMessageBytes`): the limit is raised by the largest
+     * event kept, up to that, so a flood of small events keeps `maxBytes - messageBytes` (issue 32 item 4) and a
+     * large event is kept whole with what came before it.
+     */
+    readonly messageBytes = 0,
   ) {}
 
   /** Bytes of sent events kept now, their overhead included. */
@@ -155,6 +169,15 @@ export class RetentionBudget {
     this.bytes += record.bytes + EVENT_OVERHEAD_BYTES;
     this.records.push(record);
     this.stamps.push(record.retention);
+    const { largest, largestStamps } = this;
+    while (largest.length > this.largestHead) {
+      const last = largest.length - 1;
+      if (this.isKept(largest[last]!, largestStamps[last]!) && largest[last]!.bytes > record.bytes) break;
+      largest.pop();
+      largestStamps.pop();
+    }
+    largest.push(record);
+    largestStamps.push(record.retention);
     this.evict(performance.now());
   }
 
@@ -170,8 +193,9 @@ export class RetentionBudget {
     const oldestAllowed = now - this.windowMs;
     while (this.head < this.records.length) {
       const record = this.records[this.head]!;
-      const live = record.retained && record.retention === this.stamps[this.head];
-      if (live && this.bytes <= this.maxBytes && this.windowMs > 0 && record.sentAt >= oldestAllowed) break;
+      const live = this.isKept(record, this.stamps[this.head]!);
+      if (live && this.bytes <= this.allowedBytes() && this.windowMs > 0 && record.sentAt >= oldestAllowed)
+        break;
       this.records[this.head] = undefined as never;
       this.head += 1;
       if (live) {
@@ -184,6 +208,30 @@ export class RetentionBudget {
       this.head = 0;
     }
     this.schedule(now);
+  }
+
+  /** Whether `record` is still kept under the stamp it had when it was counted. */
+  private isKept(record: EventRecord, stamp: number): boolean {
+    return record.retained && record.retention === stamp;
+  }
+
+  /** What may be kept now: the limit, raised by the largest event kept (up to one message). */
+  private allowedBytes(): number {
+    const { largest, largestStamps } = this;
+    while (
+      largest.length > this.largestHead &&
+      !this.isKept(largest[this.largestHead]!, largestStamps[this.largestHead]!)
+    ) {
+      largest[this.largestHead] = undefined as never;
+      this.largestHead += 1;
+    }
+    if (compacted(largest, this.largestHead) === 0 && this.largestHead > 0) {
+      largestStamps.splice(0, this.largestHead);
+      this.largestHead = 0;
+    }
+    const room =
+      largest.length > this.largestHead ? largest[this.largestHead]!.bytes + EVENT_OVERHEAD_BYTES : 0;
+    return this.maxBytes - this.messageBytes + Math.min(room, this.messageBytes);
   }
 
   /** Stops the timer for good (the connection ended). */

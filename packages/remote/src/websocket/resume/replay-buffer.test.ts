@@ -76,6 +76,23 @@ describe('ReplayBuffer', () => {
     expect(overflows).toBe(2);
   });
 
+  it('holds its limit under a flood of small frames, not the limit plus one message (issue 32 item 4)', () => {
+    const replay = new ReplayBuffer(100, 1_000, 6);
+    for (let n = 1; n <= 50; n += 1) replay.record(frame(n));
+    // Each frame counts 10 bytes plus 6 of overhead: at most the limit plus the newest frame.
+    expect(replay.bytes).toBeLessThanOrEqual(100 + 16);
+    // A large frame is held whole with what came before it, and with small frames after it (its answer) while it is
+    // held; once it is the oldest to go, the small ones keep to the limit again.
+    replay.record(frame(51, 500));
+    expect(replay.bytes).toBeGreaterThan(500);
+    expect(replay.canReplayAfter(45)).toBe(true);
+    replay.record(frame(52));
+    expect(replay.canReplayAfter(50)).toBe(true);
+    for (let n = 53; n <= 70; n += 1) replay.record(frame(n));
+    expect(replay.canReplayAfter(50)).toBe(false);
+    expect(replay.bytes).toBeLessThanOrEqual(100 + 16);
+  });
+
   it('holds nothing of a frame larger than its bound', () => {
     const replay = new ReplayBuffer(16);
     replay.record(frame(1, 40));

@@ -11,6 +11,14 @@ function frameBytes(payload: Buffer | string): number {
  */
 export const FRAME_OVERHEAD_BYTES = 128;
 
+/**
+ * While a frame this large is held, the whole room for one message is open (the limit plus `messageBytes`, as it
+ * always was): acknowledgements come per MiB received, so a cut can find several large messages in flight, and the
+ * exactly-once property with messages larger than the buffer (tests/reliability, `resume-large-messages`) needs them
+ * all. Smaller frames raise the limit by the largest of them only, so a flood of small frames keeps to the limit.
+ */
+const LARGE_FRAME_BYTES = 64 * 1024;
+
 /** Compact the frame array once this many acknowledged slots lead it (and they are at least half of it). */
 const COMPACT_AFTER = 1024;
 
@@ -18,9 +26,10 @@ const COMPACT_AFTER = 1024;
  * The data frames one side sent on a resumable session that the other side has not acknowledged, in order, so they
  * can be sent again on the next connection. Frames are numbered implicitly: the n-th frame sent on the session is
  * number n. A bounded history, never a reason to stop sending: it holds up to `limitBytes`, raised to fit one more
- * message of up to `messageBytes` (so one large message never costs a session its resume), each frame counting its
- * bytes plus `frameOverheadBytes` (what holding it costs: the bound is memory, not payload), and past that bound the
- * oldest frames are dropped: a peer that has not received them can no longer be resumed ({@link canReplayAfter}
+ * message of up to `messageBytes` (so one large message never costs a session its resume): that room is open while a
+ * large frame (64 KiB or more) is held; otherwise the limit is raised only by the largest frame held, so a flood of
+ * small frames holds `limitBytes` (plus one small frame), not `limitBytes + messageBytes`. Each frame counts its bytes plus `frameOverheadBytes` (what holding it costs: the
+ * bound is memory, not payload). Past that bound the oldest frames are dropped: a peer that has not received them can no longer be resumed ({@link canReplayAfter}
  * says so) until it acknowledges past them. {@link isFull} is for the time no socket carries the frames (a detached
  * or resuming session): then nothing drains the buffer but the next connection, and what feeds it must wait.
  *
@@ -45,6 +54,12 @@ export class ReplayBuffer {
   private frames: Array<Buffer | string> = [];
   private sizes: number[] = [];
   private head = 0;
+  /**
+   * Numbers of the held frames that are larger than every frame held after them, oldest first (a monotonic queue):
+   * its first is the largest frame held, found in constant time per frame.
+   */
+  private largest: number[] = [];
+  private largestHead = 0;
   /** Number of `frames[head]` (the oldest frame held); `sent + 1` when none is held. */
   private firstHeld = 1;
   private readonly pauseAtBytes: number;
@@ -86,7 +101,26 @@ export class ReplayBuffer {
     this.frames.push(payload);
     this.sizes.push(size);
     this.bytes += size;
-    if (this.bytes > this.boundBytes) this.dropOldest();
+    const largest = this.largest;
+    while (largest.length > this.largestHead && this.sizeOf(largest[largest.length - 1]!) <= size)
+      largest.pop();
+    largest.push(this.sent);
+    if (this.bytes > this.allowedBytes()) this.dropOldest();
+  }
+
+  /**
+   * What may be held now: the limit plus the room for one message while a large frame is held (see
+   * {@link LARGE_FRAME_BYTES}), else the limit raised by the largest frame held: small frames alone keep to the limit.
+   */
+  private allowedBytes(): number {
+    const largest = this.largestHead < this.largest.length ? this.sizeOf(this.largest[this.largestHead]!) : 0;
+    const room = this.boundBytes - this.limitBytes;
+    return this.limitBytes + (largest >= LARGE_FRAME_BYTES ? room : Math.min(largest, room));
+  }
+
+  /** Counted bytes of held frame number `n`. */
+  private sizeOf(n: number): number {
+    return this.sizes[this.head + (n - this.firstHeld)]!;
   }
 
   /**
@@ -117,6 +151,8 @@ export class ReplayBuffer {
   clear(): void {
     this.frames = [];
     this.sizes = [];
+    this.largest = [];
+    this.largestHead = 0;
     this.head = 0;
     this.bytes = 0;
     this.firstHeld = this.sent + 1;
@@ -124,12 +160,19 @@ export class ReplayBuffer {
 
   private dropOldest(): void {
     const wasWhole = !this.overflowed;
-    while (this.bytes > this.boundBytes && this.head < this.frames.length) this.dropFirst();
+    while (this.bytes > this.allowedBytes() && this.head < this.frames.length) this.dropFirst();
     this.compact();
     if (wasWhole && this.overflowed) this.onOverflow?.();
   }
 
   private dropFirst(): void {
+    if (this.largest[this.largestHead] === this.firstHeld) {
+      this.largestHead += 1;
+      if (this.largestHead === this.largest.length || this.largestHead >= COMPACT_AFTER) {
+        this.largest = this.largest.slice(this.largestHead);
+        this.largestHead = 0;
+      }
+    }
     this.bytes -= this.sizes[this.head]!;
     this.frames[this.head] = '';
     this.head += 1;
