@@ -3,8 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import {
   AcpRemoteError,
-  AcpRemoteOptionError,
   AcpRemoteErrorCode,
+  AcpRemoteOptionError,
   CloseCode,
   connectAcp,
   runMirror,

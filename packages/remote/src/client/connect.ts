@@ -1,9 +1,9 @@
 // connectAcp: a client connection to a remote ACP server as an SDK Stream.
 import type { Stream } from '@agentclientprotocol/sdk';
+import { invalidOption } from '../options/option-error.js';
 import type { ConnectOptions } from '../options/options.js';
 import { resolveConnectOptions } from '../options/validation.js';
 import { messageStream } from '../relay/message-stream.js';
-import { invalidOption } from '../options/option-error.js';
 import { warnIfInsecure } from '../websocket/client-socket.js';
 import type { ServerMetadata } from '../wire/server-metadata.js';
 import { CarriedPort } from './carried-port.js';

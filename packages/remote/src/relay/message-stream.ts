@@ -1,6 +1,7 @@
 // An SDK Stream of JSON-RPC objects on a FramePort, WebSocket or Streamable HTTP (serveAcp, connectAcp).
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 import { CloseCode } from '../shared/constants.js';
+import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
 import { refusalReply } from '../wire/inbound.js';
 import { classifyMessage, errorResponseText, parseFrame, type WireId, wireErrors } from '../wire/json-rpc.js';
 import { routeKeysOf } from '../wire/route-keys.js';
@@ -8,7 +9,6 @@ import { PauseReason } from './flow-control.js';
 import type { FrameLog } from './frame-log.js';
 import type { FramePort } from './frame-port.js';
 import { PendingRequests } from './pending-requests.js';
-import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
 
 const READ_QUEUE_MESSAGES = 64;
 

@@ -1,9 +1,10 @@
 // What routing a message needs (its kind, id, method and session ids), read from the relay's one scan of a frame
 // (no JSON.parse) or from a message object: Streamable HTTP routes by them, a WebSocket never asks.
+
+import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
 import type { CursorSlot } from './cursor-slot.js';
 import { compileWatch, type FrameScanner, ValueKind, type WatchNode } from './frame-scan.js';
 import { idKey, type WireId } from './json-rpc.js';
-import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
 
 /**
  * What routing needs of one JSON-RPC message: its kind, its id (as `idKey` writes it), its method, `params.sessionId`
@@ -72,7 +73,8 @@ export interface RouteNodes {
 export function routeNodesOf(root: WatchNode = compileWatch(ROUTE_WATCH)): RouteNodes {
   const child = (node: WatchNode, key: string) => {
     const found = node.childNamed(key);
-    if (found === undefined) throw new AcpRemoteError(AcpRemoteErrorCode.InternalError, `the watch does not record ${key}`);
+    if (found === undefined)
+      throw new AcpRemoteError(AcpRemoteErrorCode.InternalError, `the watch does not record ${key}`);
     return found;
   };
   const params = child(root, 'params');

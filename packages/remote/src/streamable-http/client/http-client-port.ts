@@ -317,7 +317,10 @@ export class HttpClientPort implements FramePort, StallProbe {
       const read = await readResponseBody(response, this.options.maxMessageBytes);
       if (read.truncated) {
         const limit = this.options.maxMessageBytes;
-        this.finish({ code: CloseCode.MessageTooBig, reason: `the initialize answer exceeds the ${limit}-byte limit` });
+        this.finish({
+          code: CloseCode.MessageTooBig,
+          reason: `the initialize answer exceeds the ${limit}-byte limit`,
+        });
         return;
       }
       body = read.body;

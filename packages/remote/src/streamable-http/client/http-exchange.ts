@@ -132,6 +132,8 @@ export function readResponseBody(
     response.on('data', onData);
     response.once('end', () => resolve({ body: Buffer.concat(chunks, bytes), truncated: false }));
     response.once('error', reject);
-    response.once('aborted', () => reject(new AcpRemoteError(AcpRemoteErrorCode.ConnectionClosed, 'the response was cut off')));
+    response.once('aborted', () =>
+      reject(new AcpRemoteError(AcpRemoteErrorCode.ConnectionClosed, 'the response was cut off')),
+    );
   });
 }

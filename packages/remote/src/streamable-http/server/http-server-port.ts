@@ -12,6 +12,7 @@ import {
 } from '../../sessions/session-keeper.js';
 import { CloseCode } from '../../shared/constants.js';
 import { TURN_STATE_EVENT, TURN_STATE_META_KEY } from '../../shared/durable-resume.js';
+import { AcpRemoteError, AcpRemoteErrorCode } from '../../shared/errors.js';
 import { SSE_CLOSE_FLUSH_MS } from '../../shared/fixed-limits.js';
 import { transportLabel } from '../../shared/transport.js';
 import { CURSOR_META_KEY, type CursorSlot, cursorNodesOf, readCursorSlot } from '../../wire/cursor-slot.js';
@@ -26,7 +27,6 @@ import {
   type StreamRouteLimits,
   StreamRoutes,
 } from './stream-routes.js';
-import { AcpRemoteError, AcpRemoteErrorCode } from '../../shared/errors.js';
 import { TurnStates } from './turn-states.js';
 
 /**
