@@ -9,38 +9,22 @@ import type { FramePort, PortClose } from '../../relay/frame-port.js';
 import { NO_RELAY_METRICS, type RelayMetrics } from '../../relay/relay-metrics.js';
 import { reportStall, StallGuard, type StallProbe } from '../../relay/stall-guard.js';
 import { CloseCode } from '../../shared/constants.js';
-import {
-  failureReasonOf,
-  RESUME_REFUSED_HTTP_HEADER,
-  type ResumableRetention,
-  readAdvertisedRetention,
-  TURN_STATE_EVENT,
-  TURN_STATE_META_KEY,
-  type TurnState,
-} from '../../shared/durable-resume.js';
+import { type ResumableRetention, readAdvertisedRetention } from '../../shared/durable-resume.js';
 import { ResumeRefusedError } from '../../shared/errors.js';
-import { reconnectBackoffMs } from '../../shared/reconnect-backoff.js';
 import { checkInitialize } from '../../wire/initialize.js';
 import { errorResponseText, wireErrors } from '../../wire/json-rpc.js';
 import { ROUTE_WATCH, type RouteKeys } from '../../wire/route-keys.js';
 import {
   CONNECTION_ID_HEADER,
-  EVENT_STREAM_MEDIA_TYPE,
   JSON_MEDIA_TYPE,
-  LAST_EVENT_ID_HEADER,
   RESUME_WINDOW_HEADER,
   SESSION_ID_HEADER,
 } from '../protocol.js';
-import { CursorDedupe } from './cursor-dedupe.js';
-import { type HttpExchange, readResponseBody } from './http-exchange.js';
-import { type SseEvent, SseReader } from './sse-reader.js';
+import { EventStreams } from './event-streams.js';
+import { type HttpExchange, readResponseBody, refusalText } from './http-exchange.js';
 
-/** Error bodies are explanations, not messages: at most this much of one is read (as the TS SDK client). */
-const MAX_ERROR_BODY_BYTES = 8 * 1024;
 /** Statuses of a POST that mean the connection itself is gone or refused (the TS SDK client's list). */
 const CONNECTION_FAILURES = new Set([401, 403, 404, 410]);
-/** A stream that brings neither data nor a keepalive for this many keepalive intervals is dead (the draft's rule). */
-const SILENT_INTERVALS = 5;
 /** How long a closing client waits for its DELETE before it gives up on it. */
 const DELETE_TIMEOUT_MS = 5_000;
 
@@ -69,29 +53,6 @@ interface QueuedMessage {
   readonly keys: RouteKeys;
   readonly bytes: number;
 }
-
-/** One SSE stream the client reads: the connection stream (`session` undefined) or a session's. */
-interface StreamReader {
-  readonly session: string | undefined;
-  response: IncomingMessage | undefined;
-  reader: SseReader;
-  /** The server's closing comment, when it sent one: the connection ended, nothing to reopen. */
-  closing: PortClose | undefined;
-  readonly abort: AbortController;
-  /** The cursors processed (a message sent again is handed on once). */
-  readonly dedupe: CursorDedupe;
-}
-
-/** How one GET of a stream ended. */
-type ReadOutcome =
-  | { readonly kind: 'dropped'; readonly reason: string }
-  | {
-      readonly kind: 'refused';
-      readonly status: number;
-      readonly explanation: string;
-      /** The `Acpkit-Resume-Refused` header of a refused resume. */
-      readonly resumeRefusal: string | undefined;
-    };
 
 /**
  * One Streamable HTTP connection from the client's side, as a port of the relay core beside `WebSocketPort` (the
@@ -126,9 +87,7 @@ export class HttpClientPort implements FramePort, StallProbe {
   private readonly queue: QueuedMessage[] = [];
   private queuedBytes = 0;
   private posting = false;
-  private readonly streams = new Map<string, StreamReader>();
-  /** Server requests that came on a session stream: the client's answer carries that session's header. */
-  private readonly answerSessions = new Map<string, string>();
+  private readonly streams: EventStreams;
   private readonly fullListeners: Array<() => void> = [];
   private readonly drainWaiters: Array<() => void> = [];
   private wasFull = false;
@@ -146,13 +105,37 @@ export class HttpClientPort implements FramePort, StallProbe {
       }),
     );
     this.reading = new ReadGate(
-      () => {
-        for (const stream of this.streams.values()) stream.response?.pause();
-      },
-      () => {
-        for (const stream of this.streams.values()) stream.response?.resume();
-      },
+      () => this.streams.pause(),
+      () => this.streams.resume(),
     );
+    // The streams see the connection through this view (its state is the port's own, read when they need it).
+    const port = this;
+    this.streams = new EventStreams({
+      options,
+      get state() {
+        return port.state;
+      },
+      get connectionId() {
+        return port.connectionId;
+      },
+      get isOpen() {
+        return port.isOpen;
+      },
+      get resumable() {
+        return port.resumable;
+      },
+      get resumeWindowMs() {
+        return port.resumeWindowMs;
+      },
+      get advertised() {
+        return port.advertised;
+      },
+      reading: this.reading,
+      deliver: (frame) => this.deliver(frame),
+      notify: (event) => this.notify(event),
+      resumeFailed: (reason, message, code) => this.resumeFailed(reason, message, code),
+      finish: (close) => this.finish(close),
+    });
     this.closed = new Promise((resolve) => {
       this.resolveClosed = resolve;
     });
@@ -305,7 +288,7 @@ export class HttpClientPort implements FramePort, StallProbe {
       const explanation =
         status === 200
           ? `the server at ${this.options.shownUrl} answered initialize without ${CONNECTION_ID_HEADER}: it is not an ACP Streamable HTTP server`
-          : await this.refusalText('initialize', response);
+          : await refusalText(this.options.shownUrl, 'initialize', response);
       this.finish({ code: CloseCode.PolicyViolation, reason: explanation });
       return;
     }
@@ -333,13 +316,13 @@ export class HttpClientPort implements FramePort, StallProbe {
       this.resumeWindowMs = Math.max(this.resumeWindowMs, this.advertised.retentionSeconds * 1000);
     if (this.state === 'initializing') this.state = 'open';
     this.stallGuard.start();
-    this.openStream(undefined);
+    this.streams.open(undefined);
     this.deliver(body);
   }
 
   private async post(message: QueuedMessage): Promise<void> {
     const session = this.sessionOf(message.keys);
-    if (session !== undefined) this.openStream(session);
+    if (session !== undefined) this.streams.open(session);
     const response = await this.request('POST', message.payload, {
       [CONNECTION_ID_HEADER]: this.connectionId!,
       ...(session !== undefined ? { [SESSION_ID_HEADER]: session } : {}),
@@ -350,7 +333,11 @@ export class HttpClientPort implements FramePort, StallProbe {
       response.resume();
       return;
     }
-    const explanation = await this.refusalText(message.keys.method ?? 'a message', response);
+    const explanation = await refusalText(
+      this.options.shownUrl,
+      message.keys.method ?? 'a message',
+      response,
+    );
     if (CONNECTION_FAILURES.has(status)) {
       // The connection is gone on the server (a restart, another instance) or the credentials no longer pass: the
       // same seam as a refused stream resume, so the client can carry its sessions over to a new connection.
@@ -373,9 +360,7 @@ export class HttpClientPort implements FramePort, StallProbe {
   private sessionOf(keys: RouteKeys): string | undefined {
     if (keys.kind !== 'response') return keys.sessionId;
     if (keys.id === undefined) return undefined;
-    const session = this.answerSessions.get(keys.id);
-    this.answerSessions.delete(keys.id);
-    return session;
+    return this.streams.takeAnswerSession(keys.id);
   }
 
   /** Sends one request; undefined (after ending the connection) when the server cannot be reached. */
@@ -418,246 +403,11 @@ export class HttpClientPort implements FramePort, StallProbe {
   private deliver(frame: Buffer): void {
     const keys = this.options.routeKeysOf(frame);
     const session = keys.resultSessionId ?? keys.sessionId;
-    if (session !== undefined && this.state === 'open') this.openStream(session);
+    if (session !== undefined && this.state === 'open') this.streams.open(session);
     this.handler?.(frame);
   }
 
-  /** Opens the connection stream (`session` undefined) or a session's stream, unless it is open already. */
-  private openStream(session: string | undefined): void {
-    const key = session ?? '';
-    if (this.streams.has(key) || this.connectionId === undefined || !this.isOpen) return;
-    const stream: StreamReader = {
-      session,
-      response: undefined,
-      reader: undefined as never,
-      closing: undefined,
-      abort: new AbortController(),
-      dedupe: new CursorDedupe(),
-    };
-    stream.reader = this.readerFor(stream, undefined);
-    this.streams.set(key, stream);
-    void this.readStream(stream);
-  }
-
-  /**
-   * A reader for one GET of `stream`: each response gets its own (a cut leaves a partial line or event behind, which
-   * must not run into the next response), starting from the last event id the previous one ended with.
-   */
-  private readerFor(stream: StreamReader, lastEventId: string | undefined): SseReader {
-    return new SseReader(
-      this.options.maxMessageBytes,
-      {
-        event: (event) => this.onEvent(stream, event),
-        comment: (text) => {
-          const closed = /^closed (\d+)(?: (.*))?$/.exec(text);
-          if (closed) stream.closing = { code: Number(closed[1]), reason: closed[2] ?? '' };
-        },
-        oversize: (limit) =>
-          this.options.log.warn('the server sent an event over maxMessageBytes; skipped', { limit }),
-      },
-      lastEventId,
-    );
-  }
-
-  private onEvent(stream: StreamReader, event: SseEvent): void {
-    if (event.type === TURN_STATE_EVENT) {
-      this.onTurnState(stream, event.data);
-      return;
-    }
-    if (event.type !== undefined && event.type !== 'message') return;
-    // At-least-once: a message whose cursor this stream already processed was handed on then.
-    if (event.cursor !== undefined && !stream.dedupe.firstTime(event.cursor)) return;
-    const data = event.data;
-    const keys = this.options.routeKeysOf(data);
-    if (keys.kind === 'request' && keys.id !== undefined && stream.session !== undefined)
-      this.answerSessions.set(keys.id, stream.session);
-    this.deliver(data);
-  }
-
-  /** The turn-state advisory a resumed session stream starts with: told to `onConnectionEvent`. */
-  private onTurnState(stream: StreamReader, data: Buffer): void {
-    let turnState: TurnState | undefined;
-    try {
-      const advisory = JSON.parse(data.toString('utf8')) as { _meta?: Record<string, unknown> };
-      const value = advisory._meta?.[TURN_STATE_META_KEY] as { state?: unknown } | undefined;
-      if (typeof value?.state === 'string') turnState = value as TurnState;
-    } catch {
-      // not JSON: ignored, as an unknown event would be
-    }
-    if (turnState === undefined || stream.session === undefined) return;
-    this.options.log.logger.info('session turn state after resume', {
-      session: stream.session,
-      state: turnState.state,
-    });
-    this.notify({ type: 'turn-state', sessionId: stream.session, turnState });
-  }
-
-  /**
-   * Reads one stream until the connection ends. A stream that drops while the connection is open is reopened with
-   * `Last-Event-ID` (its last processed cursor; at once, then with the shared jittered backoff) until the server's
-   * retention window and 1.5 ping intervals have passed. A server that advertises no retention, refuses the resume
-   * (409: the durable-resume draft's refusal; 404: no such connection) or stays unreachable ends the connection with
-   * a `resume-failed` event carrying a {@link ResumeRefusedError}, never a silent fresh stream.
-   */
-  private async readStream(stream: StreamReader): Promise<void> {
-    let interruption: { since: number; attempts: number; reason: string } | undefined;
-    for (;;) {
-      const resuming = interruption;
-      const outcome = await this.readOnce(stream, resuming !== undefined, () => {
-        if (resuming === undefined) return;
-        interruption = undefined;
-        this.notify({
-          type: 'resumed',
-          attempts: resuming.attempts,
-          downtimeMs: Math.round(performance.now() - resuming.since),
-          replayedFrames: 0,
-        });
-      });
-      if (this.state === 'ended') return;
-      if (stream.closing !== undefined) {
-        // The server ended the connection (unless this side is closing it: then its own close is the outcome).
-        if (this.state !== 'closing') this.finish(stream.closing);
-        return;
-      }
-      if (outcome.kind === 'refused') {
-        if (interruption !== undefined && (outcome.status === 409 || outcome.status === 404)) {
-          const reason = outcome.status === 404 ? 'unknown' : failureReasonOf(outcome.resumeRefusal);
-          this.resumeFailed(reason, outcome.explanation);
-          return;
-        }
-        if (stream.session !== undefined && outcome.status !== 401 && outcome.status !== 403) {
-          // A session stream the server does not have (yet: Python's server knows a session only once it answered
-          // session/new or load; 409: TypeScript's has another reader) ends alone: the connection goes on, and the
-          // next message naming the session opens it again.
-          this.options.log.warn('the server refused a session stream', {
-            session: stream.session,
-            status: outcome.status,
-          });
-          this.streams.delete(stream.session);
-          return;
-        }
-        if (interruption !== undefined) {
-          const auth = outcome.status === 401 || outcome.status === 403;
-          this.resumeFailed(auth ? 'auth' : 'ended', outcome.explanation, CloseCode.PolicyViolation);
-        } else this.finish({ code: CloseCode.PolicyViolation, reason: outcome.explanation });
-        return;
-      }
-      if (this.state === 'closing') return;
-      if (!this.resumable) {
-        // The draft: without `transport.resumable`, go straight to session/resume (a new connection).
-        const message = `the server's event stream dropped (${outcome.reason}) and the server keeps nothing to resume it from`;
-        this.resumeFailed('unsupported', message);
-        return;
-      }
-      if (interruption === undefined) {
-        interruption = { since: performance.now(), attempts: 0, reason: outcome.reason };
-        this.notify({
-          type: 'interrupted',
-          code: 1006,
-          reason: outcome.reason,
-          windowMs: this.resumeWindowMs,
-        });
-      }
-      interruption.attempts += 1;
-      const deadline =
-        interruption.since + this.resumeWindowMs + Math.round(1.5 * this.options.pingIntervalMs);
-      if (performance.now() >= deadline) {
-        const message = `the server's event stream dropped (${interruption.reason}) and could not be reopened`;
-        this.resumeFailed('unreachable', message);
-        return;
-      }
-      if (interruption.attempts > 1)
-        await delay(reconnectBackoffMs(interruption.attempts), undefined, { ref: false });
-    }
-  }
-
-  /** One GET of a stream, read until it ends (`onOpen` when the server accepted it). */
-  private async readOnce(stream: StreamReader, resuming: boolean, onOpen: () => void): Promise<ReadOutcome> {
-    let response: IncomingMessage;
-    const lastEventId = resuming ? stream.reader.lastEventId : undefined;
-    try {
-      response = await this.options.exchange.send({
-        method: 'GET',
-        headers: {
-          Accept: EVENT_STREAM_MEDIA_TYPE,
-          [CONNECTION_ID_HEADER]: this.connectionId!,
-          ...(stream.session !== undefined ? { [SESSION_ID_HEADER]: stream.session } : {}),
-          ...(lastEventId !== undefined ? { [LAST_EVENT_ID_HEADER]: lastEventId } : {}),
-        },
-        signal: stream.abort.signal,
-      });
-    } catch (error) {
-      return { kind: 'dropped', reason: (error as Error).message };
-    }
-    const status = response.statusCode ?? 0;
-    if (status !== 200) {
-      const explanation =
-        status === 404
-          ? `the server at ${this.options.shownUrl} no longer knows connection ${this.connectionId} (HTTP 404${await this.bodyText(response)}): it ended, or the server restarted`
-          : await this.refusalText('an event stream', response);
-      const refusal = response.headers[RESUME_REFUSED_HTTP_HEADER];
-      return {
-        kind: 'refused',
-        status,
-        explanation,
-        resumeRefusal: typeof refusal === 'string' ? refusal : undefined,
-      };
-    }
-    onOpen();
-    stream.reader = this.readerFor(stream, stream.reader.lastEventId);
-    stream.response = response;
-    if (this.reading.isPaused) response.pause();
-    return new Promise((resolve) => {
-      // Five keepalive intervals without a byte (while this side reads): a dead stream, reopened like a dropped one.
-      const intervalMs = this.advertised?.keepaliveIntervalMs ?? this.options.pingIntervalMs;
-      let heardAt = performance.now();
-      const silence = setInterval(() => {
-        if (this.reading.isPaused) heardAt = performance.now();
-        else if (performance.now() - heardAt > SILENT_INTERVALS * intervalMs)
-          response.destroy(
-            new Error(`nothing arrived for ${SILENT_INTERVALS} keepalive intervals (${intervalMs} ms)`),
-          );
-      }, intervalMs);
-      silence.unref();
-      const dropped = (reason: string) => {
-        clearInterval(silence);
-        stream.response = undefined;
-        resolve({ kind: 'dropped', reason });
-      };
-      response.on('data', (chunk: Buffer) => {
-        heardAt = performance.now();
-        stream.reader.push(chunk);
-      });
-      response.once('end', () => {
-        stream.reader.end();
-        dropped('the stream ended');
-      });
-      response.once('error', (error) => dropped(error.message));
-      response.once('aborted', () => dropped('the stream was cut off'));
-    });
-  }
-
   // ---- ending ----------------------------------------------------------------------------------------------------
-
-  /** A refused request, in words: the status and the server's explanation. */
-  private async refusalText(what: string, response: IncomingMessage): Promise<string> {
-    const body = await this.bodyText(response);
-    return `the server at ${this.options.shownUrl} refused ${what} with HTTP ${response.statusCode ?? 0}${body}`;
-  }
-
-  /** `: <the start of the body>` in printable ASCII, or '' (the explanation is optional). */
-  private async bodyText(response: IncomingMessage): Promise<string> {
-    try {
-      const text = (await readResponseBody(response, MAX_ERROR_BODY_BYTES)).body
-        .toString('utf8')
-        .replace(/[^\x20-\x7e]+/g, ' ')
-        .trim()
-        .slice(0, 200);
-      return text === '' ? '' : `: ${text}`;
-    } catch {
-      return '';
-    }
-  }
 
   /** Answers a request the connection cannot send, on the connection's behalf. */
   private answerLocally(keys: RouteKeys, message: string): void {
@@ -693,11 +443,7 @@ export class HttpClientPort implements FramePort, StallProbe {
     this.state = 'ended';
     this.queue.length = 0;
     this.queuedBytes = 0;
-    for (const stream of this.streams.values()) {
-      stream.abort.abort();
-      stream.response?.destroy();
-    }
-    this.streams.clear();
+    this.streams.closeAll();
     this.drainWaiters.length = 0;
     this.options.exchange.close();
     this.resolveClosed(close);

@@ -137,3 +137,30 @@ export function readResponseBody(
     );
   });
 }
+
+/** Error bodies are explanations, not messages: at most this much of one is read (as the TS SDK client). */
+const MAX_ERROR_BODY_BYTES = 8 * 1024;
+
+/** A refused request, in words: the status and the server's explanation. */
+export async function refusalText(
+  shownUrl: string,
+  what: string,
+  response: IncomingMessage,
+): Promise<string> {
+  const body = await responseText(response);
+  return `the server at ${shownUrl} refused ${what} with HTTP ${response.statusCode ?? 0}${body}`;
+}
+
+/** `: <the start of the body>` in printable ASCII, or '' (the explanation is optional). */
+export async function responseText(response: IncomingMessage): Promise<string> {
+  try {
+    const text = (await readResponseBody(response, MAX_ERROR_BODY_BYTES)).body
+      .toString('utf8')
+      .replace(/[^\x20-\x7e]+/g, ' ')
+      .trim()
+      .slice(0, 200);
+    return text === '' ? '' : `: ${text}`;
+  } catch {
+    return '';
+  }
+}
