@@ -42,6 +42,9 @@ try {
     sessionId,
     prompt: [{ type: 'text', text: 'Deploy' }],
   });
+  // The SDK resolves a response as soon as it is read but runs a notification through its handler chain (microtasks):
+  // an update read in the same chunk as the response is still being handled. One macrotask turn lets it finish.
+  await new Promise((resolve) => setImmediate(resolve));
   console.log(JSON.stringify({ stopReason, forms, permissions, text: texts.join('') }));
 } finally {
   child.stdin.end();

@@ -33,6 +33,9 @@ const constructors: Record<string, (errorClass: new (...args: never[]) => Error)
     new (C as new (...args: unknown[]) => Error)('maxConnections', 'a positive integer', '0', { cause }),
   OptionError: (C) =>
     new (C as new (...args: unknown[]) => Error)('maxSteps', 'a positive integer', '0', { cause }),
+  // A refused resume says why and which wire refused it.
+  ResumeRefusedError: (C) =>
+    new (C as new (...args: unknown[]) => Error)('expired', 'gone', 'durable-resume', { cause }),
   SessionStoreError: (C) =>
     new (C as new (...args: unknown[]) => Error)('STALE_WRITE', 'stale', { sessionId: 's' }, { cause }),
   FormSchemaError: (C) =>
