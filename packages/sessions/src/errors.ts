@@ -1,6 +1,6 @@
 // The one error class of @acpkit/sessions: SessionStoreError on the ACP Kit root, with a stable code per way a store
 // refuses or fails (stale write, session too large, corrupt record, store down, …) and the fields a program branches on.
-import { AcpKitError, brandErrorClass, describeRejectedValue } from '@acpkit/errors';
+import { AcpKitError, brandErrorClass, describeRejectedValue, OptionError } from '@acpkit/errors';
 
 /**
  * Stable codes of {@link SessionStoreError}. Adding one is a minor change; renaming or removing one is breaking.
@@ -41,6 +41,8 @@ export type SessionStoreErrorCode = (typeof SessionStoreErrorCode)[keyof typeof 
 
 /** Fields a {@link SessionStoreError} may carry, by code. */
 export interface SessionStoreErrorDetails {
+  /** `INVALID_OPTION`: the option as the caller spells it (`maxSessionBytes`, `limit`, …). */
+  readonly option?: string | undefined;
   readonly sessionId?: string | undefined;
   /** `STALE_WRITE`: the version the writer expected and the one stored. */
   readonly expectedVersion?: number | undefined;
@@ -95,12 +97,47 @@ export class SessionStoreError extends AcpKitError<SessionStoreErrorCode> {
   }
 }
 
-/** The one error every option check throws. */
-export function invalidOption(option: string, allowed: string, value: unknown): SessionStoreError {
-  return new SessionStoreError(
-    SessionStoreErrorCode.InvalidOption,
-    `${option} must be ${allowed}, got ${describeRejectedValue(value)}.`,
+/**
+ * What a store's option check throws: an `OptionError` of `@acpkit/errors` (the fields `option`, `expected`,
+ * `received`) that is also a {@link SessionStoreError} (`SessionStoreError.isInstance` is true, code
+ * `INVALID_OPTION`, `details.option` names the option), so one catch handles every store refusal.
+ *
+ * @example
+ * ```ts
+ * import { memorySessionStore, SessionStoreOptionError } from '@acpkit/sessions';
+ *
+ * try {
+ *   await memorySessionStore().list({ limit: 0 });
+ * } catch (error) {
+ *   if (SessionStoreOptionError.isInstance(error)) console.error(error.option); // limit
+ * }
+ * ```
+ */
+export class SessionStoreOptionError extends OptionError {
+  /**
+   * Like `instanceof`, but also true for errors created by another copy of the package.
+   *
+   * @example
+   * ```ts
+   * import { SessionStoreOptionError } from '@acpkit/sessions';
+   *
+   * SessionStoreOptionError.isInstance(new Error('x')); // false
+   * ```
+   */
+  static override readonly isInstance = brandErrorClass(
+    SessionStoreOptionError,
+    'acpkit.error.session-store-option',
+    // Every error a store throws is a SessionStoreError: `SessionStoreError.isInstance` stays true for this one.
+    { families: [SessionStoreError] },
   );
+  override readonly name: string = 'SessionStoreOptionError';
+  /** The same shape as every {@link SessionStoreError}'s: the option's name. */
+  readonly details: SessionStoreErrorDetails = { option: this.option };
+}
+
+/** The one error every option check throws. */
+export function invalidOption(option: string, allowed: string, value: unknown): SessionStoreOptionError {
+  return new SessionStoreOptionError(option, allowed, describeRejectedValue(value));
 }
 
 /** Wraps a driver's or the file system's failure to reach the store. */

@@ -30,6 +30,7 @@ export {
 export {
   SessionStoreError,
   SessionStoreErrorCode,
+  SessionStoreOptionError,
   type SessionStoreErrorDetails,
 } from './errors.js';
 export { type FileSessionStoreOptions, fileSessionStore } from './stores/file-store.js';

@@ -3,7 +3,12 @@
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebClientError, WebClientErrorCode, type WebClientServer } from '../dist/index.js';
+import {
+  WebClientError,
+  WebClientErrorCode,
+  WebClientOptionError,
+  type WebClientServer,
+} from '../dist/index.js';
 import { startScenarioWeb } from './support/browser.js';
 
 interface Answer {
@@ -168,6 +173,23 @@ describe('the web server gate', () => {
       `GET /config.json HTTP/1.1\r\nHost: ${host}\r\nHost: attacker.example\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`,
     );
     expect(twoHosts).toMatch(/^HTTP\/1\.1 400 /);
+  });
+
+  it('refuses an empty command and a token with spaces, naming the option and never echoing the token', async () => {
+    const { serveWebClient } = await import('../dist/index.js');
+    for (const [options, option] of [
+      [{ command: [] }, 'command'],
+      [{ command: ['node'], bearerToken: 'secret with spaces' }, 'bearerToken'],
+    ] as const) {
+      const refused = await serveWebClient(options).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(WebClientOptionError.isInstance(refused)).toBe(true);
+      expect(WebClientError.isInstance(refused)).toBe(true);
+      expect(refused).toMatchObject({ code: WebClientErrorCode.InvalidOption, option });
+      expect(String((refused as Error).message)).not.toContain('secret');
+    }
   });
 
   it('off loopback: requires a bearer token, accepts it as a header or to sign a browser in, any number of times', async () => {

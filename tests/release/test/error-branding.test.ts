@@ -33,6 +33,10 @@ const constructors: Record<string, (errorClass: new (...args: never[]) => Error)
     new (C as new (...args: unknown[]) => Error)('maxConnections', 'a positive integer', '0', { cause }),
   OptionError: (C) =>
     new (C as new (...args: unknown[]) => Error)('maxSteps', 'a positive integer', '0', { cause }),
+  SessionStoreOptionError: (C) =>
+    new (C as new (...args: unknown[]) => Error)('limit', 'a positive integer', '0', { cause }),
+  WebClientOptionError: (C) =>
+    new (C as new (...args: unknown[]) => Error)('command', 'a command to run', 'an empty command', { cause }),
   // A refused resume says why and which wire refused it.
   ResumeRefusedError: (C) =>
     new (C as new (...args: unknown[]) => Error)('expired', 'gone', 'durable-resume', { cause }),
@@ -50,7 +54,11 @@ const constructors: Record<string, (errorClass: new (...args: never[]) => Error)
  * Families a class joins besides its bases (`brandErrorClass(..., { families })`): remote's option error is an
  * `OptionError` by its base and an `AcpRemoteError` by family.
  */
-const families: Record<string, readonly string[]> = { AcpRemoteOptionError: ['AcpRemoteError'] };
+const families: Record<string, readonly string[]> = {
+  AcpRemoteOptionError: ['AcpRemoteError'],
+  SessionStoreOptionError: ['SessionStoreError'],
+  WebClientOptionError: ['WebClientError'],
+};
 /** Classes whose constructor takes no cause. */
 const withoutCause = new Set(['ElicitationScopeError', 'ClientCapabilitiesNotRecordedError']);
 

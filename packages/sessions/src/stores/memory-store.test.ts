@@ -1,4 +1,6 @@
+import { OptionError } from '@acpkit/errors';
 import { describe, expect, it } from 'vitest';
+import { SessionStoreError, SessionStoreOptionError } from '../errors.js';
 import { describeSessionStoreContract } from '../testing.js';
 import { memorySessionStore } from './memory-store.js';
 
@@ -24,6 +26,25 @@ describe('memorySessionStore bounds', () => {
     expect(await store.get('a')).toBeUndefined();
     expect(await store.get('b')).toBeDefined();
     expect(await store.get('c')).toBeDefined();
+  });
+
+  it('names the refused option in fields, as an OptionError that is also a SessionStoreError', async () => {
+    const store = memorySessionStore();
+    const refused = await Promise.resolve()
+      .then(() => store.list?.({ limit: 0 }))
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(SessionStoreOptionError.isInstance(refused)).toBe(true);
+    expect(OptionError.isInstance(refused)).toBe(true);
+    expect(SessionStoreError.isInstance(refused)).toBe(true);
+    expect(refused).toMatchObject({
+      code: 'INVALID_OPTION',
+      option: 'limit',
+      received: '0',
+      details: { option: 'limit' },
+    });
   });
 
   it.each([0, -1, 1.5, Number.NaN, '10'])('refuses maxSessions %s', (maxSessions) => {

@@ -1,5 +1,5 @@
 // WebClientError, the family of errors `@acpkit/web-client` throws, on the one ACP Kit error root (`@acpkit/errors`).
-import { AcpKitError, brandErrorClass } from '@acpkit/errors';
+import { AcpKitError, brandErrorClass, OptionError } from '@acpkit/errors';
 
 /**
  * Stable codes of {@link WebClientError}. Adding a code is a minor change; renaming or removing one is breaking.
@@ -46,4 +46,33 @@ export class WebClientError<Code extends WebClientErrorCode = WebClientErrorCode
    */
   static override readonly isInstance = brandErrorClass(WebClientError, 'acpkit.error.web-client');
   override readonly name: string = 'WebClientError';
+}
+
+/**
+ * An option `serveWebClient` refuses: an `OptionError` of `@acpkit/errors` (fields `option`, `expected`,
+ * `received`) that is also a {@link WebClientError} with code `INVALID_OPTION`.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await serveWebClient({ command: [] });
+ * } catch (error) {
+ *   if (WebClientOptionError.isInstance(error)) console.error(error.option); // command
+ * }
+ * ```
+ */
+export class WebClientOptionError extends OptionError {
+  /**
+   * Like `instanceof`, but also true for errors created by another copy of this package.
+   *
+   * @example
+   * ```ts
+   * WebClientOptionError.isInstance(new Error('x')); // false
+   * ```
+   */
+  static override readonly isInstance = brandErrorClass(WebClientOptionError, 'acpkit.error.web-client-option', {
+    // Every error @acpkit/web-client throws is a WebClientError: `WebClientError.isInstance` stays true for this one.
+    families: [WebClientError],
+  });
+  override readonly name: string = 'WebClientOptionError';
 }

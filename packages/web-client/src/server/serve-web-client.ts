@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { type RemoteLogger, type RemoteServer, serveCommand, silentLogger } from '@acpkit/remote';
 import { AccessGate, type Refusal, randomSecret } from './access-gate.js';
 import { forwardToAgent } from './agent-proxy.js';
-import { WebClientError, WebClientErrorCode } from './errors.js';
+import { WebClientError, WebClientErrorCode, WebClientOptionError } from './errors.js';
 import { SECURITY_HEADERS, StaticAssets } from './static-assets.js';
 
 /** Options of {@link serveWebClient}. */
@@ -84,15 +84,14 @@ export async function serveWebClient(options: WebClientOptions): Promise<WebClie
   const host = options.host ?? '127.0.0.1';
   const loopback = isLoopback(host);
   if (options.command.length === 0 || options.command[0] === '') {
-    throw new WebClientError(
-      WebClientErrorCode.InvalidOption,
-      'The agent command is empty: give a command to run.',
-    );
+    throw new WebClientOptionError('command', 'a command to run (a program and its arguments)', 'an empty command');
   }
   if (options.bearerToken !== undefined && !/^[\x21-\x7e]+$/.test(options.bearerToken)) {
-    throw new WebClientError(
-      WebClientErrorCode.InvalidOption,
-      'The bearer token must be visible ASCII characters (no spaces or control characters).',
+    // The token itself is never echoed.
+    throw new WebClientOptionError(
+      'bearerToken',
+      'visible ASCII characters (no spaces or control characters)',
+      'a token with other characters',
     );
   }
   if (!loopback && options.bearerToken === undefined) {
