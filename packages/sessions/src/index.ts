@@ -30,8 +30,8 @@ export {
 export {
   SessionStoreError,
   SessionStoreErrorCode,
-  SessionStoreOptionError,
   type SessionStoreErrorDetails,
+  SessionStoreOptionError,
 } from './errors.js';
 export { type FileSessionStoreOptions, fileSessionStore } from './stores/file-store.js';
 export {

@@ -70,9 +70,13 @@ export class WebClientOptionError extends OptionError {
    * WebClientOptionError.isInstance(new Error('x')); // false
    * ```
    */
-  static override readonly isInstance = brandErrorClass(WebClientOptionError, 'acpkit.error.web-client-option', {
-    // Every error @acpkit/web-client throws is a WebClientError: `WebClientError.isInstance` stays true for this one.
-    families: [WebClientError],
-  });
+  static override readonly isInstance = brandErrorClass(
+    WebClientOptionError,
+    'acpkit.error.web-client-option',
+    {
+      // Every error @acpkit/web-client throws is a WebClientError: `WebClientError.isInstance` stays true for this one.
+      families: [WebClientError],
+    },
+  );
   override readonly name: string = 'WebClientOptionError';
 }

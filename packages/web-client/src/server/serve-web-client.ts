@@ -84,7 +84,11 @@ export async function serveWebClient(options: WebClientOptions): Promise<WebClie
   const host = options.host ?? '127.0.0.1';
   const loopback = isLoopback(host);
   if (options.command.length === 0 || options.command[0] === '') {
-    throw new WebClientOptionError('command', 'a command to run (a program and its arguments)', 'an empty command');
+    throw new WebClientOptionError(
+      'command',
+      'a command to run (a program and its arguments)',
+      'an empty command',
+    );
   }
   if (options.bearerToken !== undefined && !/^[\x21-\x7e]+$/.test(options.bearerToken)) {
     // The token itself is never echoed.
