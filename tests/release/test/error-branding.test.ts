@@ -36,7 +36,9 @@ const constructors: Record<string, (errorClass: new (...args: never[]) => Error)
   SessionStoreOptionError: (C) =>
     new (C as new (...args: unknown[]) => Error)('limit', 'a positive integer', '0', { cause }),
   WebClientOptionError: (C) =>
-    new (C as new (...args: unknown[]) => Error)('command', 'a command to run', 'an empty command', { cause }),
+    new (C as new (...args: unknown[]) => Error)('command', 'a command to run', 'an empty command', {
+      cause,
+    }),
   // A refused resume says why and which wire refused it.
   ResumeRefusedError: (C) =>
     new (C as new (...args: unknown[]) => Error)('expired', 'gone', 'durable-resume', { cause }),
