@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { aiSdkAgent, cliPaths } from './support/paths.js';
-import { reapAll, spawnCli } from './support/processes.js';
+import { reapAll, spawnCli, withoutSlowStartNotice } from './support/processes.js';
 import { startServe } from './support/remote-servers.js';
 
 const scratchDirectories: string[] = [];
@@ -80,7 +80,7 @@ describe('the AI SDK coding agent in acpkit client', () => {
       join(aiSdkAgent.directory, 'dist/coding-agent-main.js'),
     ]);
     expectCodingConversation(result, cwd);
-    expect(result.stderr).toBe('');
+    expect(withoutSlowStartNotice(result.stderr)).toBe('');
   });
 
   it('served by acpremote serve and mirrored with the client owning fs/terminal: the same conversation, on the client side', async () => {

@@ -12,7 +12,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { processStream } from './support/acp-client.js';
 import { cliPaths, langchainAgent } from './support/paths.js';
-import { reapAll, spawnCli, spawnProcess } from './support/processes.js';
+import { reapAll, spawnCli, spawnProcess, withoutSlowStartNotice } from './support/processes.js';
 import { startServe } from './support/remote-servers.js';
 
 afterEach(async () => {
@@ -57,7 +57,7 @@ describe('the LangChain example agent', () => {
     const result = await release([process.execPath, langchainAgent.directory]);
     expect(result.stdout).toContain('Connected to langchain-release-agent 0.0.0.\n');
     expect(result.stdout).toContain(CONVERSATION);
-    expect(result.stderr).toBe('');
+    expect(withoutSlowStartNotice(result.stderr)).toBe('');
     expect(result.code).toBe(0);
   });
 

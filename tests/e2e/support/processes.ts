@@ -112,6 +112,18 @@ export function spawnProcess(
   return processHandle;
 }
 
+/**
+ * `stderr` without `acpkit client`'s notice that the agent is slow to answer `initialize`: on a loaded machine an
+ * agent that imports a framework (LangChain, the AI SDK) may take more than the notice's few seconds to start, which is
+ * what the notice is for, not a fault of the run under test.
+ */
+export function withoutSlowStartNotice(stderr: string): string {
+  return stderr.replace(
+    /^Waiting for the agent to answer initialize… \(giving up after [\d.]+ s; --initialize-timeout changes that\)\n/m,
+    '',
+  );
+}
+
 /** Spawns a built CLI (`acpremote` or `acpkit`) with `node`. */
 export function spawnCli(
   cli: keyof typeof cliPaths,
