@@ -158,19 +158,25 @@ describe('editor MCP servers', { timeout: 60_000 }, () => {
   });
 
   it('fails a call with a clear message for an error result, a hang (callTimeoutMs), a huge result (maxResultBytes) and a crash', async () => {
+    // The hang has a session of its own with a short callTimeoutMs: the other calls keep the default, so a loaded
+    // machine that takes over a second to move 2 MB cannot turn "too big" into "timed out".
+    const hanging = await agentWith(steps(toolCall('c2', 'hostile__hang', {})), {
+      approve: 'none',
+      callTimeoutMs: 1_000,
+    });
+    const hangingSession = await hanging.agent.request('session/new', {
+      cwd: scratch,
+      mcpServers: [stdioServer('hostile')],
+    });
+    expect(await hanging.prompt(hangingSession.sessionId, 'go')).toEqual({ stopReason: 'end_turn' });
     const model = steps(
       toolCall('c1', 'hostile__fail', {}),
-      toolCall('c2', 'hostile__hang', {}),
       toolCall('c3', 'hostile__huge', { megabytes: 2 }),
       toolCall('c4', 'web__huge', { megabytes: 2 }),
       toolCall('c5', 'other__crash', {}),
       toolCall('c6', 'other__echo', { text: 'after the crash' }),
     );
-    const client = await agentWith(model, {
-      approve: 'none',
-      callTimeoutMs: 1_000,
-      maxResultBytes: 1024 * 1024,
-    });
+    const client = await agentWith(model, { approve: 'none', maxResultBytes: 1024 * 1024 });
     const { sessionId } = await client.agent.request('session/new', {
       cwd: scratch,
       mcpServers: [
@@ -186,8 +192,7 @@ describe('editor MCP servers', { timeout: 60_000 }, () => {
     });
     expect(await client.prompt(sessionId, 'go')).toEqual({ stopReason: 'end_turn' });
     const failures = Object.fromEntries(
-      client
-        .of('tool_call_update')
+      [...hanging.of('tool_call_update'), ...client.of('tool_call_update')]
         .filter((update) => update.status === 'failed')
         .map((update) => [
           update.toolCallId,

@@ -19,6 +19,13 @@ async function settleTime<Value>(promise: Promise<Value>): Promise<{ value: Valu
   return { value, milliseconds: performance.now() - started };
 }
 
+/**
+ * A request held at a fault must settle because the fault was seen (EOF, a reset socket), not because a later timer
+ * fired: the next one is the 25 s ping interval's missed pong. Under half of it, so a loaded machine (it took 1.6 s at
+ * load 16) cannot fail the test, while a fault noticed only by the heartbeat still does.
+ */
+const SETTLED_ON_THE_FAULT_MS = 10_000;
+
 const initializeParams = (elicitation = false) => ({
   protocolVersion: 1,
   clientCapabilities: elicitation ? { elicitation: { form: {} } } : {},
@@ -70,7 +77,7 @@ describe('faults between the mirror, the server and the agent', () => {
     await killStartedProcesses();
   });
 
-  it('settles a pending request with an error within 1 s when the agent is killed with SIGKILL', async () => {
+  it('settles a pending request with an error on the fault, not on a heartbeat, when the agent is killed with SIGKILL', async () => {
     const server = await startAcpremote(['expose', '--', process.execPath, fixturePath('hold-agent.mjs')]);
     servers.push(server);
     const mirror = startMirror(server.url);
@@ -85,7 +92,7 @@ describe('faults between the mirror, the server and the agent', () => {
     const { value: response, milliseconds } = await settleTime(held);
 
     expect(response.error?.code).toBeTypeOf('number');
-    expect(milliseconds).toBeLessThan(1_000);
+    expect(milliseconds).toBeLessThan(SETTLED_ON_THE_FAULT_MS);
     expect(await mirror.exited).toBe(1);
     expect(mirror.nonJsonRpcLines).toEqual([]);
     await waitFor(
@@ -97,7 +104,7 @@ describe('faults between the mirror, the server and the agent', () => {
     expect(server.stdout()).toBe('');
   });
 
-  it('settles the pending prompt within 1 s when the network between mirror and server drops mid-elicitation', async () => {
+  it('settles the pending prompt on the fault, not on a heartbeat, when the network between mirror and server drops mid-elicitation', async () => {
     const server = await startAcpremote(['expose', '--', process.execPath, fixturePath('choice-agent.mjs')]);
     servers.push(server);
     const link = await startDroppableLink(server.port);
@@ -117,7 +124,7 @@ describe('faults between the mirror, the server and the agent', () => {
     const { value: response, milliseconds } = await settleTime(prompt);
 
     expect(response.error?.code).toBeTypeOf('number');
-    expect(milliseconds).toBeLessThan(1_000);
+    expect(milliseconds).toBeLessThan(SETTLED_ON_THE_FAULT_MS);
     expect(await mirror.exited).toBe(1);
     expect(mirror.nonJsonRpcLines).toEqual([]);
     // The server side lost its socket too: the agent with the unanswered question is stopped and reaped.
@@ -129,7 +136,7 @@ describe('faults between the mirror, the server and the agent', () => {
     expect(server.child.exitCode).toBeNull();
   });
 
-  it('settles a pending request within 1 s when the server is killed, and a restarted server serves again', async () => {
+  it('settles a pending request on the fault, not on a heartbeat, when the server is killed, and a restarted server serves again', async () => {
     const agent = ['--', process.execPath, fixturePath('hold-agent.mjs')];
     const first = await startAcpremote(['expose', ...agent]);
     servers.push(first);
@@ -144,7 +151,7 @@ describe('faults between the mirror, the server and the agent', () => {
     const { value: response, milliseconds } = await settleTime(held);
 
     expect(response.error?.code).toBeTypeOf('number');
-    expect(milliseconds).toBeLessThan(1_000);
+    expect(milliseconds).toBeLessThan(SETTLED_ON_THE_FAULT_MS);
     expect(await mirror.exited).toBe(1);
     expect(mirror.nonJsonRpcLines).toEqual([]);
     // Even a SIGKILLed server leaves no orphan: the agent sees stdin EOF and exits.
