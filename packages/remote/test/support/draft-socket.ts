@@ -51,18 +51,17 @@ export class DraftSocket {
   /** Opens a socket on `url` (the mount path), with `headers`. */
   static async open(url: string, headers: Record<string, string> = {}): Promise<DraftSocket> {
     const socket = new WebSocket(url, { headers, maxPayload: 64 * 1024 * 1024 });
-    const connectionId = await new Promise<string>((resolve, reject) => {
-      socket.once('upgrade', (response: IncomingMessage) =>
-        resolve(String(response.headers['acp-connection-id'] ?? '')),
-      );
+    let connectionId = '';
+    // The 101 comes before 'open'.
+    socket.once('upgrade', (response: IncomingMessage) => {
+      connectionId = String(response.headers['acp-connection-id'] ?? '');
+    });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('open', () => resolve());
       socket.once('error', reject);
       socket.once('unexpected-response', (_request, response) =>
         reject(new Error(`HTTP ${response.statusCode}`)),
       );
-    });
-    await new Promise<void>((resolve) => {
-      if (socket.readyState === socket.OPEN) resolve();
-      else socket.once('open', () => resolve());
     });
     return new DraftSocket(socket, connectionId);
   }
