@@ -5,7 +5,13 @@ import type { DetachedSession } from '../../sessions/session-keeper.js';
 import { advertiseRetention, type ResumableRetention, type TurnState } from '../../shared/durable-resume.js';
 import { RetentionBudget } from '../../streamable-http/server/sse-stream.js';
 import { TurnStates } from '../../streamable-http/server/turn-states.js';
-import { CURSOR_META_KEY, type CursorNodes, cursorNodesOf, readCursorSlot } from '../../wire/cursor-slot.js';
+import {
+  CURSOR_META_KEY,
+  type CursorNodes,
+  type CursorSlot,
+  cursorNodesOf,
+  readCursorSlot,
+} from '../../wire/cursor-slot.js';
 import { compileWatch, FrameScanner, type WatchSpec } from '../../wire/frame-scan.js';
 import { InitializeAnswers } from '../../wire/initialize.js';
 import { type RouteKeys, type RouteNodes, readRouteKeys, routeNodesOf } from '../../wire/route-keys.js';
@@ -140,11 +146,11 @@ export class DurableSocket implements PortResume {
   send(payload: Buffer | string, route: RouteKeys | undefined): void {
     let bytes = payload;
     let keys = route;
-    // The relay's scan of these very bytes found the slot (or that there is none); otherwise scan them here.
+    // The relay's scan of these very bytes found the slot (or that there is none); otherwise one scan here finds it.
     let slotRead = route !== undefined && 'cursorSlot' in route;
     if (keys === undefined) {
       bytes = typeof payload === 'string' ? Buffer.from(payload) : payload;
-      keys = this.scanOutbound(bytes as Buffer);
+      keys = this.keysOf(bytes as Buffer);
       slotRead = true;
     }
     if (!this.handshake.answered && keys.kind === 'response' && this.handshake.answers(keys.id)) {
@@ -152,10 +158,11 @@ export class DurableSocket implements PortResume {
       slotRead = false;
     }
     this.turns.outbound(keys, bytes);
-    let slot = slotRead ? keys.cursorSlot : undefined;
+    let slot = keys.cursorSlot;
     if (!slotRead) {
+      // The SDK stream's messages come with their keys only (read from the object): the slot alone is read.
       const buffer = typeof bytes === 'string' ? Buffer.from(bytes) : bytes;
-      slot = this.scanOutbound(buffer).cursorSlot;
+      slot = this.slotOf(buffer);
       bytes = buffer;
     }
     const port = this.port!;
@@ -202,14 +209,24 @@ export class DurableSocket implements PortResume {
     this.owner.ended(this, close);
   }
 
-  /** Route keys and cursor slot of a frame sent without its scan (undefined slot when it has none). */
-  private scanOutbound(frame: Buffer): RouteKeys {
-    this.outbound ??= new FrameReader();
-    const reader = this.outbound;
+  /** Route keys and cursor slot of a frame sent without its scan (a relay's own answer). */
+  private keysOf(frame: Buffer): RouteKeys {
+    const reader = this.outboundReader();
     if (!reader.scan(frame)) return { kind: 'response', cursorSlot: undefined };
     return {
       ...readRouteKeys(reader.scanner, reader.routes),
       cursorSlot: readCursorSlot(reader.scanner, reader.cursors),
     };
+  }
+
+  /** The cursor slot of a frame (undefined when it has none). */
+  private slotOf(frame: Buffer): CursorSlot | undefined {
+    const reader = this.outboundReader();
+    return reader.scan(frame) ? readCursorSlot(reader.scanner, reader.cursors) : undefined;
+  }
+
+  private outboundReader(): FrameReader {
+    this.outbound ??= new FrameReader();
+    return this.outbound;
   }
 }
