@@ -274,4 +274,33 @@ describe('stream/resume on the RFD WebSocket', () => {
     await second.count(1);
     expect(second.messages[0]!.message.params.reason).toBe('ended');
   });
+
+  it('lets a socket that names its connection resume at maxConnections and during a drain, and nothing else', async () => {
+    const server = await serve({ maxConnections: 1 });
+    const url = server.endpoint.replace(/^http/, 'ws');
+    const first = await started(url);
+    first.drop();
+    await first.closed;
+    // At the cap (the waiting connection counts), a new socket is refused at the upgrade.
+    await expect(DraftSocket.open(url)).rejects.toThrow(/HTTP 503/);
+    // One that names its connection is let in; if it then opens a new connection instead, the cap applies after all.
+    const named = { 'Acp-Connection-Id': first.connectionId };
+    const sneaky = await DraftSocket.open(url, named);
+    cleanup.add(() => sneaky.drop());
+    sneaky.send({ id: 0, method: 'initialize', params: {} });
+    expect(await sneaky.closed).toEqual({ code: 1001, reason: 'too many connections' });
+    const second = await DraftSocket.open(url, named);
+    cleanup.add(() => second.drop());
+    second.resume(first.connectionId, first.messages.at(-1)!.cursor);
+    await second.until((message) => message.id === 'resume');
+    second.drop();
+    await second.closed;
+    // Draining: new connections go elsewhere, the connection this instance holds is still resumed here.
+    void server.drain({ graceMs: 5_000 });
+    await expect(DraftSocket.open(url)).rejects.toThrow(/HTTP 503/);
+    const third = await DraftSocket.open(url, named);
+    cleanup.add(() => third.drop());
+    third.resume(first.connectionId, first.messages.at(-1)!.cursor);
+    expect((await third.until((message) => message.id === 'resume')).message.result).toBeDefined();
+  });
 });

@@ -91,6 +91,8 @@ export class RemoteServerHost implements RemoteServer {
   #nextConnectionId = 1;
   /** Resume (`acpkit.resume.v1`) is offered unless the window is 0; tokens live in this registry only. */
   readonly #resumes: ResumeRegistry | undefined;
+  /** RFD WebSocket connections a `stream/resume` can take over (the durable-resume draft); undefined when off. */
+  readonly #durableSockets: DurableSockets | undefined;
   /** What `initialize` advertises as the durable-resume draft's retention; undefined when nothing is kept. */
   readonly #retention: ResumableRetention | undefined;
   /** Sessions kept across a drop, whatever their transport (`maxDetachedSessions`, one identity rule). */
@@ -183,11 +185,18 @@ export class RemoteServerHost implements RemoteServer {
       open: (opening) => this.#open(opening),
       settled: () => this.#settled(),
     };
+    this.#durableSockets = DurableSockets.forServer(
+      resolved,
+      this.#retention,
+      this.#sessionKeeper,
+      resolved.logger,
+    );
     this.#webSockets = new WebSocketAcceptor({
       resolved,
       opener: this.#opener,
       resumes: this.#resumes,
-      durable: DurableSockets.forServer(resolved, this.#retention, this.#sessionKeeper, resolved.logger),
+      durable: this.#durableSockets,
+      admit: (request) => this.#admitConnection(request, 'websocket'),
     });
     // drain and close work detached from the object too (`const { close } = server`).
     this.drain = this.drain.bind(this);
@@ -236,6 +245,7 @@ export class RemoteServerHost implements RemoteServer {
       maxConnections: resolved.maxConnections,
       metricsServed: this.#metricsEndpoint !== undefined,
       resumes: this.#resumes,
+      durable: this.#durableSockets,
     };
     const httpAcceptor = new HttpAcceptor({
       resolved,

@@ -7,7 +7,7 @@ import type { Duplex } from 'node:stream';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import type { ResolvedServeOptions } from '../options/validation.js';
 import type { FrameRefusalReason } from '../relay/relay-metrics.js';
-import type { UpgradeDecision } from '../server/admission.js';
+import type { Refusal, UpgradeDecision } from '../server/admission.js';
 import { type ConnectionOpener, SHUTDOWN_REASON } from '../server/connection.js';
 import { clientIdentity } from '../sessions/session-keeper.js';
 import { newConnectionId } from '../shared/connection-id.js';
@@ -61,6 +61,11 @@ export interface WebSocketAcceptorOptions {
   readonly resumes: ResumeRegistry | undefined;
   /** The durable-resume draft's `stream/resume` on the RFD WebSocket, when the server keeps messages for it. */
   readonly durable?: DurableSockets | undefined;
+  /**
+   * The server's admission of a new connection (shutdown, drain, `maxConnections`), the refusal logged and counted:
+   * asked for a socket let in because it named a connection to resume, once its first message did not resume it.
+   */
+  readonly admit?: (request: IncomingMessage) => Refusal | undefined;
 }
 
 type AdmittedUpgrade = Extract<UpgradeDecision, { ok: true }>;
@@ -177,7 +182,7 @@ export class WebSocketAcceptor {
     const rfdConnectionId = this.#rfdConnectionIds.get(request);
     // The durable-resume draft: an RFD WebSocket's first frame may take over a connection this server holds.
     if (rfdConnectionId !== undefined && this.#options.durable !== undefined && !resumable) {
-      this.#awaitFirstFrame(webSocket, request, rfdConnectionId, this.#options.durable);
+      this.#awaitFirstFrame(webSocket, request, rfdConnectionId, decision.named === true);
       return;
     }
     this.#open(webSocket, request, { resumable, rfdConnectionId });
@@ -230,9 +235,10 @@ export class WebSocketAcceptor {
     webSocket: WebSocket,
     request: IncomingMessage,
     rfdConnectionId: string,
-    durable: DurableSockets,
+    named: boolean,
   ): void {
     const { opener, resolved } = this.#options;
+    const durable = this.#options.durable!;
     const label: SocketLabel = { connection: 'pending' };
     const prepared = { label, stop: this.#prepare(webSocket, label) };
     this.#pending += 1;
@@ -261,6 +267,7 @@ export class WebSocketAcceptor {
           ? readStreamResume(frame)
           : undefined;
       if (asked === undefined) {
+        if (!this.#admittedAfterAll(webSocket, request, named)) return;
         this.#open(webSocket, request, {
           resumable: false,
           rfdConnectionId,
@@ -283,10 +290,23 @@ export class WebSocketAcceptor {
         remoteAddress: request.socket.remoteAddress,
       });
       for (const text of streamResumeRefusalFrames(asked.id, outcome.refusal)) webSocket.send(text);
+      if (!this.#admittedAfterAll(webSocket, request, named)) return;
       this.#open(webSocket, request, { resumable: false, rfdConnectionId, prepared });
     };
     webSocket.on('message', onFirst);
     webSocket.once('close', onClose);
+  }
+
+  /**
+   * Whether a socket let in past the drain and the cap (it named a connection to resume) may open a new connection now
+   * that it did not resume one; refused, it is closed (1001, the refusal's reason).
+   */
+  #admittedAfterAll(webSocket: WebSocket, request: IncomingMessage, named: boolean): boolean {
+    const refusal = named ? this.#options.admit?.(request) : undefined;
+    if (refusal === undefined) return true;
+    webSocket.close(CloseCode.GoingAway, refusal.body.trim());
+    this.#options.opener.settled();
+    return false;
   }
 
   /**

@@ -86,6 +86,12 @@ export class DurableSockets {
     return this.#held.size;
   }
 
+  /** Whether a connection with this id is held for the client with `identity` (an upgrade that may resume it). */
+  holds(connectionId: string, identity: Buffer): boolean {
+    const held = this.#held.get(connectionId);
+    return held !== undefined && isSameClient(held.identity, identity);
+  }
+
   /** A new RFD WebSocket connection: the resume layer to give its port. */
   open(connectionId: string, identity: Buffer, connection: number): DurableSocket {
     const socket = new DurableSocket(connectionId, identity, connection, this.settings, {
