@@ -303,4 +303,13 @@ describe('stream/resume on the RFD WebSocket', () => {
     third.resume(first.connectionId, first.messages.at(-1)!.cursor);
     expect((await third.until((message) => message.id === 'resume')).message.result).toBeDefined();
   });
+
+  it('keeps an idle connection whose kept messages nobody acknowledges (the draft has no acknowledgements)', async () => {
+    const server = await serve({ stallTimeoutMs: 200, pingIntervalMs: 100 });
+    const socket = await started(server.endpoint.replace(/^http/, 'ws'));
+    // The heartbeat as a clock: 8 pings are 800 ms, four stall timeouts, with messages kept all along.
+    await socket.pinged(8);
+    socket.send({ id: 9, method: '_test/echo', params: {} });
+    expect((await socket.until((message) => message.id === 9)).cursor).toBe('3');
+  });
 });

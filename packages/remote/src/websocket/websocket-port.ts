@@ -52,6 +52,11 @@ export interface PortResume {
   /** Whether an unclean drop detaches the socket (the session can be resumed) rather than ends the port. */
   readonly canDetach: boolean;
   /**
+   * Whether the peer acknowledges what it receives (acpkit.resume.v1): only then do the bytes kept wait on the peer,
+   * for the stall guard. The durable-resume draft keeps messages for a time, acknowledged by no one.
+   */
+  readonly peerAcknowledges: boolean;
+  /**
    * The members the layer reads of each frame sent (the durable-resume draft: where its cursor goes, and what its
    * turn states read): the port's `routeWatch`, so the relay's one scan of a frame hands them to {@link send}.
    */
@@ -260,9 +265,13 @@ export class WebSocketPort implements FramePort, StallProbe {
     return this.state === 'attached' ? this.current.bufferedAmount : 0;
   }
 
-  /** Bytes sent and not yet acknowledged by the peer (resume); 0 on the plain wire. */
+  /**
+   * Bytes sent and not yet acknowledged by the peer (acpkit.resume.v1); 0 on the plain wire and where the peer
+   * acknowledges nothing (the durable-resume draft keeps messages for a while, not until acknowledged).
+   */
   get unacknowledgedBytes(): number {
-    return this.resume?.replay.bytes ?? 0;
+    const resume = this.resume;
+    return resume?.peerAcknowledges === true ? resume.replay.bytes : 0;
   }
 
   /** Bytes kept for a resume (the replay buffer); 0 on the plain wire. */

@@ -24,6 +24,8 @@ export function cursorOf(message: Record<string, unknown>): string | undefined {
 export class DraftSocket {
   readonly messages: DraftMessage[] = [];
   readonly closed: Promise<{ code: number; reason: string }>;
+  /** Pings received from the server (its heartbeat: a clock the test can wait on without sleeping). */
+  pings = 0;
   private readonly listeners = new Set<() => void>();
   private ended = false;
 
@@ -33,6 +35,10 @@ export class DraftSocket {
     readonly connectionId: string,
   ) {
     socket.on('error', () => {});
+    socket.on('ping', () => {
+      this.pings += 1;
+      this.wake();
+    });
     socket.on('message', (data) => {
       const raw = data.toString('utf8');
       const message = JSON.parse(raw) as Record<string, unknown>;
@@ -85,6 +91,11 @@ export class DraftSocket {
   /** Resolves with the first message (from index `from` on) that matches; rejects when the socket closes first. */
   until(predicate: (message: DraftMessage['message']) => boolean, from = 0): Promise<DraftMessage> {
     return this.waitFor(() => this.messages.slice(from).find((entry) => predicate(entry.message)));
+  }
+
+  /** Waits until the server pinged `count` times. */
+  async pinged(count: number): Promise<void> {
+    await this.waitFor(() => (this.pings >= count ? true : undefined));
   }
 
   /** Waits until `count` messages arrived. */

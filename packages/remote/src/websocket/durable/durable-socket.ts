@@ -79,6 +79,8 @@ export class DurableSocket implements PortResume {
   readonly routeWatch = DURABLE_SOCKET_WATCH;
   /** Frames go on the wire whenever a socket is attached: a resume is decided before its socket is. */
   readonly live = true;
+  /** The draft has no acknowledgements: messages are kept within the retention bounds, not until acknowledged. */
+  readonly peerAcknowledges = false;
   /** The port the connection runs on (set when the port is made). */
   port: WebSocketPort | undefined;
   /** What the server's session keeper holds while the connection waits for its client. */

@@ -57,6 +57,8 @@ type Phase =
  */
 export class ResumeLink implements PortResume {
   readonly replay: ReplayBuffer;
+  /** Both sides acknowledge what they receive. */
+  readonly peerAcknowledges = true;
   /** Data frames received on the session so far. */
   received = 0;
   /** The port the link belongs to (set when the port is made). */
