@@ -1,8 +1,8 @@
 // ACP's durable-resume draft against the built `acpremote expose`, spoken by a client written from the draft alone
 // (raw fetch and ws, nothing from our packages): retention advertised in initialize, cursors on every event (SSE
 // `id:` and `_meta["acp/cursor"]`), Last-Event-ID replay byte-identical, 409 for unknown, malformed and expired
-// cursors and for a dropped connection, never a live stream after a refusal; `stream/resume` on the RFD WebSocket
-// refused with `stream/resume_failed`.
+// cursors and for a dropped connection, never a live stream after a refusal; on the RFD WebSocket, the same cursors
+// in `_meta`, `stream/resume` after a drop replaying identically, and `stream/resume_failed` for what it cannot honour.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import {
@@ -79,6 +79,54 @@ class DraftStream {
 
   cut(): void {
     this.abort.abort();
+  }
+}
+
+/** One message received on an RFD WebSocket: its text, parsed, and the cursor the draft puts in its `_meta`. */
+interface DraftMessage {
+  readonly raw: string;
+  readonly message: Record<string, unknown> & {
+    params?: Record<string, unknown>;
+    result?: Record<string, unknown>;
+  };
+  readonly cursor: string | undefined;
+}
+
+/** An RFD WebSocket as the draft describes it, read by hand: every message kept in arrival order. */
+class DraftSocket {
+  readonly received: DraftMessage[] = [];
+  private waiters: Array<() => void> = [];
+
+  constructor(
+    readonly socket: WebSocket,
+    readonly connectionId: string,
+  ) {
+    socket.on('message', (data) => {
+      const raw = String(data);
+      const message = JSON.parse(raw) as DraftMessage['message'];
+      const body = (message.params ?? message.result) as { _meta?: Record<string, unknown> } | undefined;
+      const cursor = body?._meta?.['acp/cursor'];
+      this.received.push({ raw, message, cursor: typeof cursor === 'string' ? cursor : undefined });
+      for (const waiter of this.waiters.splice(0)) waiter();
+    });
+  }
+
+  send(message: object): void {
+    this.socket.send(JSON.stringify({ jsonrpc: '2.0', ...message }));
+  }
+
+  async count(count: number): Promise<void> {
+    while (this.received.length < count) await new Promise<void>((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Sends a request and waits for its answer. */
+  async request(id: number, method: string, params: object): Promise<DraftMessage> {
+    this.send({ id, method, params });
+    for (;;) {
+      const found = this.received.find((received) => received.message.id === id);
+      if (found !== undefined) return found;
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
   }
 }
 
@@ -247,49 +295,110 @@ describe('the durable-resume draft, from a client written from the draft alone',
     resumed.cut();
   });
 
-  it('refuses stream/resume on the RFD WebSocket with stream/resume_failed, then takes initialize on the socket', async () => {
+  /** Opens an RFD WebSocket on the endpoint: the socket and the `Acp-Connection-Id` of its 101. */
+  async function openSocket(): Promise<DraftSocket> {
     const socket = new WebSocket(`ws://127.0.0.1:${server.port}/acp`);
-    const frames: Array<Record<string, unknown>> = [];
-    const waiters: Array<() => void> = [];
-    socket.on('message', (data) => {
-      frames.push(JSON.parse(String(data)) as Record<string, unknown>);
-      for (const waiter of waiters.splice(0)) waiter();
+    let connectionId = '';
+    // The 101 comes before 'open'.
+    socket.once('upgrade', (response) => {
+      connectionId = String(response.headers['acp-connection-id']);
     });
-    const frameCount = async (count: number) => {
-      while (frames.length < count) await new Promise<void>((resolve) => waiters.push(resolve));
-    };
     await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-    try {
-      socket.send(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: 'r',
-          method: 'stream/resume',
-          params: { connectionId: 'c', cursors: { connection: '5' } },
-        }),
-      );
-      await frameCount(2);
-      expect(frames[0]).toEqual({
-        jsonrpc: '2.0',
-        method: 'stream/resume_failed',
-        params: { reason: 'unsupported', message: expect.stringMatching(/initialize/) },
-      });
-      expect(frames[1]).toMatchObject({ id: 'r', error: { code: -32050, data: { reason: 'unsupported' } } });
-      socket.send(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: 0,
-          method: 'initialize',
-          params: { protocolVersion: 1, clientCapabilities: {} },
-        }),
-      );
-      await frameCount(3);
-      const answer = frames[2] as { id: number; result: { agentCapabilities: Record<string, unknown> } };
-      expect(answer.id).toBe(0);
-      // Nothing is kept for a WebSocket resume here, so nothing is advertised on it.
-      expect(answer.result.agentCapabilities._meta).toBeUndefined();
-    } finally {
-      socket.close();
+    expect(connectionId).not.toBe('');
+    return new DraftSocket(socket, connectionId);
+  }
+
+  it('on the RFD WebSocket: retention advertised, a cursor on every message, stream/resume replays identically', async () => {
+    const first = await openSocket();
+    const init = await first.request(0, 'initialize', { protocolVersion: 1, clientCapabilities: {} });
+    const transport = (init.message.result as { agentCapabilities: { _meta: Record<string, unknown> } })
+      .agentCapabilities._meta['acp/transport'] as { resumable: Record<string, number> };
+    expect(transport.resumable.retentionSeconds).toBe(60);
+    // 3 requests, each answered after 2 notifications: 9 messages after the answer to initialize.
+    for (const seq of [1, 2, 3]) first.send({ id: seq, method: '_test/echo', params: { seq, ticks: 2 } });
+    await first.count(10);
+    for (const received of first.received) {
+      const body = (received.message.params ?? received.message.result) as { _meta?: object };
+      expect(body._meta).toMatchObject({ 'acp/cursor': received.cursor });
+      expect(received.cursor).toMatch(/^\S+$/);
     }
+    expect(new Set(first.received.map((received) => received.cursor)).size).toBe(10);
+    // The client processed 5 messages, then the network went (no close frame).
+    const processed = first.received[4]!.cursor!;
+    first.socket.terminate();
+    const second = await openSocket();
+    second.send({
+      id: 'resume',
+      method: 'stream/resume',
+      params: { connectionId: first.connectionId, cursor: processed },
+    });
+    await second.count(1 + 5);
+    // The answer (the turn-state advisory in its _meta), then every later message byte for byte, then live.
+    expect(second.received[0]!.message).toMatchObject({
+      id: 'resume',
+      result: { _meta: { 'acp/turnState': { state: 'idle' } } },
+    });
+    expect(second.received.slice(1).map((received) => received.raw)).toEqual(
+      first.received.slice(5).map((received) => received.raw),
+    );
+    const live = await second.request(4, '_test/echo', { seq: 4 });
+    expect(Number(live.cursor)).toBeGreaterThan(Number(first.received[9]!.cursor));
+    second.socket.close();
+  });
+
+  it('on the RFD WebSocket: refusals are stream/resume_failed, never a live stream; the socket is a new connection', async () => {
+    // Unknown: a connection this server never held. The socket then takes initialize: a new connection.
+    const unknown = await openSocket();
+    unknown.send({
+      id: 'r',
+      method: 'stream/resume',
+      params: { connectionId: '00000000-0000-4000-8000-000000000000', cursor: '5' },
+    });
+    await unknown.count(2);
+    expect(unknown.received[0]!.message).toEqual({
+      jsonrpc: '2.0',
+      method: 'stream/resume_failed',
+      params: { reason: 'unknown', message: expect.stringMatching(/initialize/) },
+    });
+    expect(unknown.received[1]!.message).toMatchObject({
+      id: 'r',
+      error: { code: -32050, data: { reason: 'unknown' } },
+    });
+    const fresh = await unknown.request(0, 'initialize', { protocolVersion: 1, clientCapabilities: {} });
+    expect(fresh.cursor).toBe('1');
+    unknown.socket.close();
+
+    // Expired: the messages after the cursor no longer fit the retention bound.
+    const flooded = await openSocket();
+    await flooded.request(0, 'initialize', { protocolVersion: 1, clientCapabilities: {} });
+    const padding = 'x'.repeat(1_500);
+    for (let seq = 1; seq <= 8; seq += 1)
+      flooded.send({ id: seq, method: '_test/echo', params: { seq, padding } });
+    await flooded.count(9);
+    flooded.socket.terminate();
+    const late = await openSocket();
+    late.send({
+      id: 'r',
+      method: 'stream/resume',
+      params: { connectionId: flooded.connectionId, cursor: flooded.received[0]!.cursor },
+    });
+    await late.count(2);
+    expect(late.received[0]!.message.params).toMatchObject({ reason: 'expired' });
+    late.socket.close();
+
+    // Ended: a connection its client closed (a close frame is the WebSocket's DELETE).
+    const closed = await openSocket();
+    await closed.request(0, 'initialize', { protocolVersion: 1, clientCapabilities: {} });
+    closed.socket.close(1000);
+    await new Promise((resolve) => closed.socket.once('close', resolve));
+    const after = await openSocket();
+    after.send({
+      id: 'r',
+      method: 'stream/resume',
+      params: { connectionId: closed.connectionId, cursor: closed.received[0]!.cursor },
+    });
+    await after.count(2);
+    expect(after.received[0]!.message.params).toMatchObject({ reason: 'ended' });
+    after.socket.close();
   });
 });

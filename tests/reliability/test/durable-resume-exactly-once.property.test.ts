@@ -1,11 +1,13 @@
-// The durable-resume draft on Streamable HTTP under random cuts: `connectAcp` → `serveAcp` through a fault-injecting
-// TCP proxy that cuts the SSE GETs at random byte offsets. The client resumes each stream from its last processed
-// cursor (Last-Event-ID) and drops repeats by cursor: the application gets every message exactly once, in order,
-// each carrying its cursor in `_meta["acp/cursor"]`, and every interruption is followed by a resume.
+// The durable-resume draft under random cuts. Streamable HTTP: `connectAcp` → `serveAcp` through a fault-injecting
+// TCP proxy that cuts the SSE GETs at random byte offsets; the client resumes each stream from its last processed
+// cursor (Last-Event-ID) and drops repeats by cursor: the application gets every message exactly once, in order, each
+// carrying its cursor in `_meta["acp/cursor"]`, and every interruption is followed by a resume. The RFD WebSocket: a
+// client written from the draft resumes each cut socket with `stream/resume` and gets the same.
 import { connectAcp, serveAcp, silentLogger } from '@acpkit/remote';
 import type { AnyMessage } from '@agentclientprotocol/sdk';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ResumingDraftClient } from './support/draft-websocket-client.js';
 import { type CutPlan, startFaultProxy } from './support/fault-proxy.js';
 import { waitFor } from './support/processes.js';
 import { NIGHTLY } from './support/property-runs.js';
@@ -21,6 +23,26 @@ const RUNS = Number(process.env.ACPKIT_PROPERTY_RUNS ?? (NIGHTLY ? 1_000 : 20));
 const plans = fc
   .tuple(
     fc.record({ direction: fc.constant('down' as const), offset: fc.integer({ min: 300, max: 5_000 }) }),
+    fc.array(
+      fc.option(
+        fc.record({
+          direction: fc.constantFrom('up' as const, 'down' as const),
+          offset: fc.integer({ min: 0, max: 3_000 }),
+        }),
+        { nil: undefined },
+      ),
+      { maxLength: 3 },
+    ),
+  )
+  .map(([first, later]): Array<CutPlan | undefined> => [first, ...later]);
+
+/**
+ * Cut plans for successive WebSocket upgrades: the first after the answer to `initialize` (before it, the connection
+ * is not kept: nothing to resume), the resumed ones anywhere, in their handshake too.
+ */
+const socketPlans = fc
+  .tuple(
+    fc.record({ direction: fc.constant('down' as const), offset: fc.integer({ min: 800, max: 6_000 }) }),
     fc.array(
       fc.option(
         fc.record({
@@ -130,6 +152,49 @@ describe('the durable-resume draft through a fault proxy: connectAcp → serveAc
       );
       // Most cases really cut (a plan past the last byte cuts nothing).
       expect(cutRuns).toBeGreaterThan(RUNS / 2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('on the RFD WebSocket: every message exactly once and in order, wherever the sockets are cut (stream/resume)', async () => {
+    const server = await serveAcp(sequenceApp, { port: 0, logger: silentLogger });
+    let resumedRuns = 0;
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          socketPlans,
+          fc.integer({ min: 20, max: 80 }),
+          fc.integer({ min: 0, max: 3 }),
+          async (cuts, count, ticks) => {
+            const proxy = await startFaultProxy(server.port, cuts);
+            const client = new ResumingDraftClient(`ws://127.0.0.1:${proxy.port}/acp`);
+            try {
+              await client.start();
+              for (const seq of sequence(count))
+                client.sendSeq(seq, { id: seq, method: '_test/echo', params: { seq, ticks } });
+              await client.answer(count);
+              // The client's own control messages (initialize, resumes, its queries) aside.
+              const own = (id: unknown) => id === 'init' || /^(resume|received)-/.test(String(id));
+              const cursors = client.processed.flatMap((received) =>
+                received.cursor ? [received.cursor] : [],
+              );
+              const downstream = client.processed
+                .filter((received) => !own(received.message.id))
+                .map((received) => withoutCursor(received.message).message);
+              expect(downstream).toEqual(expectedDownstream(count, ticks));
+              expect(cursors.map(Number)).toEqual([...cursors.map(Number)].sort((a, b) => a - b));
+              if (client.resumes > 0) resumedRuns += 1;
+            } finally {
+              client.close();
+              await proxy.close();
+            }
+          },
+        ),
+        { numRuns: RUNS },
+      );
+      // Most cases really cut and resume (a plan past the last byte cuts nothing).
+      expect(resumedRuns).toBeGreaterThan(RUNS / 2);
     } finally {
       await server.close();
     }

@@ -108,13 +108,14 @@ async function openWebSocketConnection(
   const opened = port;
   trackUntilClosed(opened);
   let closedHere = false;
-  // Without a transport resume (the RFD WebSocket, which advertises none; a server without acpkit.resume.v1), an
-  // unclean drop is told as the resume refusal the durable-resume draft makes of it: `unsupported`, through the same
-  // `resume-failed` seam as every refused resume, so the client can resume its sessions on a new connection.
+  // Without acpkit.resume.v1 (resume off here or on the server; this client does not send the durable-resume draft's
+  // `stream/resume`), an unclean drop is told as the refusal the draft makes of a resume nobody can take:
+  // `unsupported`, through the same `resume-failed` seam as every refused resume, so the client can resume its
+  // sessions on a new connection.
   void opened.closed.then((close) => {
     if (closedHere || close.code !== 1006 || (link?.welcomed !== undefined && opened.resume !== undefined))
       return;
-    const message = `the connection dropped (${close.reason || 'no close frame'}) and the server offers no transport resume`;
+    const message = `the connection dropped (${close.reason || 'no close frame'}) and no transport resume was negotiated (acpkit.resume.v1)`;
     resolved.logger.warn('resume failed', { reason: 'unsupported', error: message });
     try {
       resolved.onConnectionEvent?.({

@@ -13,6 +13,8 @@ import {
   presentedBearerToken,
   singleHeader,
 } from '../shared/http-headers.js';
+import { CONNECTION_ID_HEADER } from '../streamable-http/protocol.js';
+import type { DurableSockets } from '../websocket/durable/durable-sockets.js';
 import {
   REFUSAL_EXPLANATIONS,
   RESUME_REFUSED_HEADER,
@@ -142,12 +144,22 @@ export interface AdmissionRules {
   readonly metricsServed: boolean;
   /** The server's resume registry; undefined when it offers no resume. */
   readonly resumes: ResumeRegistry | undefined;
+  /** The RFD WebSocket connections a `stream/resume` can take over; undefined when none are kept. */
+  readonly durable?: DurableSockets | undefined;
 }
 
-/** The outcome of checking an upgrade: a refusal, a new connection, or a resume of `session`. */
+/**
+ * The outcome of checking an upgrade: a refusal, a new connection, or a resume of `session`. `named`: an RFD
+ * WebSocket let in past the drain and the connection cap because it names a connection it may resume; should its first
+ * message not resume it, it must pass them after all ({@link decideNewConnection}).
+ */
 export type UpgradeDecision =
   | Refusal
-  | { readonly ok: true; readonly resume?: { session: ResumableSession; received: number } };
+  | {
+      readonly ok: true;
+      readonly resume?: { session: ResumableSession; received: number };
+      readonly named?: true;
+    };
 
 /** The path of a request (no query or fragment); undefined for a request target that is not a path. */
 export function requestPath(request: IncomingMessage): string | undefined {
@@ -225,6 +237,15 @@ export function decideUpgrade(
   if (!bearer.ok) return bearer;
   const resume = decideResume(request, rules.resumes);
   if (resume !== undefined) return resume;
+  // An RFD WebSocket naming a connection this server keeps for the same client comes to resume it (its first message
+  // says so): like a resume above, it skips the drain and the connection cap (the connection already counts).
+  const named = request.headers[CONNECTION_ID_HEADER.toLowerCase()];
+  if (
+    path === rules.paths.metadata &&
+    typeof named === 'string' &&
+    rules.durable?.holds(named, clientIdentity(request.headers)) === true
+  )
+    return { ok: true, named: true };
   return decideNewConnection(rules, phase, connections);
 }
 

@@ -13,13 +13,14 @@ import { FrameLog } from '../relay/frame-log.js';
 import type { FramePort } from '../relay/frame-port.js';
 import { MemorySessionKeeper } from '../sessions/session-keeper.js';
 import { CloseCode } from '../shared/constants.js';
-import { retentionFloor } from '../shared/durable-resume.js';
+import { type ResumableRetention, retentionFloor } from '../shared/durable-resume.js';
 import { INITIALIZE_TIMEOUT_MS } from '../shared/fixed-limits.js';
 import type { RemoteLogger } from '../shared/logger.js';
 import { type Transport, transportLabel } from '../shared/transport.js';
 import { StreamableHttpEndpoint } from '../streamable-http/server/endpoint.js';
 import { HttpAcceptor } from '../streamable-http/server/http-acceptor.js';
 import { EVENT_OVERHEAD_BYTES } from '../streamable-http/server/sse-stream.js';
+import { DurableSockets } from '../websocket/durable/durable-sockets.js';
 import { ResumeRegistry } from '../websocket/resume/resume-registry.js';
 import { WebSocketAcceptor } from '../websocket/websocket-acceptor.js';
 import { buildServerMetadata, type ServerMetadata } from '../wire/server-metadata.js';
@@ -90,6 +91,10 @@ export class RemoteServerHost implements RemoteServer {
   #nextConnectionId = 1;
   /** Resume (`acpkit.resume.v1`) is offered unless the window is 0; tokens live in this registry only. */
   readonly #resumes: ResumeRegistry | undefined;
+  /** RFD WebSocket connections a `stream/resume` can take over (the durable-resume draft); undefined when off. */
+  readonly #durableSockets: DurableSockets | undefined;
+  /** What `initialize` advertises as the durable-resume draft's retention; undefined when nothing is kept. */
+  readonly #retention: ResumableRetention | undefined;
   /** Sessions kept across a drop, whatever their transport (`maxDetachedSessions`, one identity rule). */
   readonly #sessionKeeper: MemorySessionKeeper;
   #metricsEndpoint: MetricsEndpoint | undefined;
@@ -151,6 +156,17 @@ export class RemoteServerHost implements RemoteServer {
       onEvicted: () => this.#metrics.limitReached('detached_sessions'),
     });
     this.#resumes = ResumeRegistry.forServer(resolved, this.#sessionKeeper, resolved.logger);
+    // The durable-resume draft's retention, advertised only when messages are kept (Streamable HTTP, RFD WebSocket).
+    this.#retention =
+      resolved.resumeWindowMs > 0
+        ? retentionFloor(
+            resolved.resumeBufferBytes + resolved.maxMessageBytes,
+            resolved.resumeWindowMs,
+            resolved.maxMessageBytes,
+            EVENT_OVERHEAD_BYTES,
+            resolved.pingIntervalMs,
+          )
+        : undefined;
     this.#closeStarted = new Promise<'closed'>((resolve) => {
       this.#markCloseStarted = () => resolve('closed');
     });
@@ -169,7 +185,19 @@ export class RemoteServerHost implements RemoteServer {
       open: (opening) => this.#open(opening),
       settled: () => this.#settled(),
     };
-    this.#webSockets = new WebSocketAcceptor({ resolved, opener: this.#opener, resumes: this.#resumes });
+    this.#durableSockets = DurableSockets.forServer(
+      resolved,
+      this.#retention,
+      this.#sessionKeeper,
+      resolved.logger,
+    );
+    this.#webSockets = new WebSocketAcceptor({
+      resolved,
+      opener: this.#opener,
+      resumes: this.#resumes,
+      durable: this.#durableSockets,
+      admit: (request) => this.#admitConnection(request, 'websocket'),
+    });
     // drain and close work detached from the object too (`const { close } = server`).
     this.drain = this.drain.bind(this);
     this.close = this.close.bind(this);
@@ -217,6 +245,7 @@ export class RemoteServerHost implements RemoteServer {
       maxConnections: resolved.maxConnections,
       metricsServed: this.#metricsEndpoint !== undefined,
       resumes: this.#resumes,
+      durable: this.#durableSockets,
     };
     const httpAcceptor = new HttpAcceptor({
       resolved,
@@ -229,17 +258,7 @@ export class RemoteServerHost implements RemoteServer {
       instanceId: resolved.instanceId,
       allowedOrigins: resolved.policy.allowedOrigins,
       resumeWindowMs: resolved.resumeWindowMs,
-      // The durable-resume draft's retention, advertised only when streams keep events (the same bound as the port's).
-      retention:
-        resolved.resumeWindowMs > 0
-          ? retentionFloor(
-              resolved.resumeBufferBytes + resolved.maxMessageBytes,
-              resolved.resumeWindowMs,
-              resolved.maxMessageBytes,
-              EVENT_OVERHEAD_BYTES,
-              resolved.pingIntervalMs,
-            )
-          : undefined,
+      retention: this.#retention,
       sessions: this.#sessionKeeper,
       initializeTimeoutMs: INITIALIZE_TIMEOUT_MS,
       openConnection: (request, connectionId) => httpAcceptor.open(request, connectionId),

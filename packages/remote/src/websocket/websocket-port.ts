@@ -8,11 +8,15 @@ import { type MessageCounter, NO_RELAY_METRICS, type RelayMetrics } from '../rel
 import { reportStall, StallGuard, type StallKind, type StallProbe } from '../relay/stall-guard.js';
 import { tickCorker, underlyingSocket } from '../relay/write-batching.js';
 import { CloseCode } from '../shared/constants.js';
+import type { WatchSpec } from '../wire/frame-scan.js';
 import { closeReason, inspectOversize, rawDataToBuffer } from '../wire/inbound.js';
 import { checkInitializeMessage } from '../wire/initialize.js';
-import { streamResumeRefusal } from './stream-resume.js';
+import type { RouteKeys } from '../wire/route-keys.js';
+import { STREAM_RESUME_REFUSAL, type StreamResumeRefusal, streamResumeRefusal } from './stream-resume.js';
 
 const TEXT_FRAME = { binary: false } as const;
+/** A text message's fragment other than its last (`ws` sends a continuation frame after it). */
+const TEXT_FRAGMENT = { binary: false, fin: false } as const;
 /** The close code `ws` reports when no close frame was received (RFC 6455: never sent on the wire). */
 const ABNORMAL_CLOSURE = 1006;
 const BINARY_FRAME = { binary: true } as const;
@@ -33,29 +37,43 @@ const CLOSE_GRACE_MS = 1_000;
  */
 export interface PortResume {
   /**
-   * The data frames sent and not yet acknowledged (a bounded history): what feeds the port waits while it is full
-   * only when no socket carries the frames (detached, resuming); live, only the socket's queue holds sources back.
+   * The data frames kept for the peer (a bounded history): what feeds the port waits while it is full only when no
+   * socket carries the frames (detached, resuming); live, only the socket's queue holds sources back.
    */
   readonly replay: {
     readonly isFull: boolean;
     /** Bytes held. */
     readonly bytes: number;
-    /** Frames the peer acknowledged so far. */
+    /** Frames the peer acknowledged so far (0 where the wire has no acknowledgements). */
     readonly acknowledged: number;
-    record(payload: Buffer | string): void;
   };
   /** Data frames go on the wire now (otherwise they only wait in the replay buffer). */
   readonly live: boolean;
   /** Whether an unclean drop detaches the socket (the session can be resumed) rather than ends the port. */
   readonly canDetach: boolean;
+  /**
+   * Whether the peer acknowledges what it receives (acpkit.resume.v1): only then do the bytes kept wait on the peer,
+   * for the stall guard. The durable-resume draft keeps messages for a time, acknowledged by no one.
+   */
+  readonly peerAcknowledges: boolean;
+  /**
+   * The members the layer reads of each frame sent (the durable-resume draft: where its cursor goes, and what its
+   * turn states read): the port's `routeWatch`, so the relay's one scan of a frame hands them to {@link send}.
+   */
+  readonly routeWatch?: WatchSpec;
   /** The port was made on its first socket. */
   start(port: WebSocketPort): void;
   /** The session is worth keeping from now on (see {@link WebSocketPort.markEstablished}). */
   establish(): void;
-  /** A data frame of `bytes` arrived; false when it must not be handled (a protocol violation). */
-  dataReceived(bytes: number): boolean;
-  /** A binary (control) frame arrived. */
-  control(bytes: Buffer): void;
+  /**
+   * A data frame is sent on the session: the layer keeps it and, while {@link live} and attached, writes it through
+   * {@link WebSocketPort.writeData} (the bytes given, or with its cursor spliced in).
+   */
+  send(payload: Buffer | string, route: RouteKeys | undefined): void;
+  /** A data frame arrived; false when it must not be handled (a protocol violation). */
+  dataReceived(frame: Buffer): boolean;
+  /** A binary (control) frame arrived; absent: binary frames are refused as on the plain wire (1003). */
+  control?(bytes: Buffer): void;
   /** The socket dropped uncleanly and was detached. */
   detached(close: PortClose): void;
   /** The port ended. */
@@ -94,20 +112,29 @@ export interface WebSocketPortOptions {
    * on that frame only.
    */
   readonly firstMessage?: 'initialize';
+  /**
+   * How a first frame that is `stream/resume` is refused on this port (default: `unsupported`, a server that keeps
+   * nothing for it). A server that resumes RFD WebSockets decides a socket's first `stream/resume` before the port
+   * exists, so one reaching the port is a repeat on a socket already refused (`invalid`).
+   */
+  readonly streamResumeRefusal?: StreamResumeRefusal;
 }
 
 /**
  * Why a connection's first data frame breaks the RFD WebSocket's rule, in the TypeScript SDK's words; the answer
  * to a durable-resume `stream/resume` (refused: see {@link streamResumeRefusal}); else undefined.
  */
-function firstMessageRefusal(frame: Buffer): string | { readonly resumeRefusal: string[] } | undefined {
+function firstMessageRefusal(
+  frame: Buffer,
+  refusal: StreamResumeRefusal | undefined,
+): string | { readonly resumeRefusal: string[] } | undefined {
   let message: unknown;
   try {
     message = JSON.parse(frame.toString('utf8'));
   } catch {
     return 'First message must be initialize';
   }
-  const resumeRefusal = streamResumeRefusal(message);
+  const resumeRefusal = streamResumeRefusal(message, refusal);
   if (resumeRefusal !== undefined) return { resumeRefusal };
   const check = checkInitializeMessage(message);
   if (check.kind === 'other') return 'First message must be initialize';
@@ -141,6 +168,8 @@ export class WebSocketPort implements FramePort, StallProbe {
   readonly closed: Promise<PortClose>;
   /** The resume state; undefined on the plain wire (and after a client found its server does not speak it). */
   resume: PortResume | undefined;
+  /** What the resume layer reads of each frame sent (the durable-resume draft's), handed over by the relay's scan. */
+  readonly routeWatch: WatchSpec | undefined;
   private current: WebSocket;
   private state: 'attached' | 'detached' | 'ended' = 'attached';
   private tcp: Writable | undefined;
@@ -171,6 +200,7 @@ export class WebSocketPort implements FramePort, StallProbe {
     private readonly options: WebSocketPortOptions,
   ) {
     this.resume = options.resume;
+    this.routeWatch = options.resume?.routeWatch;
     this.awaitingInitialize = options.firstMessage === 'initialize';
     this.metrics = options.metrics ?? NO_RELAY_METRICS;
     this.received = this.metrics.received;
@@ -235,9 +265,13 @@ export class WebSocketPort implements FramePort, StallProbe {
     return this.state === 'attached' ? this.current.bufferedAmount : 0;
   }
 
-  /** Bytes sent and not yet acknowledged by the peer (resume); 0 on the plain wire. */
+  /**
+   * Bytes sent and not yet acknowledged by the peer (acpkit.resume.v1); 0 on the plain wire and where the peer
+   * acknowledges nothing (the durable-resume draft keeps messages for a while, not until acknowledged).
+   */
   get unacknowledgedBytes(): number {
-    return this.resume?.replay.bytes ?? 0;
+    const resume = this.resume;
+    return resume?.peerAcknowledges === true ? resume.replay.bytes : 0;
   }
 
   /** Bytes kept for a resume (the replay buffer); 0 on the plain wire. */
@@ -294,22 +328,49 @@ export class WebSocketPort implements FramePort, StallProbe {
     };
   }
 
-  /** Sends one text frame (the bytes of one JSON-RPC message). */
-  send(payload: Buffer | string): void {
+  /**
+   * Sends one text frame (the bytes of one JSON-RPC message); `route`, when the port has a {@link routeWatch}, is
+   * what the relay's scan read of it.
+   */
+  send(payload: Buffer | string, route?: RouteKeys): void {
     const resume = this.resume;
     if (resume === undefined ? !this.isOpen : this.state === 'ended') return;
     // Counted once, when handed over: a replay after a resume is not a new message.
     this.sent.count(payload);
     if (resume !== undefined) {
-      resume.replay.record(payload);
-      if (this.state !== 'attached' || !resume.live) {
-        if (resume.replay.isFull) this.full();
-        return;
-      }
+      // Kept, and written when live; while not live only the replay's fill holds sources back.
+      resume.send(payload, route);
+      if (this.isLive ? this.queueFull : resume.replay.isFull) this.full();
+      return;
     }
     this.cork();
     this.current.send(payload, TEXT_FRAME);
     if (this.queueFull) this.full();
+  }
+
+  /** Writes one data frame on the attached socket (the resume layer's way out: live frames and replays). */
+  writeData(frame: Buffer | string): void {
+    this.cork();
+    this.current.send(frame, TEXT_FRAME);
+  }
+
+  /**
+   * Writes one data message as consecutive fragments (RFC 6455 continuation frames) on the attached socket: a large
+   * message with a few bytes spliced in goes out as views of its parts, never copied whole. Peers reassemble it.
+   */
+  writeFragments(parts: ReadonlyArray<Buffer | string>): void {
+    this.cork();
+    const last = parts.length - 1;
+    for (let index = 0; index <= last; index += 1)
+      this.current.send(parts[index]!, index === last ? TEXT_FRAME : TEXT_FRAGMENT);
+  }
+
+  /**
+   * Hands the port a frame read from its socket before the port existed (the acceptor read an RFD WebSocket's first
+   * frame to see whether it resumes a connection): handled as if it arrived now. Call it after {@link receive}.
+   */
+  deliver(data: RawData, isBinary: boolean): void {
+    this.onMessage(data, isBinary);
   }
 
   /** Sends an answer the relay writes itself (a JSON-RPC error for a refused frame, ...). */
@@ -434,6 +495,15 @@ export class WebSocketPort implements FramePort, StallProbe {
     if (this.state !== 'attached' || socket.readyState !== socket.OPEN) return;
     this.cork();
     for (const frame of frames) socket.send(frame, TEXT_FRAME);
+    this.replayWritten();
+  }
+
+  /**
+   * A replay was written on the attached socket (with {@link writeData}): the close asked for while the peer was
+   * away goes now, if any, and whoever waits for room is told.
+   */
+  replayWritten(): void {
+    if (this.state !== 'attached') return;
     const pending = this.pendingClose;
     this.pendingClose = undefined;
     if (pending !== undefined) this.closeSocket(pending.code, pending.reason);
@@ -532,7 +602,7 @@ export class WebSocketPort implements FramePort, StallProbe {
   private readonly onMessage = (data: RawData, isBinary: boolean) => {
     const resume = this.resume;
     if (isBinary) {
-      if (resume !== undefined) {
+      if (resume?.control !== undefined) {
         resume.control(rawDataToBuffer(data));
         return;
       }
@@ -545,16 +615,16 @@ export class WebSocketPort implements FramePort, StallProbe {
       return;
     }
     const frame = rawDataToBuffer(data);
-    if (resume !== undefined && !resume.dataReceived(frame.length)) return;
+    if (resume !== undefined && !resume.dataReceived(frame)) return;
     this.received.count(frame);
     if (this.awaitingInitialize) {
-      const refusal = firstMessageRefusal(frame);
+      const refusal = firstMessageRefusal(frame, this.options.streamResumeRefusal);
       if (typeof refusal === 'object') {
         // Refused, never a live stream: the socket stays, as a new connection still waiting for initialize.
-        this.options.log.logger.info(
-          'stream/resume refused: nothing kept for an RFD WebSocket',
-          this.options.log.fields,
-        );
+        this.options.log.logger.info('stream/resume refused', {
+          ...this.options.log.fields,
+          reason: (this.options.streamResumeRefusal ?? STREAM_RESUME_REFUSAL).reason,
+        });
         for (const text of refusal.resumeRefusal) this.reply(text);
         return;
       }

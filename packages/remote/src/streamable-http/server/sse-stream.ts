@@ -91,18 +91,27 @@ function retire(receiver: Writable, text: string, flushMs: number): void {
  * Drops the consumed slots before `head` (a queue read from the front) once they are all of `items`, or at least
  * 1,024 and half of it, so a long-lived queue neither grows nor copies on every read. Returns the new head.
  */
-function compacted(items: unknown[], head: number): number {
+export function compacted(items: unknown[], head: number): number {
   if (head === items.length) items.length = 0;
   else if (head >= 1024 && head * 2 >= items.length) items.splice(0, head);
   else return head;
   return 0;
 }
 
-/** One event as the stream holds it until it is sent, and after, while it may be replayed. */
-interface EventRecord {
+/** What holds the events a {@link RetentionBudget} counts: told when the budget lets them go, oldest first. */
+export interface RetainingStream {
+  /** Forgets sent events up to `seq` (the budget evicted them). */
+  dropThrough(seq: number): void;
+}
+
+/**
+ * One event as its stream holds it until it is sent, and after, while it may be replayed (an SSE event, or a
+ * message of an RFD WebSocket that resumes).
+ */
+export interface EventRecord {
   readonly seq: number;
   /** The stream that holds it. */
-  readonly stream: SseStream;
+  readonly stream: RetainingStream;
   /** What follows the event's head (`id: <seq>\ndata: `); a blank line follows it. */
   readonly payload: Buffer | string;
   /**
@@ -111,7 +120,7 @@ interface EventRecord {
    */
   readonly cursorAt: number;
   readonly cursorSlot: number;
-  /** The event's bytes on the wire (head, payload, blank line). */
+  /** The event's bytes on the wire (SSE: head, payload, blank line; WebSocket: the message with its cursor). */
   readonly bytes: number;
   /** When it was written to a receiver (ms, `performance.now()`); 0 while queued. */
   sentAt: number;

@@ -37,4 +37,15 @@ describe('TurnStates', () => {
     turns.outbound({ kind: 'response', id: '1' }, '{"id":1,"result":{"stopReason":"end_turn"}}');
     expect(turns.of('s')).toEqual({ state: 'idle', stopReason: 'end_turn' });
   });
+  it('names the session prompted last and lists every session followed', () => {
+    const turns = new TurnStates();
+    expect(turns.latestSession).toBeUndefined();
+    turns.inbound(prompt('1', 'a'));
+    turns.inbound(prompt('2', '__proto__'));
+    expect(turns.latestSession).toBe('__proto__');
+    const all = turns.all();
+    expect(Object.keys(all)).toEqual(['a', '__proto__']);
+    expect(all.a).toEqual({ state: 'running', promptRequestId: 1 });
+    expect(JSON.stringify(all)).toContain('"__proto__":{"state":"running","promptRequestId":2}');
+  });
 });

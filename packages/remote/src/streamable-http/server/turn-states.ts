@@ -26,6 +26,8 @@ export class TurnStates {
   private readonly sessions = new Map<string, SessionTurn>();
   /** `session/prompt` ids in progress → their session. */
   private readonly prompts = new Map<string, string>();
+  /** The session prompted last (an RFD WebSocket's advisory names it). */
+  private latest: string | undefined;
 
   /** A message from the client. */
   inbound(keys: RouteKeys): void {
@@ -33,6 +35,7 @@ export class TurnStates {
       const turn = this.turnOf(keys.sessionId);
       turn.prompt = keys.id;
       this.prompts.set(keys.id, keys.sessionId);
+      this.latest = keys.sessionId;
     } else if (keys.kind === 'response' && keys.id !== undefined) {
       for (const turn of this.sessions.values()) if (turn.awaited.delete(keys.id)) break;
     }
@@ -67,6 +70,17 @@ export class TurnStates {
     return turn.lastStopReason === undefined
       ? { state: 'idle' }
       : { state: 'idle', stopReason: turn.lastStopReason };
+  }
+
+  /** The session prompted last, if any. */
+  get latestSession(): string | undefined {
+    return this.latest;
+  }
+
+  /** Every session's turn state now, by session id. */
+  all(): Record<string, TurnState> {
+    // fromEntries defines each key as data, so a session id such as `__proto__` stays a key.
+    return Object.fromEntries([...this.sessions.keys()].map((session) => [session, this.of(session)]));
   }
 
   private turnOf(session: string): SessionTurn {

@@ -57,6 +57,8 @@ type Phase =
  */
 export class ResumeLink implements PortResume {
   readonly replay: ReplayBuffer;
+  /** Both sides acknowledge what they receive. */
+  readonly peerAcknowledges = true;
   /** Data frames received on the session so far. */
   received = 0;
   /** The port the link belongs to (set when the port is made). */
@@ -177,11 +179,19 @@ export class ResumeLink implements PortResume {
     });
   }
 
+  /** A data frame is sent on the session: kept until acknowledged, and written now when frames go on the wire. */
+  send(payload: Buffer | string): void {
+    this.replay.record(payload);
+    const port = this.port!;
+    if (port.isLive) port.writeData(payload);
+  }
+
   /**
    * A data frame arrived (the port counts it here, before handling it). Returns false when it must not be handled
    * (a protocol violation).
    */
-  dataReceived(bytes: number): boolean {
+  dataReceived(frame: Buffer): boolean {
+    const bytes = frame.length;
     if (this.phase !== 'live') {
       if (this.phase === 'negotiating') {
         // The server echoed the subprotocol without speaking it (an older `ws` server selects whatever is offered):
