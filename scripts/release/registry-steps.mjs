@@ -126,7 +126,8 @@ export async function registrySteps({ packages, scratch, environment }) {
           join(newcomer, 'package.json'),
           `${JSON.stringify({ name: 'newcomer', private: true, type: 'module', scripts: { build: 'tsc' } }, null, 2)}\n`,
         );
-        writeFileSync(join(newcomer, '.npmrc'), `registry=${url}\n`);
+        // The scope from the local registry, everything else from the usual one (Verdaccio has no uplink).
+        writeFileSync(join(newcomer, '.npmrc'), `@acpkit:registry=${url}\n`);
         const major = Number(process.versions.node.split('.')[0]) >= 22 ? 7 : 6;
         await run(
           'npm',
@@ -150,10 +151,10 @@ export async function registrySteps({ packages, scratch, environment }) {
             // The AI SDK's declarations import `json-schema` types without depending on them.
             '@types/json-schema',
           ],
-          { cwd: newcomer, env: { ...environment, npm_config_registry: url }, timeoutMs: 300_000 },
+          { cwd: newcomer, env: environment, timeoutMs: 300_000 },
         );
-        // npm records no `resolved` URL for registry packages here; the integrity of each installed @acpkit package
-        // must be that of the tarball `changeset publish` put on the local registry.
+        // The integrity of each installed @acpkit package must be that of the tarball `changeset publish` put on the
+        // local registry.
         const lock = JSON.parse(readFileSync(join(newcomer, 'package-lock.json'), 'utf8'));
         const ours = Object.entries(lock.packages).filter(([path]) => /node_modules\/@acpkit\//.test(path));
         const problems = [];
@@ -179,6 +180,10 @@ export async function registrySteps({ packages, scratch, environment }) {
     await step(
       'build and run an agent in the fresh project',
       async () => {
+        // `tsc` with skipLibCheck on, as `tsc --init` sets it: the agent's own code is checked against the published
+        // declarations; the declarations themselves (the same files, packed the same way) are checked with skipLibCheck
+        // off by the consumer step ("consumer tsc --noEmit against the packed .d.ts"), and checking them again here
+        // with the AI SDK's and LangChain's cost ~15 CPU-s.
         await run('npm', ['run', 'build'], { cwd: newcomer, env: environment, timeoutMs: 300_000 });
         const aiSdk = JSON.parse(
           (await run(process.execPath, ['drive.mjs'], { cwd: newcomer, env: environment })).stdout,
