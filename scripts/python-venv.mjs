@@ -1,27 +1,42 @@
 #!/usr/bin/env node
-// The project-local Python virtual environment that tests/interop-python runs the real Python ACP Kit from
-// (`acpkit`, `acpremote` and `pydantic-acp` 1.10.0 with the dependencies they pin). It lives in the git-ignored
-// `tests/interop-python/.venv/`; nothing outside the repository's ignored folders is written except the package
-// installers' own download caches.
+// The virtual environment that tests/interop-python runs the real Python ACP Kit from (`acpkit`, `acpremote` and
+// `pydantic-acp` 1.10.0 with the dependencies they pin). The tests reach it as the git-ignored
+// `tests/interop-python/.venv`, a symbolic link to where it is kept between runs and clones, beside pip's and uv's own
+// caches: `$XDG_CACHE_HOME/acpkit-interop-python/venv-<lock SHA-256>-py<version>` (a fresh clone's test command
+// otherwise spent ~30 CPU-s installing and byte-compiling the same 110 wheels again; the release check keeps its
+// Verdaccio the same way). It is the tests' tool, not what they check; a new lock file or Python gets a new folder.
 //
-//   node scripts/python-venv.mjs           create it when missing or when the lock file changed, else reuse it
+//   node scripts/python-venv.mjs           link the kept venv, building it first when there is none for this lock
 //   node scripts/python-venv.mjs --lock    re-resolve requirements.in and rewrite requirements.txt (review the diff!)
 //
 // The lock file (`tests/interop-python/python/requirements.txt`) pins every package of the closure exactly; only
 // wheels are installed (`--only-binary :all:`, so no package's build code runs). Hashes are not pinned because
 // several dependencies ship a different wheel per platform (pydantic-core, cryptography, jiter, ...) and a lock
-// hashed on one machine would refuse every other one. The venv records the SHA-256 of the lock file and the Python
-// version it was built with; when either changes it is rebuilt from scratch.
+// hashed on one machine would refuse every other one. A venv is built in a folder of its own (relocatable, so its
+// scripts work after the move), checked, stamped with the lock's SHA-256 and the Python version, and only then
+// renamed to its kept name: a run never uses a half-built one, and two runs building at once both end with one.
 //
-// The installer is uv (from PyPI, pinned below, installed with pip into its own git-ignored venv
-// `tests/interop-python/.uv/` and reused): it installs and byte-compiles the 110 wheels in a few seconds, in
-// parallel, where pip took 40 s and 30 s of CPU.
+// The installer is uv (from PyPI, pinned below, installed with pip into its own venv, kept as
+// `$XDG_CACHE_HOME/acpkit-interop-python/uv-<version>`): it installs and byte-compiles the 110 wheels in a few seconds,
+// in parallel, where pip took 40 s and 30 s of CPU.
 //
 // Failing to install is an error with the installer's own output, never a skip: the interop tests cannot run without
 // it. `ACPKIT_INTEROP_PYTHON` names the interpreter (default `python3`, which must be 3.11 or newer).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -29,14 +44,23 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const interopDirectory = join(root, 'tests', 'interop-python');
 export const lockFile = join(interopDirectory, 'python', 'requirements.txt');
 export const topLevelRequirementsFile = join(interopDirectory, 'python', 'requirements.in');
+/** What the tests run: a link to the kept venv of the current lock file. */
 export const venvDirectory = join(interopDirectory, '.venv');
 const lockVenvDirectory = join(interopDirectory, '.venv-lock');
-const stampFile = join(venvDirectory, 'acpkit-interop-stamp.json');
+const STAMP = 'acpkit-interop-stamp.json';
 const MINIMUM_PYTHON = [3, 11];
 /** The installer, from PyPI; bump it like any pin. */
 const UV_VERSION = '0.13.8';
-const uvVenvDirectory = join(interopDirectory, '.uv');
-const uvBinary = join(uvVenvDirectory, 'bin', 'uv');
+
+/** Where the venvs and uv are kept between runs: `$XDG_CACHE_HOME/acpkit-interop-python`. */
+function keptDirectory() {
+  // biome-ignore lint/suspicious/noUndeclaredEnvVars: turbo never runs this script, so no task cache depends on it.
+  const folder = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'acpkit-interop-python');
+  mkdirSync(folder, { recursive: true });
+  return folder;
+}
+const uvVenvDirectory = () => join(keptDirectory(), `uv-${UV_VERSION}`);
+const uvBinary = () => join(uvVenvDirectory(), 'bin', 'uv');
 // Bytecode is compiled at install time, as pip does: with PYTHONDONTWRITEBYTECODE set (as on these machines) Python
 // would otherwise compile every imported module again in every process the tests start.
 const INSTALL_FLAGS = ['--quiet', '--only-binary', ':all:', '--compile-bytecode'];
@@ -93,13 +117,38 @@ function basePython() {
   return { python: executable, version };
 }
 
-/** uv at UV_VERSION, installed with pip into its own venv when missing or at another version. */
+/**
+ * uv at UV_VERSION, installed with pip into a venv of its own when it is not kept yet (built aside, then renamed:
+ * `bin/uv` is a standalone binary, which runs from anywhere).
+ */
 function ensureUv(python) {
-  const installed = spawnSync(uvBinary, ['--version'], { encoding: 'utf8' });
+  const installed = spawnSync(uvBinary(), ['--version'], { encoding: 'utf8' });
   if (installed.status === 0 && installed.stdout.trim().split(' ')[1] === UV_VERSION) return;
-  rmSync(uvVenvDirectory, { recursive: true, force: true });
-  run('creating the venv for uv', python, ['-m', 'venv', uvVenvDirectory]);
-  run(`installing uv ${UV_VERSION}`, join(uvVenvDirectory, 'bin', 'python'), [
+  const building = mkdtempSync(`${uvVenvDirectory()}.building-`);
+  try {
+    run('creating the venv for uv', python, ['-m', 'venv', building]);
+    installUv(building);
+    rmSync(uvVenvDirectory(), { recursive: true, force: true });
+    keepAs(building, uvVenvDirectory(), () => spawnSync(uvBinary(), ['--version']).status === 0);
+  } finally {
+    rmSync(building, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Renames a folder built aside to its kept name; when another run kept one there first (the rename fails), that one
+ * is used if `usable()` says so.
+ */
+function keepAs(building, kept, usable) {
+  try {
+    renameSync(building, kept);
+  } catch (error) {
+    if (!usable()) throw error;
+  }
+}
+
+function installUv(directory) {
+  run(`installing uv ${UV_VERSION}`, join(directory, 'bin', 'python'), [
     '-m',
     'pip',
     'install',
@@ -111,19 +160,23 @@ function ensureUv(python) {
   ]);
 }
 
-/** Creates a venv at `directory` with `python` and installs `requirements` into it with uv. */
+/**
+ * Creates a venv at `directory` with `python` and installs `requirements` into it with uv. Relocatable: its scripts
+ * find their interpreter relative to themselves, so it works after being renamed to its kept name.
+ */
 function createVenv(python, directory, requirements) {
   ensureUv(python);
   // The given interpreter only: uv never downloads a Python of its own here.
-  run('creating the virtual environment', uvBinary, [
+  run('creating the virtual environment', uvBinary(), [
     'venv',
     '--quiet',
+    '--relocatable',
     '--no-python-downloads',
     '--python',
     python,
     directory,
   ]);
-  run('installing the pinned Python ACP Kit', uvBinary, [
+  run('installing the pinned Python ACP Kit', uvBinary(), [
     'pip',
     'install',
     ...INSTALL_FLAGS,
@@ -134,17 +187,42 @@ function createVenv(python, directory, requirements) {
   ]);
 }
 
-function expectedStamp(pythonVersion) {
+function expectedStamp(python, pythonVersion) {
   const lockSha256 = createHash('sha256').update(readFileSync(lockFile)).digest('hex');
-  return { lockSha256, pythonVersion };
+  return { lockSha256, python, pythonVersion };
 }
 
-function readStamp() {
+/** The kept venv of a lock file, interpreter and Python version. */
+function keptVenv({ lockSha256, python, pythonVersion }) {
+  const interpreter = createHash('sha256').update(python).digest('hex').slice(0, 8);
+  return join(keptDirectory(), `venv-${lockSha256.slice(0, 16)}-py${pythonVersion}-${interpreter}`);
+}
+
+function readStamp(directory) {
   try {
-    return JSON.parse(readFileSync(stampFile, 'utf8'));
+    return JSON.parse(readFileSync(join(directory, STAMP), 'utf8'));
   } catch {
     return undefined;
   }
+}
+
+/** Whether `directory` holds a complete venv built for `expected` (the stamp is written last). */
+function isComplete(directory, expected) {
+  const stamp = readStamp(directory);
+  return (
+    stamp?.lockSha256 === expected.lockSha256 &&
+    stamp?.python === expected.python &&
+    stamp?.pythonVersion === expected.pythonVersion &&
+    existsSync(join(directory, 'bin', 'python'))
+  );
+}
+
+/** Points `tests/interop-python/.venv` at `target` (replacing a folder or link there). */
+function linkVenv(target) {
+  const current = lstatSync(venvDirectory, { throwIfNoEntry: false });
+  if (current?.isSymbolicLink() && readlinkSync(venvDirectory) === target) return;
+  rmSync(venvDirectory, { recursive: true, force: true });
+  symlinkSync(target, venvDirectory);
 }
 
 /**
@@ -161,11 +239,12 @@ export function topLevelPins() {
 }
 
 /** Fails unless every top-level pin is installed at exactly its version and no installed dependency is broken. */
-function verifyInstall() {
-  run('uv pip check', uvBinary, ['pip', 'check', '--quiet', '--python', venvBinary('python')]);
+function verifyInstall(directory) {
+  const interpreter = join(directory, 'bin', 'python');
+  run('uv pip check', uvBinary(), ['pip', 'check', '--quiet', '--python', interpreter]);
   const pins = topLevelPins();
   const installed = JSON.parse(
-    run('reading installed versions', venvBinary('python'), [
+    run('reading installed versions', interpreter, [
       '-c',
       'import json, sys; from importlib.metadata import version; print(json.dumps({n: version(n) for n in sys.argv[1:]}))',
       ...Object.keys(pins),
@@ -181,7 +260,7 @@ function verifyInstall() {
 }
 
 /**
- * Creates the venv unless one built from the current lock file and Python version exists.
+ * Links the kept venv of the current lock file and Python, building it first when there is none.
  * @param {{ log?: (line: string) => void }} [options]
  * @returns {{ reused: boolean, seconds: number, pythonVersion: string }}
  * @throws {Error} with the installer's output when the venv cannot be built
@@ -190,24 +269,26 @@ export function ensurePythonVenv(options = {}) {
   const log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
   const started = Date.now();
   const { python, version } = basePython();
-  const expected = expectedStamp(version);
-  const stamp = readStamp();
-  if (
-    stamp?.lockSha256 === expected.lockSha256 &&
-    stamp?.pythonVersion === expected.pythonVersion &&
-    existsSync(venvBinary('python'))
-  ) {
-    log(
-      `python venv: reusing ${venvDirectory} (lock ${expected.lockSha256.slice(0, 12)}, Python ${version})`,
-    );
+  const expected = expectedStamp(python, version);
+  const kept = keptVenv(expected);
+  if (isComplete(kept, expected)) {
+    linkVenv(kept);
+    log(`python venv: reusing ${kept} (lock ${expected.lockSha256.slice(0, 12)}, Python ${version})`);
     return { reused: true, seconds: (Date.now() - started) / 1000, pythonVersion: version };
   }
-  log(`python venv: building ${venvDirectory} with ${python} (Python ${version}) from ${lockFile}`);
-  rmSync(venvDirectory, { recursive: true, force: true });
-  createVenv(python, venvDirectory, lockFile);
-  verifyInstall();
-  // Written last, so an interrupted install is redone next time.
-  writeFileSync(stampFile, `${JSON.stringify(expected, null, 2)}\n`);
+  log(`python venv: building ${kept} with ${python} (Python ${version}) from ${lockFile}`);
+  const building = mkdtempSync(`${kept}.building-`);
+  try {
+    createVenv(python, building, lockFile);
+    verifyInstall(building);
+    // Written last, so an interrupted install is never taken for a complete one.
+    writeFileSync(join(building, STAMP), `${JSON.stringify(expected, null, 2)}\n`);
+    // Only complete venvs are ever renamed to `kept`: one there now is another run's, and is used.
+    keepAs(building, kept, () => isComplete(kept, expected));
+  } finally {
+    rmSync(building, { recursive: true, force: true });
+  }
+  linkVenv(kept);
   const seconds = (Date.now() - started) / 1000;
   log(`python venv: installed in ${seconds.toFixed(1)} s`);
   return { reused: false, seconds, pythonVersion: version };
@@ -219,7 +300,7 @@ function relock() {
   rmSync(lockVenvDirectory, { recursive: true, force: true });
   try {
     createVenv(python, lockVenvDirectory, topLevelRequirementsFile);
-    const frozen = run('uv pip freeze', uvBinary, [
+    const frozen = run('uv pip freeze', uvBinary(), [
       'pip',
       'freeze',
       '--python',
@@ -227,7 +308,7 @@ function relock() {
     ]);
     const header = [
       '# The whole closure of requirements.in, pinned exactly. Generated by `node scripts/python-venv.mjs --lock`',
-      `# with Python ${version}; do not edit by hand. A change here rebuilds tests/interop-python/.venv.`,
+      `# with Python ${version}; do not edit by hand. A change here builds a new venv for the interop tests.`,
     ];
     writeFileSync(lockFile, `${header.join('\n')}\n${frozen.trim()}\n`);
     process.stderr.write(`python venv: wrote ${lockFile}\n`);

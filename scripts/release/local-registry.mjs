@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // A throwaway npm registry for the release check: Verdaccio (installed from the npm registry into the check's scratch
 // directory, never a workspace dependency) on 127.0.0.1 and a port the OS picks, with its own storage directory.
-// `@acpkit/*` is served only from what is published to it (never proxied, so an install proves our publish); every
-// other package is proxied from registry.npmjs.org. Prints `local registry at http://127.0.0.1:<port>/` on stderr
-// once it listens; stops on SIGTERM/SIGINT.
+// It serves `@acpkit/*` only, from what is published to it: no uplink, so an install proves our publish. A consumer
+// takes the scope from it (`@acpkit:registry=`) and every other package from its usual registry and npm's cache, as
+// it would once we publish; proxying those through Verdaccio cost CPU and proved nothing about our packages. Prints
+// `local registry at http://127.0.0.1:<port>/` on stderr once it listens; stops on SIGTERM/SIGINT.
 //
 //   node scripts/release/local-registry.mjs --verdaccio DIR --storage DIR
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -30,19 +31,11 @@ auth:
   htpasswd:
     file: ${JSON.stringify(join(values.storage, 'htpasswd'))}
     max_users: 100
-uplinks:
-  npmjs:
-    url: https://registry.npmjs.org/
-    timeout: 60s
 packages:
   '@acpkit/*':
     access: $all
     publish: $all
     unpublish: $all
-  '**':
-    access: $all
-    publish: $authenticated
-    proxy: npmjs
 log: { type: stdout, format: pretty, level: warn }
 `,
 );

@@ -13,7 +13,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { root, run, start } from './processes.mjs';
 import { assert, step } from './steps.mjs';
 
@@ -30,6 +30,29 @@ function verdaccioInstall() {
   const folder = join(cache, 'acpkit-release-check');
   mkdirSync(folder, { recursive: true });
   return join(folder, VERDACCIO);
+}
+
+/**
+ * A folder holding a `pnpm` that answers `pnpm --version` with the real pnpm's version, asked once, and runs the real
+ * pnpm for everything else, for the front of `changeset publish`'s PATH: changesets asks `pnpm --version` again for
+ * every package it publishes (only to pick `--no-git-checks`), and each answer cost a pnpm start (~0.9 CPU-s, 13 a
+ * run). Every publish is still the real `pnpm publish`.
+ * @param {string} scratch
+ * @returns {Promise<string>}
+ */
+async function pnpmVersionAnswerer(scratch) {
+  const folder = join(scratch, 'pnpm-version');
+  mkdirSync(folder, { recursive: true });
+  const pnpm = (await run('sh', ['-c', 'command -v pnpm'])).stdout.trim();
+  const version = (await run(pnpm, ['--version'])).stdout.trim();
+  assert(/^\d+\.\d+\.\d+/.test(version), `pnpm --version said ${JSON.stringify(version)}`);
+  const script = join(folder, 'pnpm');
+  writeFileSync(
+    script,
+    `#!/bin/sh\nif [ "$#" -eq 1 ] && [ "$1" = --version ]; then echo ${version}; exit 0; fi\nexec ${JSON.stringify(pnpm)} "$@"\n`,
+    { mode: 0o755 },
+  );
+  return folder;
 }
 
 /**
@@ -98,9 +121,16 @@ export async function registrySteps({ packages, scratch, environment }) {
         );
         const host = url.replace(/^http:/, '');
         writeFileSync(publisherConfig, `registry=${url}\n${host}:_authToken=${token}\n`);
-        // --no-git-tag: a check must not tag the repository.
+        // --no-git-tag: a check must not tag the repository. Only loopback is reached: no extra CA bundle for the
+        // ~50 npm and pnpm processes to parse.
+        const { NODE_EXTRA_CA_CERTS: _certificates, ...publishEnvironment } = process.env;
         const { stdout, stderr } = await run('pnpm', ['exec', 'changeset', 'publish', '--no-git-tag'], {
-          env: { ...process.env, npm_config_registry: url, npm_config_userconfig: publisherConfig },
+          env: {
+            ...publishEnvironment,
+            PATH: `${await pnpmVersionAnswerer(scratch)}${delimiter}${process.env.PATH}`,
+            npm_config_registry: url,
+            npm_config_userconfig: publisherConfig,
+          },
           timeoutMs: 600_000,
         });
         const said = `${stdout}\n${stderr}`;
@@ -126,7 +156,8 @@ export async function registrySteps({ packages, scratch, environment }) {
           join(newcomer, 'package.json'),
           `${JSON.stringify({ name: 'newcomer', private: true, type: 'module', scripts: { build: 'tsc' } }, null, 2)}\n`,
         );
-        writeFileSync(join(newcomer, '.npmrc'), `registry=${url}\n`);
+        // The scope from the local registry, everything else from the usual one (Verdaccio has no uplink).
+        writeFileSync(join(newcomer, '.npmrc'), `@acpkit:registry=${url}\n`);
         const major = Number(process.versions.node.split('.')[0]) >= 22 ? 7 : 6;
         await run(
           'npm',
@@ -150,10 +181,10 @@ export async function registrySteps({ packages, scratch, environment }) {
             // The AI SDK's declarations import `json-schema` types without depending on them.
             '@types/json-schema',
           ],
-          { cwd: newcomer, env: { ...environment, npm_config_registry: url }, timeoutMs: 300_000 },
+          { cwd: newcomer, env: environment, timeoutMs: 300_000 },
         );
-        // npm records no `resolved` URL for registry packages here; the integrity of each installed @acpkit package
-        // must be that of the tarball `changeset publish` put on the local registry.
+        // The integrity of each installed @acpkit package must be that of the tarball `changeset publish` put on the
+        // local registry.
         const lock = JSON.parse(readFileSync(join(newcomer, 'package-lock.json'), 'utf8'));
         const ours = Object.entries(lock.packages).filter(([path]) => /node_modules\/@acpkit\//.test(path));
         const problems = [];
@@ -179,6 +210,10 @@ export async function registrySteps({ packages, scratch, environment }) {
     await step(
       'build and run an agent in the fresh project',
       async () => {
+        // `tsc` with skipLibCheck on, as `tsc --init` sets it: the agent's own code is checked against the published
+        // declarations; the declarations themselves (the same files, packed the same way) are checked with skipLibCheck
+        // off by the consumer step ("consumer tsc --noEmit against the packed .d.ts"), and checking them again here
+        // with the AI SDK's and LangChain's cost ~15 CPU-s.
         await run('npm', ['run', 'build'], { cwd: newcomer, env: environment, timeoutMs: 300_000 });
         const aiSdk = JSON.parse(
           (await run(process.execPath, ['drive.mjs'], { cwd: newcomer, env: environment })).stdout,

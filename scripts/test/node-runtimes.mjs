@@ -29,7 +29,7 @@ export const e2eFilesOnThisNodeOnly = [
   },
   {
     file: 'tests/e2e/client-scripted.e2e.test.ts',
-    why: '--answer/--answers/--decline/--cancel parsing and the messages around them: 44 client starts; the client itself (stdin, pty, SIGINT, mirrors) runs on every line in client-non-interactive, client-interactive, client-forms and the demo tests',
+    why: "--answer/--answers/--decline/--cancel parsing and the messages around them, through the built CLI's main in-process; the client itself (stdin, pty, SIGINT, mirrors) runs on every line in client-non-interactive, client-interactive, client-forms and the demo tests",
   },
 ];
 

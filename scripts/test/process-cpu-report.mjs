@@ -16,15 +16,18 @@ if (positionals.length !== 1) {
   process.exit(2);
 }
 const root = new URL('../..', import.meta.url).pathname;
-const lines = readFileSync(positionals[0], 'utf8')
+const allLines = readFileSync(positionals[0], 'utf8')
   .split('\n')
   .filter(Boolean)
   .map((line) => JSON.parse(line));
+// A vitest worker's own CPU per test file (`inWorker`) is part of that worker's process line: a table of its own.
+const lines = allLines.filter((line) => !line.inWorker);
+const inWorker = allLines.filter((line) => line.inWorker);
 
 /** Prints the `top` largest groups of `key`: CPU seconds, processes, name. */
-function table(title, key) {
+function table(title, key, of = lines) {
   const groups = new Map();
-  for (const line of lines) {
+  for (const line of of) {
     const name = key(line);
     const group = groups.get(name) ?? { processes: 0, cpuSeconds: 0 };
     group.processes += 1;
@@ -49,3 +52,10 @@ table('By test file (processes a test started; "-" = the runners themselves)', (
 table('By program', (line) =>
   `${line.argv[0]?.replace(root, '') ?? ''} ${line.argv[1] ?? ''}`.trim().slice(0, 100),
 );
+if (inWorker.length > 0) {
+  table(
+    'In the vitest workers, by test file (the file\'s own imports, hooks and in-process tests; part of "-" above)',
+    (line) => line.file.replace(root, ''),
+    inWorker,
+  );
+}

@@ -11,6 +11,7 @@ const output = process.env.ACPKIT_CPU_TRACE;
 if (output) {
   const started = Date.now();
   let written = false;
+  let flushWorker = () => {};
   const record = (how) => {
     if (written) return;
     written = true;
@@ -24,6 +25,7 @@ if (output) {
       cpuSeconds: (cpu.user + cpu.system) / 1e6,
       wallSeconds: (Date.now() - started) / 1000,
     };
+    flushWorker();
     try {
       appendFileSync(output, `${JSON.stringify(line)}\n`);
     } catch {
@@ -41,6 +43,46 @@ if (output) {
     };
     process.on(signal, onSignal);
   }
+  // In a vitest worker, the CPU the worker itself spends on each test file (the file's in-process tests, its imports
+  // and hooks): sampled every 20 ms, so a file gets what the worker used while it was the one running. Written as one
+  // line per file with `inWorker: true` when the worker ends.
+  const byFile = new Map();
+  let current;
+  let since = process.cpuUsage();
+  const sample = () => {
+    const file = globalThis.__vitest_worker__?.filepath;
+    if (file === current) return;
+    const now = process.cpuUsage();
+    if (current)
+      byFile.set(
+        current,
+        (byFile.get(current) ?? 0) + (now.user - since.user + now.system - since.system) / 1e6,
+      );
+    current = file;
+    since = now;
+  };
+  if (/vitest/.test(process.argv[1] ?? '')) setInterval(sample, 20).unref();
+  flushWorker = () => {
+    sample();
+    current = undefined;
+    sample();
+    const lines = [...byFile].map(([file, cpuSeconds]) =>
+      JSON.stringify({
+        argv: ['(vitest worker)'],
+        node: process.version,
+        file,
+        how: 'in-worker',
+        inWorker: true,
+        cpuSeconds,
+        wallSeconds: 0,
+      }),
+    );
+    try {
+      if (lines.length > 0) appendFileSync(output, `${lines.join('\n')}\n`);
+    } catch {
+      // A measurement aid never breaks the process it measures.
+    }
+  };
   // A vitest worker names the file it is running in the environment of every process it starts.
   const childProcess = require('node:child_process');
   const spawn = childProcess.ChildProcess.prototype.spawn;

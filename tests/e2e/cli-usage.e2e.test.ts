@@ -1,13 +1,43 @@
-// The built `acpremote` and `acpkit` bins: --help/--version everywhere, usage and configuration errors exit 2
-// with `Error: <message>` on stderr, and nothing but help text ever reaches stdout.
+// The built `acpremote` and `acpkit`: --help/--version everywhere, usage and configuration errors exit 2 with
+// `Error: <message>` on stderr, and nothing but help text ever reaches stdout. Help and usage errors run the built
+// packages' `main` (what each bin runs) in this process, ~30 runs without a CLI start each; --version and the runtime
+// failures run the bins in processes of their own (release:check runs every command's --help of the installed bins
+// on every Node line).
+import { PassThrough } from 'node:stream';
+import { main as acpremoteMain } from '@acpkit/acpremote';
+import { main as acpkitMain } from '@acpkit/cli';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fixturePath } from './support/paths.js';
-import { reapAll, runCliToExit } from './support/processes.js';
+import { fixturePath, repositoryRoot } from './support/paths.js';
+import { type CompletedRun, reapAll, runCliToExit } from './support/processes.js';
 import { startServe } from './support/remote-servers.js';
 
 afterEach(async () => {
   await reapAll();
 });
+
+/** Runs `cli ARGS` as its bin does (`main(argv)` of the built package) with an empty stdin, until it returns. */
+async function runMain(cli: 'acpremote' | 'acpkit', args: readonly string[]): Promise<CompletedRun> {
+  const stdin = new PassThrough();
+  stdin.end();
+  const output = { stdout: '', stderr: '' };
+  const collect = (name: keyof typeof output) => {
+    const stream = new PassThrough();
+    stream.setEncoding('utf8').on('data', (chunk: string) => {
+      output[name] += chunk;
+    });
+    return stream;
+  };
+  const code = await (cli === 'acpremote' ? acpremoteMain : acpkitMain)(args, {
+    stdin,
+    stdout: collect('stdout'),
+    stderr: collect('stderr'),
+    cwd: repositoryRoot,
+    env: process.env,
+    waitForStopSignal: () => new Promise(() => {}),
+    onStopSignal: () => () => {},
+  });
+  return { code, signal: null, ...output };
+}
 
 describe('--help and --version', () => {
   it.each([
@@ -19,7 +49,7 @@ describe('--help and --version', () => {
     ['acpkit', ['run']],
     ['acpkit', ['serve']],
   ] as const)('%s %j --help prints usage to stdout and exits 0', async (cli, command) => {
-    const run = await runCliToExit(cli, [...command, '--help']);
+    const run = await runMain(cli, [...command, '--help']);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(new RegExp(`^Usage: ${cli}${command.length ? ` ${command[0]}` : ''} `));
     expect(run.stderr).toBe('');
@@ -28,7 +58,7 @@ describe('--help and --version', () => {
   it.each(['acpremote', 'acpkit'] as const)(
     '%s help serve prints the serve usage and exits 0',
     async (cli) => {
-      const run = await runCliToExit(cli, ['help', 'serve']);
+      const run = await runMain(cli, ['help', 'serve']);
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(new RegExp(`^Usage: ${cli} serve `));
     },
@@ -42,7 +72,7 @@ describe('--help and --version', () => {
 
   it('lists every shared serve flag in the help of serve and expose', async () => {
     for (const command of ['serve', 'expose']) {
-      const { stdout } = await runCliToExit('acpremote', [command, '--help']);
+      const { stdout } = await runMain('acpremote', [command, '--help']);
       for (const flag of [
         '--host',
         '--port',
@@ -166,7 +196,7 @@ describe('usage and configuration errors exit 2', () => {
     ],
     ['acpkit serve without TARGET', 'acpkit', ['serve'], /^Error: missing required argument 'target'/m],
   ] as const)('for %s', async (_case, cli, args, stderrPattern) => {
-    const run = await runCliToExit(cli, args);
+    const run = await runMain(cli, args);
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toMatch(stderrPattern);
     expect(run.stdout).toBe('');

@@ -1,10 +1,15 @@
 // `acpkit client` answering forms from a script (--answer, --answers, --decline, --cancel), and the messages that
-// say what went wrong and what to do: the built CLI in a real process, real agent processes, no terminal.
+// say what went wrong and what to do: the built CLI's `main` (what its bin runs) in this process with real agent
+// processes and no terminal, so ~40 runs cost no CLI start each. The process-level client (its own stdin, stderr
+// passed through from the agent, signals, exit) is tested here by the runs that need it (`spawnedClient`) and on every
+// Node line in client-non-interactive, client-interactive and client-forms.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { main } from '@acpkit/cli';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cliPaths, deployTarget, fixturePath } from './support/paths.js';
+import { cliPaths, deployTarget, fixturePath, repositoryRoot } from './support/paths.js';
 import { type CompletedRun, isAlive, reapAll, spawnCli } from './support/processes.js';
 import { startExpose } from './support/remote-servers.js';
 
@@ -17,14 +22,55 @@ afterEach(async () => {
   for (const directory of scratchDirectories.splice(0)) rmSync(directory, { recursive: true, force: true });
 });
 
-/** Runs `acpkit client ARGS` with `input` on its stdin (not a terminal) and resolves when it has exited. */
+/** A stream that keeps what is written to it as text. */
+function collected(): { stream: PassThrough; text: () => string } {
+  const stream = new PassThrough();
+  let text = '';
+  stream.setEncoding('utf8').on('data', (chunk: string) => {
+    text += chunk;
+  });
+  return { stream, text: () => text };
+}
+
+/**
+ * Runs `acpkit client ARGS` as its bin does (`main(argv)` of the built @acpkit/cli) with `input` on its stdin (not a
+ * terminal), and resolves when it has ended. It never sees a stop signal: the signal tests spawn the CLI.
+ */
 async function client(
   args: readonly string[],
   options: { input?: string; cwd?: string } = {},
 ): Promise<CompletedRun & { seconds: number }> {
   const started = Date.now();
+  const stdin = new PassThrough();
+  stdin.end(options.input ?? '');
+  const stdout = collected();
+  const stderr = collected();
+  const code = await main(['client', ...args], {
+    stdin,
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+    cwd: options.cwd ?? repositoryRoot,
+    env: process.env,
+    waitForStopSignal: () => new Promise(() => {}),
+    onStopSignal: () => () => {},
+  });
+  return {
+    code,
+    signal: null,
+    stdout: stdout.text(),
+    stderr: stderr.text(),
+    seconds: (Date.now() - started) / 1000,
+  };
+}
+
+/** Runs `acpkit client ARGS` in a process of its own (the agent's stderr then passes through its stderr). */
+async function spawnedClient(
+  args: readonly string[],
+  options: { cwd?: string } = {},
+): Promise<CompletedRun & { seconds: number }> {
+  const started = Date.now();
   const processHandle = spawnCli('acpkit', ['client', ...args], options.cwd ? { cwd: options.cwd } : {});
-  processHandle.child.stdin?.end(options.input ?? '');
+  processHandle.child.stdin?.end('');
   const exit = await processHandle.closed;
   return {
     ...exit,
@@ -375,7 +421,8 @@ describe('acpkit client: messages that say what happened', () => {
   it('says it is waiting for an agent that answers nothing, gives up after --initialize-timeout, and reaps it', async () => {
     // The agent by a relative path: the message names the command whole only while it fits 80 characters, and an
     // absolute path would make that depend on where the repository is checked out.
-    const result = await client(
+    // In a process of its own: the agent's pid line reaches the client's stderr.
+    const result = await spawnedClient(
       [
         '--initialize-timeout',
         '2',
@@ -510,7 +557,8 @@ describe('acpkit client through a mirror (acpkit run --addr)', () => {
 
   it('ends a normal run quietly, and logs as acpkit, not acpremote', async () => {
     const server = await startExpose([process.execPath, fixtureAgent, 'echo']);
-    const result = await client(['--prompt', 'hi', ...throughMirror(server.url)]);
+    // In a process of its own: the mirror's log lines reach the client's stderr.
+    const result = await spawnedClient(['--prompt', 'hi', ...throughMirror(server.url)]);
     expect(result.stdout).toContain('Echo: hi');
     expect(result.code).toBe(0);
     expect(result.stderr).not.toContain('local input ended');

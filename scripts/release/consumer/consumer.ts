@@ -1,6 +1,9 @@
 // A consumer of the packed packages, type-checked by `pnpm release:check` against the installed `.d.ts` files with
-// `skipLibCheck: false`: every declaration file the packages ship (and the SDK's) must compile for a user. `lib`
-// includes DOM because the AI SDK's own declarations (the `ai` peer of @acpkit/ai-sdk) name DOM types.
+// `skipLibCheck: false`: every declaration file the packages ship (every entry point of every public package, and
+// the SDK's, the AI SDK's and LangChain's they name) must compile for a user. This is the test command's one check of
+// the declarations themselves with skipLibCheck off (the docs' examples and the registry consumer compile against
+// them with it on). `lib` includes DOM because the AI SDK's own declarations (the `ai` peer of @acpkit/ai-sdk) name
+// DOM types.
 import * as acpremote from '@acpkit/acpremote';
 import * as aiSdk from '@acpkit/ai-sdk';
 import {
@@ -10,11 +13,13 @@ import {
   formTool,
   type QuestionToolResult,
 } from '@acpkit/ai-sdk';
+import * as aiSdkMcp from '@acpkit/ai-sdk/mcp';
 import * as choiceSchema from '@acpkit/choice-schema';
 import { compileChoiceElicitation, parseChoiceResponse } from '@acpkit/choice-schema';
 import * as cli from '@acpkit/cli';
 import * as compat from '@acpkit/compat-1.6';
 import { legacyFallback } from '@acpkit/compat-1.6';
+import * as elicitationPackage from '@acpkit/elicitation';
 import {
   AcpSessionContext,
   ElicitationAccepted,
@@ -25,6 +30,9 @@ import {
 } from '@acpkit/elicitation';
 import * as errors from '@acpkit/errors';
 import { AcpKitError, brandErrorClass } from '@acpkit/errors';
+import * as formSchema from '@acpkit/form-schema';
+import * as langchain from '@acpkit/langchain';
+import * as remote from '@acpkit/remote';
 import {
   AcpRemoteError,
   type ConnectOptions,
@@ -34,16 +42,21 @@ import {
   type ServeOptions,
   serveAcp,
 } from '@acpkit/remote';
+import * as remoteInternal from '@acpkit/remote/internal';
 import * as sessionsPackage from '@acpkit/sessions';
 import { memorySessionStore } from '@acpkit/sessions';
 import * as sessionsPostgres from '@acpkit/sessions/postgres';
 import * as sessionsSqlite from '@acpkit/sessions/sqlite';
+import * as sessionsTesting from '@acpkit/sessions/testing';
+import * as testing from '@acpkit/testing';
 import {
   connectTestClient,
   type FormScript,
   ScriptedAnswerError,
   type TurnTranscript,
 } from '@acpkit/testing';
+import * as testingInternal from '@acpkit/testing/internal';
+import * as webClient from '@acpkit/web-client';
 import {
   type AgentApp,
   type AgentContext,
@@ -205,15 +218,28 @@ export function aiSdkAgent(model: LanguageModel): AgentApp {
   });
 }
 
-/** Every public package's entry point loads for a type-checked consumer, including the CLIs' programmatic APIs. */
+/**
+ * Every entry point of every public package loads for a type-checked consumer, including the CLIs' programmatic APIs
+ * and the `internal` subpaths (their declarations ship too).
+ */
 export const packageEntryPoints = [
   acpremote,
   aiSdk,
+  aiSdkMcp,
   choiceSchema,
   cli,
   compat,
+  elicitationPackage,
   errors,
+  formSchema,
+  langchain,
+  remote,
+  remoteInternal,
   sessionsPackage,
   sessionsSqlite,
   sessionsPostgres,
+  sessionsTesting,
+  testing,
+  testingInternal,
+  webClient,
 ].map((namespace) => Object.keys(namespace));
