@@ -4,8 +4,11 @@ import type { Writable } from 'node:stream';
 import { HIGH_WATER_BYTES } from '../../relay/flow-control.js';
 import { tickCorker } from '../../relay/write-batching.js';
 import { type CursorSlot, cursorBytes, cursorText, packCursorSlot } from '../../wire/cursor-slot.js';
+import { EventRing } from './event-ring.js';
 
 const EVENT_END = Buffer.from('\n\n');
+/** {@link EventRecord.cursorAt} of a sent event whose payload is now its whole text, head and cursor included. */
+const JOINED = -2;
 /** Events up to this size are written as one chunk (joining costs less than framing three). */
 const SINGLE_CHUNK_BYTES = 64 * 1024;
 
@@ -36,6 +39,7 @@ function headBytes(seq: number): number {
 /** An event's text as one string or buffer, its cursor spliced into its `_meta` when it has a slot. */
 function joinEvent(record: EventRecord): string | Buffer {
   const { payload, cursorAt } = record;
+  if (cursorAt === JOINED) return payload;
   const head = headOf(record.seq);
   if (cursorAt < 0)
     return typeof payload === 'string'
@@ -103,13 +107,17 @@ interface EventRecord {
   readonly seq: number;
   /** The stream that holds it. */
   readonly stream: SseStream;
-  /** What follows the event's head (`id: <seq>\ndata: `); a blank line follows it. */
-  readonly payload: Buffer | string;
   /**
-   * Where the event's cursor (its seq) goes in `payload` (a Buffer then), or -1 (the `id:` line only), and the rest
-   * of its slot packed ({@link packCursorSlot}): two numbers, not an object, so a kept event costs no more.
+   * What follows the event's head (`id: <seq>\ndata: `); a blank line follows it. Once an event written whole (up to
+   * {@link SINGLE_CHUNK_BYTES}) is kept, its whole text instead ({@link JOINED}), in the budget's ring when it fits.
    */
-  readonly cursorAt: number;
+  payload: Buffer | string;
+  /**
+   * Where the event's cursor (its seq) goes in `payload` (a Buffer then), -1 (the `id:` line only) or
+   * {@link JOINED}, and the rest of its slot packed ({@link packCursorSlot}): two numbers, not an object, so a kept
+   * event costs no more.
+   */
+  cursorAt: number;
   readonly cursorSlot: number;
   /** The event's bytes on the wire (head, payload, blank line). */
   readonly bytes: number;
@@ -135,6 +143,8 @@ export class RetentionBudget {
   private head = 0;
   private timer: NodeJS.Timeout | undefined;
   private disposed = false;
+  /** The kept events' bytes (none while nothing can be kept). */
+  private readonly ring: EventRing | undefined;
 
   /**
    * The kept events larger than every event kept after them, oldest first, with the stamp each had (a monotonic
@@ -155,17 +165,27 @@ export class RetentionBudget {
      * large event is kept whole with what came before it.
      */
     readonly messageBytes = 0,
-  ) {}
+  ) {
+    // The ring holds what the budget keeps beyond the room for one message: a larger event keeps its own buffer.
+    this.ring = maxBytes > 0 && windowMs > 0 ? new EventRing(maxBytes - messageBytes) : undefined;
+  }
 
   /** Bytes of sent events kept now, their overhead included. */
   get retainedBytes(): number {
     return this.bytes;
   }
 
-  /** @internal An event was sent on its stream: keep it while the bounds allow. */
-  retain(record: EventRecord): void {
+  /**
+   * @internal An event was sent on its stream: keep it while the bounds allow. `joined` (its whole text, as written)
+   * replaces its payload, copied into the ring when there is room.
+   */
+  retain(record: EventRecord, joined?: Buffer | string): void {
     record.retained = true;
     record.retention += 1;
+    if (joined !== undefined) {
+      record.payload = this.ring?.keep(joined, record.bytes, record, record.retention) ?? joined;
+      record.cursorAt = JOINED;
+    }
     this.bytes += record.bytes + EVENT_OVERHEAD_BYTES;
     this.records.push(record);
     this.stamps.push(record.retention);
@@ -237,6 +257,7 @@ export class RetentionBudget {
   /** Stops the timer for good (the connection ended). */
   dispose(): void {
     this.disposed = true;
+    this.ring?.release();
     clearTimeout(this.timer);
     this.timer = undefined;
   }
@@ -249,6 +270,8 @@ export class RetentionBudget {
       () => {
         this.timer = undefined;
         this.evict(performance.now());
+        // Events aged out: a connection that went quiet need not hold the ring its busiest moment needed.
+        this.ring?.trim(this.bytes);
       },
       Math.max(0, Math.ceil(dueInMs)),
     );
@@ -461,6 +484,9 @@ export class SseStream {
     for (let index = this.head + Math.max(0, seq + 1 - first); index < this.events.length; index += 1) {
       const record = this.events[index]!;
       if (record.seq > this.sentThrough) break;
+      // Released, its region in the ring may be reused before it is written again: it takes a copy of its own.
+      if (record.cursorAt === JOINED && typeof record.payload !== 'string')
+        record.payload = Buffer.from(record.payload);
       this.owner.retention.release(record);
       this.unsentBytes += record.bytes;
     }
@@ -493,14 +519,17 @@ export class SseStream {
       this.cork();
       // One chunk per event (a chunked response frames each write): small events are joined, a large payload is
       // written as it is rather than copied.
-      if (record.bytes <= SINGLE_CHUNK_BYTES) receiver.write(joinEvent(record));
-      else writeLargeEvent(receiver, record);
+      let joined: Buffer | string | undefined;
+      if (record.bytes <= SINGLE_CHUNK_BYTES) {
+        joined = joinEvent(record);
+        receiver.write(joined);
+      } else writeLargeEvent(receiver, record);
       this.sentThrough = record.seq;
       this.unsentBytes -= record.bytes;
       record.sentAt = performance.now();
       index += 1;
       wrote = true;
-      this.owner.retention.retain(record);
+      this.owner.retention.retain(record, joined);
       // The budget may have dropped events before this one: the index moves with the head.
       index = this.head + (this.sentThrough + 1 - this.firstHeldSeq());
     }
