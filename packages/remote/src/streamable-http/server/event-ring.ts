@@ -42,21 +42,17 @@ export class EventRing {
   ) {}
 
   /**
-   * Copies `event` (`bytes` long; a string is encoded as UTF-8) into the ring for `owner`, kept under `stamp`, and
-   * returns the copy, or undefined when the ring has no room for it (or it is smaller than
-   * {@link RING_EVENT_MIN_BYTES}).
+   * A region of `bytes` in the ring for `owner`, kept under `stamp`, for the caller to write the event into at once;
+   * undefined when the ring has no room for it (or it is smaller than {@link RING_EVENT_MIN_BYTES}).
    */
-  keep(event: Buffer | string, bytes: number, owner: RingEvent, stamp: number): Buffer | undefined {
+  reserve(bytes: number, owner: RingEvent, stamp: number): Buffer | undefined {
     if (bytes > this.limit || bytes < RING_EVENT_MIN_BYTES) return undefined;
     const start = this.place(bytes);
     if (start < 0) return undefined;
-    const ring = this.ring!;
-    if (typeof event === 'string') ring.write(event, start, bytes, 'utf8');
-    else event.copy(ring, start);
     this.events.push(owner);
     this.stamps.push(stamp);
     this.starts.push(start);
-    return ring.subarray(start, start + bytes);
+    return this.ring!.subarray(start, start + bytes);
   }
 
   /**

@@ -241,4 +241,25 @@ describe('SseStream', () => {
     expect(events(second.text).get('2')).toBe(events(first.text).get('2'));
     state.retention.dispose();
   });
+
+  it('replays a large event (written as views of its payload) as the very bytes it sent, cursor included', async () => {
+    const state = owner(4 << 20);
+    const stream = new SseStream('s1', state);
+    const first = new Receiver();
+    stream.attach(first, undefined);
+    const text = `{"jsonrpc":"2.0","method":"m","params":{"pad":"${'p'.repeat(100 * 1024)}"}}`;
+    const frame = Buffer.from(text);
+    const at = text.indexOf('{"pad"') + 1;
+    stream.push(frame, { frame, start: at, end: at, shape: 2 });
+    stream.push(Buffer.from('{"n":2}'));
+    await tick();
+    expect(first.text).toContain('"params":{"_meta":{"acp/cursor":"1"},"pad":');
+    const second = new Receiver();
+    expect(stream.attach(second, 0)).toEqual({ ok: true });
+    await tick();
+    // What the first receiver got before it was replaced, event for event.
+    const sent = first.text.slice(first.text.indexOf('id: 1\n'), first.text.indexOf(': replaced'));
+    expect(second.text.slice(second.text.indexOf('id: 1\n'))).toBe(sent);
+    state.retention.dispose();
+  });
 });

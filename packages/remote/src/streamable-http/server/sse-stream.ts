@@ -36,24 +36,31 @@ function headBytes(seq: number): number {
   return 'id: \ndata: '.length + digitsOf(seq);
 }
 
+/**
+ * Writes an event's whole text (head, payload with its cursor spliced into its `_meta` when it has a slot, blank
+ * line) into `target`, `record.bytes` long: piece by piece, no intermediate buffers for the head and the cursor.
+ */
+function fillEvent(record: EventRecord, target: Buffer): void {
+  const { payload, cursorAt } = record;
+  let offset = target.write(headOf(record.seq), 0, 'latin1');
+  if (typeof payload === 'string') offset += target.write(payload, offset, 'utf8');
+  else if (cursorAt < 0) offset += payload.copy(target, offset);
+  else {
+    offset += payload.copy(target, offset, 0, cursorAt);
+    offset += target.write(cursorText(record.cursorSlot, String(record.seq)), offset, 'latin1');
+    offset += payload.copy(target, offset, cursorAt + Math.floor(record.cursorSlot / 8));
+  }
+  target[offset] = 0x0a;
+  target[offset + 1] = 0x0a;
+}
+
 /** An event's text as one string or buffer, its cursor spliced into its `_meta` when it has a slot. */
 function joinEvent(record: EventRecord): string | Buffer {
   const { payload, cursorAt } = record;
   if (cursorAt === JOINED) return payload;
-  const head = headOf(record.seq);
-  if (cursorAt < 0)
-    return typeof payload === 'string'
-      ? `${head}${payload}\n\n`
-      : Buffer.concat([Buffer.from(head, 'latin1'), payload, EVENT_END], record.bytes);
-  // One buffer of the event's size, written piece by piece: no intermediate buffers for the head and the cursor.
-  const frame = payload as Buffer;
+  if (cursorAt < 0 && typeof payload === 'string') return `${headOf(record.seq)}${payload}\n\n`;
   const event = Buffer.allocUnsafe(record.bytes);
-  let offset = event.write(head, 0, 'latin1');
-  offset += frame.copy(event, offset, 0, cursorAt);
-  offset += event.write(cursorText(record.cursorSlot, String(record.seq)), offset, 'latin1');
-  offset += frame.copy(event, offset, cursorAt + Math.floor(record.cursorSlot / 8));
-  event[offset] = 0x0a;
-  event[offset + 1] = 0x0a;
+  fillEvent(record, event);
   return event;
 }
 
@@ -176,14 +183,22 @@ export class RetentionBudget {
   }
 
   /**
-   * @internal An event was sent on its stream: keep it while the bounds allow. `joined` (its whole text, as written)
-   * replaces its payload, copied into the ring when there is room.
+   * @internal An event was sent on its stream: keep it while the bounds allow. Its whole text (`joined`, as written;
+   * else made from its payload) replaces its payload, copied into the ring when there is room.
    */
   retain(record: EventRecord, joined?: Buffer | string): void {
     record.retained = true;
     record.retention += 1;
-    if (joined !== undefined) {
-      record.payload = this.ring?.keep(joined, record.bytes, record, record.retention) ?? joined;
+    const region = this.ring?.reserve(record.bytes, record, record.retention);
+    if (region !== undefined) {
+      // A large event was written as views of its payload: its text is put together here, in the ring.
+      if (joined === undefined) fillEvent(record, region);
+      else if (typeof joined === 'string') region.write(joined, 'utf8');
+      else joined.copy(region);
+      record.payload = region;
+      record.cursorAt = JOINED;
+    } else if (joined !== undefined) {
+      record.payload = joined;
       record.cursorAt = JOINED;
     }
     this.bytes += record.bytes + EVENT_OVERHEAD_BYTES;
@@ -518,9 +533,9 @@ export class SseStream {
       const record = this.events[index]!;
       this.cork();
       // One chunk per event (a chunked response frames each write): small events are joined, a large payload is
-      // written as it is rather than copied.
+      // written as it is rather than copied (a kept one is copied once, into the ring, by the budget).
       let joined: Buffer | string | undefined;
-      if (record.bytes <= SINGLE_CHUNK_BYTES) {
+      if (record.bytes <= SINGLE_CHUNK_BYTES || record.cursorAt === JOINED) {
         joined = joinEvent(record);
         receiver.write(joined);
       } else writeLargeEvent(receiver, record);
