@@ -22,8 +22,9 @@ export const RING_EVENT_MIN_BYTES = 1024;
  * young generation and freed only by a full collection; at 16 KiB an update, that garbage collection (its external
  * memory, swept on helper threads) cost more CPU than everything else the server does per update (streaming bench,
  * 2026-12-07). Copied into the ring, an event's own buffers die young, as the SDK's server's do. Holds at most
- * `limit` bytes (the budget's, so memory stays what the budget says); an event that finds no room (the ring full of
- * kept events, or larger than the limit) is not copied: the caller keeps its own buffer, as before. Regions are
+ * `limit` bytes (the budget's, so memory stays what the budget says; while it grows, a ring it outgrew stays until
+ * the events in it go); an event that finds no room (the ring full of kept events, or larger than the limit) is not
+ * copied: the caller keeps its own buffer, as before. Regions are
  * handed out in the order events are kept, which is the order the budget evicts them in, so the free room is the
  * gap between the newest region and the oldest one still kept; an event released out of order (a replayed or
  * ended stream's) leaves a hole until the regions before it go.
