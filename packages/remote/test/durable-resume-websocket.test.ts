@@ -26,13 +26,14 @@ function streamingApp() {
         finish = resolve;
       });
       const write = (message: object) => writer.write({ jsonrpc: '2.0', ...message } as AnyMessage);
-      const prompt = async (id: number, count: number) => {
+      const prompt = async (id: number, count: number, pad: number) => {
         for (let n = 1; n <= count; n += 1) {
           await write({
             method: 'session/update',
             params: {
               sessionId: 's1',
               update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${n}` } },
+              ...(pad > 0 ? { padding: 'x'.repeat(pad) } : {}),
             },
           });
           await new Promise((resolve) => setImmediate(resolve));
@@ -44,12 +45,17 @@ function streamingApp() {
         for (;;) {
           const { value, done } = await reader.read();
           if (done) return;
-          const message = value as { id?: number; method?: string; params?: { count?: number } };
+          const message = value as {
+            id?: number;
+            method?: string;
+            params?: { count?: number; pad?: number };
+          };
           if (message.method === 'initialize')
             await write({ id: message.id, result: { protocolVersion: 1, agentCapabilities: {} } });
           else if (message.method === 'session/new')
             await write({ id: message.id, result: { sessionId: 's1' } });
-          else if (message.method === 'session/prompt') void prompt(message.id!, message.params?.count ?? 0);
+          else if (message.method === 'session/prompt')
+            void prompt(message.id!, message.params?.count ?? 0, message.params?.pad ?? 0);
           else if (message.method === '_test/finish') finish?.();
           else if (message.id !== undefined) await write({ id: message.id, result: message.params ?? {} });
         }
@@ -168,6 +174,31 @@ describe('stream/resume on the RFD WebSocket', () => {
       state: 'idle',
       stopReason: 'end_turn',
     });
+  });
+
+  it('replays large messages byte for byte too (2 KiB and 100 KiB: a fragmented one among them)', async () => {
+    const server = await serve();
+    const url = server.endpoint.replace(/^http/, 'ws');
+    const first = await started(url);
+    for (const [id, pad] of [
+      [7, 2_048],
+      [8, 100_000],
+    ] as const) {
+      first.send({ id, method: 'session/prompt', params: { sessionId: 's1', prompt: [], count: 3, pad } });
+      await first.until(
+        (message) => message.params?.update?.content?.text === '3' && message.params.padding?.length === pad,
+      );
+      first.send({ method: '_test/finish' });
+      await first.until((message) => message.id === id);
+    }
+    const cut = first.messages.findIndex((entry) => entry.message.params?.update?.content?.text === '1');
+    first.drop();
+    await first.closed;
+    const second = await open(url);
+    second.resume(first.connectionId, first.messages[cut]!.cursor);
+    const expected = first.messages.slice(cut + 1).map((entry) => entry.raw);
+    await second.count(1 + expected.length);
+    expect(second.messages.slice(1).map((entry) => entry.raw)).toEqual(expected);
   });
 
   it('takes over a socket the server still thinks open (half-open), the old one closed', async () => {

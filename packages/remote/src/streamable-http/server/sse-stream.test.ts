@@ -214,4 +214,52 @@ describe('SseStream', () => {
     expect(state.retention.retainedBytes).toBe(0);
     state.retention.dispose();
   });
+
+  it('replays the very bytes it sent, after its ring of kept events wrapped and after an earlier replay', async () => {
+    // A 40 KiB budget: five 6 KiB events fit, so the ring wraps every few events.
+    const state = owner(40 * 1024);
+    const stream = new SseStream('s1', state);
+    const events = (text: string) =>
+      new Map([...text.matchAll(/^id: (\d+)\ndata: ([^\n]*)\n\n/gm)].map((match) => [match[1], match[2]]));
+    const first = new Receiver();
+    stream.attach(first, undefined);
+    const pushOne = (n: number) =>
+      stream.push(Buffer.from(`{"n":${n},"pad":"${String.fromCharCode(97 + (n % 26)).repeat(6000)}"}`));
+    for (let n = 1; n <= 3; n += 1) pushOne(n);
+    await tick();
+    // A replay of 2 and 3 (their regions released, then kept again) while later events fill the ring.
+    const second = new Receiver();
+    expect(stream.attach(second, 1)).toEqual({ ok: true });
+    for (let n = 4; n <= 40; n += 1) pushOne(n);
+    await tick();
+    const third = new Receiver();
+    expect(stream.attach(third, 36)).toEqual({ ok: true });
+    await tick();
+    expect(ids(third.text)).toEqual([37, 38, 39, 40]);
+    const sent = events(second.text);
+    for (const [id, data] of events(third.text)) expect(data).toBe(sent.get(id));
+    expect(events(second.text).get('2')).toBe(events(first.text).get('2'));
+    state.retention.dispose();
+  });
+
+  it('replays a large event (written as views of its payload) as the very bytes it sent, cursor included', async () => {
+    const state = owner(4 << 20);
+    const stream = new SseStream('s1', state);
+    const first = new Receiver();
+    stream.attach(first, undefined);
+    const text = `{"jsonrpc":"2.0","method":"m","params":{"pad":"${'p'.repeat(100 * 1024)}"}}`;
+    const frame = Buffer.from(text);
+    const at = text.indexOf('{"pad"') + 1;
+    stream.push(frame, { frame, start: at, end: at, shape: 2 });
+    stream.push(Buffer.from('{"n":2}'));
+    await tick();
+    expect(first.text).toContain('"params":{"_meta":{"acp/cursor":"1"},"pad":');
+    const second = new Receiver();
+    expect(stream.attach(second, 0)).toEqual({ ok: true });
+    await tick();
+    // What the first receiver got before it was replaced, event for event.
+    const sent = first.text.slice(first.text.indexOf('id: 1\n'), first.text.indexOf(': replaced'));
+    expect(second.text.slice(second.text.indexOf('id: 1\n'))).toBe(sent);
+    state.retention.dispose();
+  });
 });

@@ -4,8 +4,11 @@ import type { Writable } from 'node:stream';
 import { HIGH_WATER_BYTES } from '../../relay/flow-control.js';
 import { tickCorker } from '../../relay/write-batching.js';
 import { type CursorSlot, cursorBytes, cursorText, packCursorSlot } from '../../wire/cursor-slot.js';
+import { EventRing } from './event-ring.js';
 
 const EVENT_END = Buffer.from('\n\n');
+/** {@link EventRecord.cursorAt} of a sent event whose payload is now its whole text, head and cursor included. */
+const JOINED = -2;
 /** Events up to this size are written as one chunk (joining costs less than framing three). */
 const SINGLE_CHUNK_BYTES = 64 * 1024;
 
@@ -33,23 +36,31 @@ function headBytes(seq: number): number {
   return 'id: \ndata: '.length + digitsOf(seq);
 }
 
+/**
+ * Writes an event's whole text (head, payload with its cursor spliced into its `_meta` when it has a slot, blank
+ * line) into `target`, `record.bytes` long: piece by piece, no intermediate buffers for the head and the cursor.
+ */
+function fillEvent(record: EventRecord, target: Buffer): void {
+  const { payload, cursorAt } = record;
+  let offset = target.write(headOf(record.seq), 0, 'latin1');
+  if (typeof payload === 'string') offset += target.write(payload, offset, 'utf8');
+  else if (cursorAt < 0) offset += payload.copy(target, offset);
+  else {
+    offset += payload.copy(target, offset, 0, cursorAt);
+    offset += target.write(cursorText(record.cursorSlot, String(record.seq)), offset, 'latin1');
+    offset += payload.copy(target, offset, cursorAt + Math.floor(record.cursorSlot / 8));
+  }
+  target[offset] = 0x0a;
+  target[offset + 1] = 0x0a;
+}
+
 /** An event's text as one string or buffer, its cursor spliced into its `_meta` when it has a slot. */
 function joinEvent(record: EventRecord): string | Buffer {
   const { payload, cursorAt } = record;
-  const head = headOf(record.seq);
-  if (cursorAt < 0)
-    return typeof payload === 'string'
-      ? `${head}${payload}\n\n`
-      : Buffer.concat([Buffer.from(head, 'latin1'), payload, EVENT_END], record.bytes);
-  // One buffer of the event's size, written piece by piece: no intermediate buffers for the head and the cursor.
-  const frame = payload as Buffer;
+  if (cursorAt === JOINED) return payload;
+  if (cursorAt < 0 && typeof payload === 'string') return `${headOf(record.seq)}${payload}\n\n`;
   const event = Buffer.allocUnsafe(record.bytes);
-  let offset = event.write(head, 0, 'latin1');
-  offset += frame.copy(event, offset, 0, cursorAt);
-  offset += event.write(cursorText(record.cursorSlot, String(record.seq)), offset, 'latin1');
-  offset += frame.copy(event, offset, cursorAt + Math.floor(record.cursorSlot / 8));
-  event[offset] = 0x0a;
-  event[offset + 1] = 0x0a;
+  fillEvent(record, event);
   return event;
 }
 
@@ -112,13 +123,17 @@ export interface EventRecord {
   readonly seq: number;
   /** The stream that holds it. */
   readonly stream: RetainingStream;
-  /** What follows the event's head (`id: <seq>\ndata: `); a blank line follows it. */
-  readonly payload: Buffer | string;
   /**
-   * Where the event's cursor (its seq) goes in `payload` (a Buffer then), or -1 (the `id:` line only), and the rest
-   * of its slot packed ({@link packCursorSlot}): two numbers, not an object, so a kept event costs no more.
+   * What follows the event's head (`id: <seq>\ndata: `); a blank line follows it. Once an event written whole (up to
+   * {@link SINGLE_CHUNK_BYTES}) is kept, its whole text instead ({@link JOINED}), in the budget's ring when it fits.
    */
-  readonly cursorAt: number;
+  payload: Buffer | string;
+  /**
+   * Where the event's cursor (its seq) goes in `payload` (a Buffer then), -1 (the `id:` line only) or
+   * {@link JOINED}, and the rest of its slot packed ({@link packCursorSlot}): two numbers, not an object, so a kept
+   * event costs no more.
+   */
+  cursorAt: number;
   readonly cursorSlot: number;
   /** The event's bytes on the wire (SSE: head, payload, blank line; WebSocket: the message with its cursor). */
   readonly bytes: number;
@@ -144,6 +159,8 @@ export class RetentionBudget {
   private head = 0;
   private timer: NodeJS.Timeout | undefined;
   private disposed = false;
+  /** The kept events' bytes (none while nothing can be kept). */
+  private readonly ring: EventRing | undefined;
 
   /**
    * The kept events larger than every event kept after them, oldest first, with the stamp each had (a monotonic
@@ -164,17 +181,43 @@ export class RetentionBudget {
      * large event is kept whole with what came before it.
      */
     readonly messageBytes = 0,
-  ) {}
+    /**
+     * Whether a kept event's text is copied into one reused ring, so its own buffers die young (less garbage
+     * collection, measured on Streamable HTTP). Only for SSE events: the ring holds an event's SSE text (head, payload,
+     * blank line), which is not how an RFD WebSocket message is sent, so a WebSocket's budget keeps its messages as
+     * they were written.
+     */
+    readonly copiesIntoRing = true,
+  ) {
+    // The ring holds what the budget keeps beyond the room for one message: a larger event keeps its own buffer.
+    this.ring =
+      copiesIntoRing && maxBytes > 0 && windowMs > 0 ? new EventRing(maxBytes - messageBytes) : undefined;
+  }
 
   /** Bytes of sent events kept now, their overhead included. */
   get retainedBytes(): number {
     return this.bytes;
   }
 
-  /** @internal An event was sent on its stream: keep it while the bounds allow. */
-  retain(record: EventRecord): void {
+  /**
+   * @internal An event was sent on its stream: keep it while the bounds allow. Its whole text (`joined`, as written;
+   * else made from its payload) replaces its payload, copied into the ring when there is room.
+   */
+  retain(record: EventRecord, joined?: Buffer | string): void {
     record.retained = true;
     record.retention += 1;
+    const region = this.ring?.reserve(record.bytes, record, record.retention);
+    if (region !== undefined) {
+      // A large event was written as views of its payload: its text is put together here, in the ring.
+      if (joined === undefined) fillEvent(record, region);
+      else if (typeof joined === 'string') region.write(joined, 'utf8');
+      else joined.copy(region);
+      record.payload = region;
+      record.cursorAt = JOINED;
+    } else if (joined !== undefined) {
+      record.payload = joined;
+      record.cursorAt = JOINED;
+    }
     this.bytes += record.bytes + EVENT_OVERHEAD_BYTES;
     this.records.push(record);
     this.stamps.push(record.retention);
@@ -246,6 +289,7 @@ export class RetentionBudget {
   /** Stops the timer for good (the connection ended). */
   dispose(): void {
     this.disposed = true;
+    this.ring?.release();
     clearTimeout(this.timer);
     this.timer = undefined;
   }
@@ -258,6 +302,8 @@ export class RetentionBudget {
       () => {
         this.timer = undefined;
         this.evict(performance.now());
+        // Events aged out: a connection that went quiet need not hold the ring its busiest moment needed.
+        this.ring?.trim(this.bytes);
       },
       Math.max(0, Math.ceil(dueInMs)),
     );
@@ -470,6 +516,9 @@ export class SseStream {
     for (let index = this.head + Math.max(0, seq + 1 - first); index < this.events.length; index += 1) {
       const record = this.events[index]!;
       if (record.seq > this.sentThrough) break;
+      // Released, its region in the ring may be reused before it is written again: it takes a copy of its own.
+      if (record.cursorAt === JOINED && typeof record.payload !== 'string')
+        record.payload = Buffer.from(record.payload);
       this.owner.retention.release(record);
       this.unsentBytes += record.bytes;
     }
@@ -501,15 +550,18 @@ export class SseStream {
       const record = this.events[index]!;
       this.cork();
       // One chunk per event (a chunked response frames each write): small events are joined, a large payload is
-      // written as it is rather than copied.
-      if (record.bytes <= SINGLE_CHUNK_BYTES) receiver.write(joinEvent(record));
-      else writeLargeEvent(receiver, record);
+      // written as it is rather than copied (a kept one is copied once, into the ring, by the budget).
+      let joined: Buffer | string | undefined;
+      if (record.bytes <= SINGLE_CHUNK_BYTES || record.cursorAt === JOINED) {
+        joined = joinEvent(record);
+        receiver.write(joined);
+      } else writeLargeEvent(receiver, record);
       this.sentThrough = record.seq;
       this.unsentBytes -= record.bytes;
       record.sentAt = performance.now();
       index += 1;
       wrote = true;
-      this.owner.retention.retain(record);
+      this.owner.retention.retain(record, joined);
       // The budget may have dropped events before this one: the index moves with the head.
       index = this.head + (this.sentThrough + 1 - this.firstHeldSeq());
     }

@@ -39,8 +39,12 @@ afterEach(() => {
 });
 
 describe('CursorStream', () => {
+  it('refuses a budget that copies kept events into its SSE ring (a rewound message could read a reused region)', () => {
+    expect(() => new CursorStream(new RetentionBudget(1 << 20, 60_000))).toThrow(/copiesIntoRing false/);
+  });
+
   it('writes each message with its number as _meta["acp/cursor"], the held bytes unchanged', () => {
-    const stream = new CursorStream(new RetentionBudget(1 << 20, 60_000));
+    const stream = new CursorStream(new RetentionBudget(1 << 20, 60_000, 0, false));
     const wire = new Wire();
     const first = update(1);
     stream.push(first.frame, first.slot, wire);
@@ -62,7 +66,7 @@ describe('CursorStream', () => {
   });
 
   it('replays after a cursor exactly as first written, then what waited unsent, in order', () => {
-    const stream = new CursorStream(new RetentionBudget(1 << 20, 60_000));
+    const stream = new CursorStream(new RetentionBudget(1 << 20, 60_000, 0, false));
     const first = new Wire();
     for (let n = 1; n <= 4; n += 1) {
       const message = update(n);
@@ -95,7 +99,9 @@ describe('CursorStream', () => {
   it('keeps within the byte bound (overhead included): older cursors are expired, the newest still resume', () => {
     const message = update(1);
     const messageBytes = message.frame.length + '"_meta":{"acp/cursor":"1"},'.length;
-    const stream = new CursorStream(new RetentionBudget(3 * (messageBytes + EVENT_OVERHEAD_BYTES), 60_000));
+    const stream = new CursorStream(
+      new RetentionBudget(3 * (messageBytes + EVENT_OVERHEAD_BYTES), 60_000, 0, false),
+    );
     const wire = new Wire();
     for (let n = 1; n <= 6; n += 1) {
       const next = update(n);
@@ -109,7 +115,7 @@ describe('CursorStream', () => {
 
   it('lets messages go once they were written longer ago than the window; unsent ones wait whatever their age', () => {
     vi.useFakeTimers();
-    const stream = new CursorStream(new RetentionBudget(1 << 20, 1_000));
+    const stream = new CursorStream(new RetentionBudget(1 << 20, 1_000, 0, false));
     const wire = new Wire();
     const written = update(1);
     stream.push(written.frame, written.slot, wire);
@@ -124,7 +130,7 @@ describe('CursorStream', () => {
   });
 
   it('writes a large message as fragments around its cursor (no copy), the same bytes as one', () => {
-    const stream = new CursorStream(new RetentionBudget(1 << 22, 60_000, 1 << 20));
+    const stream = new CursorStream(new RetentionBudget(1 << 22, 60_000, 1 << 20, false));
     const wire = new Wire();
     const large = framed({ method: 'session/update', params: { text: 'y'.repeat(100_000) } });
     stream.push(large.frame, large.slot, wire);
@@ -133,7 +139,7 @@ describe('CursorStream', () => {
   });
 
   it('is full while what waits unsent passes the high-water mark; nothing is kept once ended', () => {
-    const stream = new CursorStream(new RetentionBudget(1 << 24, 60_000));
+    const stream = new CursorStream(new RetentionBudget(1 << 24, 60_000, 0, false));
     const big = framed({ method: 'session/update', params: { text: 'z'.repeat(600 * 1024) } });
     stream.push(big.frame, big.slot, undefined);
     expect(stream.isFull).toBe(false);

@@ -1,6 +1,7 @@
 // The messages of one RFD WebSocket connection as the durable-resume draft numbers them: each with its cursor spliced
 // into `_meta["acp/cursor"]`, kept in the connection's RetentionBudget once written, replayable after a cursor.
 import { HIGH_WATER_BYTES } from '../../relay/flow-control.js';
+import { AcpRemoteError, AcpRemoteErrorCode } from '../../shared/errors.js';
 import {
   compacted,
   type EventRecord,
@@ -60,7 +61,7 @@ function writeRecord(out: CursorStreamOut, record: EventRecord): void {
  *
  * @example
  * ```ts
- * const stream = new CursorStream(new RetentionBudget(32 << 20, 60_000, 16 << 20));
+ * const stream = new CursorStream(new RetentionBudget(32 << 20, 60_000, 16 << 20, false));
  * stream.push(Buffer.from('{"jsonrpc":"2.0","method":"x","params":{}}'), slot, port); // written with cursor "1"
  * stream.check(0); // 'ok': a peer that processed nothing can have it again
  * ```
@@ -74,7 +75,14 @@ export class CursorStream implements RetainingStream {
   private unsentBytes = 0;
   private ended = false;
 
-  constructor(private readonly retention: RetentionBudget) {}
+  constructor(private readonly retention: RetentionBudget) {
+    // The budget's ring holds SSE text and may reuse a released region before a rewound message is written again.
+    if (retention.copiesIntoRing)
+      throw new AcpRemoteError(
+        AcpRemoteErrorCode.InternalError,
+        'a CursorStream keeps WebSocket messages as written: give it a RetentionBudget with copiesIntoRing false',
+      );
+  }
 
   /** Bytes held for the peer: kept after they were written (overhead included), and waiting to be written. */
   get heldBytes(): number {

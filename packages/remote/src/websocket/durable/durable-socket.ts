@@ -107,7 +107,8 @@ export class DurableSocket implements PortResume {
     private readonly owner: DurableSocketOwner,
   ) {
     this.stream = new CursorStream(
-      new RetentionBudget(settings.maxBytes, settings.windowMs, settings.messageBytes),
+      // Kept as written: the budget's ring holds SSE text, not WebSocket messages.
+      new RetentionBudget(settings.maxBytes, settings.windowMs, settings.messageBytes, false),
     );
     const stream = this.stream;
     this.replay = {
