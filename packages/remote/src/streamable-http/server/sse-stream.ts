@@ -5,6 +5,7 @@ import { HIGH_WATER_BYTES } from '../../relay/flow-control.js';
 import { tickCorker } from '../../relay/write-batching.js';
 import { type CursorSlot, cursorBytes, cursorText, packCursorSlot } from '../../wire/cursor-slot.js';
 import { EventRing } from './event-ring.js';
+import { compacted, HeldEvents } from './held-events.js';
 
 const EVENT_END = Buffer.from('\n\n');
 /** {@link EventRecord.cursorAt} of a sent event whose payload is now its whole text, head and cursor included. */
@@ -96,17 +97,6 @@ function retire(receiver: Writable, text: string, flushMs: number): void {
   timer.unref();
   receiver.once('close', () => clearTimeout(timer));
   receiver.once('finish', () => clearTimeout(timer));
-}
-
-/**
- * Drops the consumed slots before `head` (a queue read from the front) once they are all of `items`, or at least
- * 1,024 and half of it, so a long-lived queue neither grows nor copies on every read. Returns the new head.
- */
-export function compacted(items: unknown[], head: number): number {
-  if (head === items.length) items.length = 0;
-  else if (head >= 1024 && head * 2 >= items.length) items.splice(0, head);
-  else return head;
-  return 0;
 }
 
 /** What holds the events a {@link RetentionBudget} counts: told when the budget lets them go, oldest first. */
@@ -346,12 +336,8 @@ export type ResumeGap = 'overflow' | 'ahead';
  * ```
  */
 export class SseStream {
-  private readonly events: EventRecord[] = [];
-  private head = 0;
-  private nextSeq = 1;
-  /** The last event written to a receiver. */
-  private sentThrough = 0;
-  private unsentBytes = 0;
+  /** The events sent and kept for Last-Event-ID, then the queued ones. */
+  private readonly held: HeldEvents;
   private receiver: Writable | undefined;
   private cork: () => void = () => {};
   private waitingForDrain = false;
@@ -364,11 +350,13 @@ export class SseStream {
     /** `connection`, or the session id. */
     readonly key: string,
     private readonly owner: SseStreamOwner,
-  ) {}
+  ) {
+    this.held = new HeldEvents(owner.retention);
+  }
 
   /** Bytes of events not yet written to a receiver, plus what the receiver has not yet handed to the kernel. */
   get pendingBytes(): number {
-    return this.unsentBytes + (this.receiver?.writableLength ?? 0);
+    return this.held.unsentBytes + (this.receiver?.writableLength ?? 0);
   }
 
   get hasReceiver(): boolean {
@@ -381,7 +369,7 @@ export class SseStream {
 
   /** The id of the last event pushed (0 before the first). */
   get lastId(): number {
-    return this.nextSeq - 1;
+    return this.held.lastSeq;
   }
 
   /**
@@ -391,13 +379,13 @@ export class SseStream {
    */
   push(payload: Buffer | string, slot?: CursorSlot): void {
     if (this.ended || this.closingComment !== undefined) return;
-    const seq = this.nextSeq++;
+    const seq = this.held.takeSeq();
     const payloadBytes = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
     const cursorAt = slot === undefined ? -1 : slot.start;
     const cursorSlot = slot === undefined ? 0 : packCursorSlot(slot);
     const cursorExtra = slot === undefined ? 0 : cursorBytes(cursorSlot, digitsOf(seq));
     const bytes = headBytes(seq) + payloadBytes + EVENT_END.length + cursorExtra;
-    this.events.push({
+    this.held.add({
       seq,
       stream: this,
       payload,
@@ -408,7 +396,6 @@ export class SseStream {
       retention: 0,
       retained: false,
     });
-    this.unsentBytes += bytes;
     this.flush();
   }
 
@@ -426,9 +413,8 @@ export class SseStream {
   ): { ok: true } | { ok: false; gap: ResumeGap } {
     if (this.ended) return { ok: false, gap: 'overflow' };
     if (lastEventId !== undefined) {
-      this.owner.retention.evict(performance.now());
-      if (lastEventId > this.sentThrough) return { ok: false, gap: 'ahead' };
-      if (lastEventId + 1 < this.firstHeldSeq()) return { ok: false, gap: 'overflow' };
+      const verdict = this.held.check(lastEventId);
+      if (verdict !== 'ok') return { ok: false, gap: verdict === 'ahead' ? 'ahead' : 'overflow' };
     }
     begin?.();
     const previous = this.receiver;
@@ -436,7 +422,12 @@ export class SseStream {
       this.release(previous);
       retire(previous, ': replaced by a newer request for this stream\n\n', 0);
     }
-    if (lastEventId !== undefined) this.rewindTo(lastEventId);
+    // Released, a rewound event's region in the ring may be reused before it is written again: it takes a copy.
+    if (lastEventId !== undefined)
+      this.held.rewindTo(lastEventId, (record) => {
+        if (record.cursorAt === JOINED && typeof record.payload !== 'string')
+          record.payload = Buffer.from(record.payload);
+      });
     this.receiver = receiver;
     this.cork = tickCorker(receiver);
     receiver.once('close', () => {
@@ -456,7 +447,7 @@ export class SseStream {
     if (lastEventId === undefined) {
       // The stream's position so far, as an id-only block (no data, so no event is dispatched): a client cut before
       // the first event reaches it still holds a cursor to resume from (as MCP's servers prime their streams).
-      receiver.write(`id: ${this.sentThrough}\n\n`);
+      receiver.write(`id: ${this.held.lastSent}\n\n`);
     } else {
       const advisory = resumeAdvisory?.();
       if (advisory !== undefined) receiver.write(advisory);
@@ -472,7 +463,7 @@ export class SseStream {
   finish(comment: string): void {
     if (this.ended) return;
     this.closingComment = comment;
-    if (this.unsentBytes === 0) this.end(comment);
+    if (this.held.unsentBytes === 0) this.end(comment);
   }
 
   /**
@@ -487,42 +478,13 @@ export class SseStream {
       this.release(receiver);
       retire(receiver, `: ${comment.replace(/[\r\n]+/g, ' ')}\n\n`, this.owner.closeFlushMs);
     }
-    for (let index = this.head; index < this.events.length; index += 1)
-      this.owner.retention.release(this.events[index]!);
-    this.events.length = 0;
-    this.head = 0;
-    this.unsentBytes = 0;
+    this.held.releaseAll();
     this.owner.streamEnded(this);
   }
 
   /** @internal Forgets sent events up to `seq` (the retention budget evicted them). */
   dropThrough(seq: number): void {
-    const limit = Math.min(seq, this.sentThrough);
-    while (this.head < this.events.length && this.events[this.head]!.seq <= limit) {
-      this.events[this.head] = undefined as never;
-      this.head += 1;
-    }
-    this.head = compacted(this.events, this.head);
-  }
-
-  /** Seq of the first event held (sent and kept, or queued); the next id when none is. */
-  private firstHeldSeq(): number {
-    return this.head < this.events.length ? this.events[this.head]!.seq : this.nextSeq;
-  }
-
-  /** Makes every held event after `seq` unsent again (a receiver that missed them). */
-  private rewindTo(seq: number): void {
-    const first = this.firstHeldSeq();
-    for (let index = this.head + Math.max(0, seq + 1 - first); index < this.events.length; index += 1) {
-      const record = this.events[index]!;
-      if (record.seq > this.sentThrough) break;
-      // Released, its region in the ring may be reused before it is written again: it takes a copy of its own.
-      if (record.cursorAt === JOINED && typeof record.payload !== 'string')
-        record.payload = Buffer.from(record.payload);
-      this.owner.retention.release(record);
-      this.unsentBytes += record.bytes;
-    }
-    this.sentThrough = seq;
+    this.held.dropThrough(seq);
   }
 
   private release(receiver: Writable): void {
@@ -543,11 +505,13 @@ export class SseStream {
   private flush(): void {
     const receiver = this.receiver;
     if (receiver === undefined || this.waitingForDrain) return;
-    const first = this.firstHeldSeq();
-    let index = this.head + (this.sentThrough + 1 - first);
     let wrote = false;
-    while (index < this.events.length && receiver.writableLength <= HIGH_WATER_BYTES) {
-      const record = this.events[index]!;
+    // The budget may drop events before the next one as each is kept: the next is looked up again each time.
+    for (
+      let record = this.held.nextUnsent();
+      record !== undefined && receiver.writableLength <= HIGH_WATER_BYTES;
+      record = this.held.nextUnsent()
+    ) {
       this.cork();
       // One chunk per event (a chunked response frames each write): small events are joined, a large payload is
       // written as it is rather than copied (a kept one is copied once, into the ring, by the budget).
@@ -556,20 +520,15 @@ export class SseStream {
         joined = joinEvent(record);
         receiver.write(joined);
       } else writeLargeEvent(receiver, record);
-      this.sentThrough = record.seq;
-      this.unsentBytes -= record.bytes;
-      record.sentAt = performance.now();
-      index += 1;
+      this.held.markSent(record);
       wrote = true;
       this.owner.retention.retain(record, joined);
-      // The budget may have dropped events before this one: the index moves with the head.
-      index = this.head + (this.sentThrough + 1 - this.firstHeldSeq());
     }
     if (receiver.writableLength > HIGH_WATER_BYTES) {
       this.waitingForDrain = true;
       receiver.once('drain', this.onDrain);
     }
     if (wrote) this.owner.progressed();
-    if (this.closingComment !== undefined && this.unsentBytes === 0) this.end(this.closingComment);
+    if (this.closingComment !== undefined && this.held.unsentBytes === 0) this.end(this.closingComment);
   }
 }

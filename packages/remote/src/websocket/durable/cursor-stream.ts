@@ -2,11 +2,11 @@
 // into `_meta["acp/cursor"]`, kept in the connection's RetentionBudget once written, replayable after a cursor.
 import { HIGH_WATER_BYTES } from '../../relay/flow-control.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from '../../shared/errors.js';
-import {
-  compacted,
-  type EventRecord,
-  type RetainingStream,
-  type RetentionBudget,
+import { HeldEvents } from '../../streamable-http/server/held-events.js';
+import type {
+  EventRecord,
+  RetainingStream,
+  RetentionBudget,
 } from '../../streamable-http/server/sse-stream.js';
 import { type CursorSlot, cursorBytes, cursorText, packCursorSlot } from '../../wire/cursor-slot.js';
 
@@ -67,12 +67,8 @@ function writeRecord(out: CursorStreamOut, record: EventRecord): void {
  * ```
  */
 export class CursorStream implements RetainingStream {
-  private readonly events: EventRecord[] = [];
-  private head = 0;
-  private nextSeq = 1;
-  /** The last message written to a socket. */
-  private sentThrough = 0;
-  private unsentBytes = 0;
+  /** The messages written and kept for a resume, then the unwritten ones. */
+  private readonly held: HeldEvents;
   private ended = false;
 
   constructor(private readonly retention: RetentionBudget) {
@@ -82,21 +78,22 @@ export class CursorStream implements RetainingStream {
         AcpRemoteErrorCode.InternalError,
         'a CursorStream keeps WebSocket messages as written: give it a RetentionBudget with copiesIntoRing false',
       );
+    this.held = new HeldEvents(retention);
   }
 
   /** Bytes held for the peer: kept after they were written (overhead included), and waiting to be written. */
   get heldBytes(): number {
-    return this.retention.retainedBytes + this.unsentBytes;
+    return this.retention.retainedBytes + this.held.unsentBytes;
   }
 
   /** Whether what feeds the stream should wait while no socket carries it (its unsent messages fill a queue). */
   get isFull(): boolean {
-    return this.unsentBytes > HIGH_WATER_BYTES;
+    return this.held.unsentBytes > HIGH_WATER_BYTES;
   }
 
   /** The cursor of the last message written (0 before the first). */
   get lastSent(): number {
-    return this.sentThrough;
+    return this.held.lastSent;
   }
 
   /**
@@ -105,7 +102,7 @@ export class CursorStream implements RetainingStream {
    */
   push(payload: Buffer | string, slot: CursorSlot | undefined, out: CursorStreamOut | undefined): void {
     if (this.ended) return;
-    const seq = this.nextSeq++;
+    const seq = this.held.takeSeq();
     const payloadBytes = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
     const cursorSlot = slot === undefined ? 0 : packCursorSlot(slot);
     const record: EventRecord = {
@@ -119,10 +116,9 @@ export class CursorStream implements RetainingStream {
       retention: 0,
       retained: false,
     };
-    this.events.push(record);
+    this.held.add(record);
     // Only in order: a message waits behind every unsent one.
-    if (out !== undefined && this.sentThrough === seq - 1) this.write(out, record);
-    else this.unsentBytes += record.bytes;
+    if (out !== undefined && this.held.lastSent === seq - 1) this.write(out, record);
   }
 
   /**
@@ -131,9 +127,7 @@ export class CursorStream implements RetainingStream {
    */
   check(cursor: number): CursorCheck {
     if (this.ended) return 'expired';
-    this.retention.evict(performance.now());
-    if (cursor > this.sentThrough) return 'ahead';
-    return cursor + 1 < this.firstHeldSeq() ? 'expired' : 'ok';
+    return this.held.check(cursor);
   }
 
   /**
@@ -141,63 +135,32 @@ export class CursorStream implements RetainingStream {
    * the ones that waited unsent. Returns how many were written.
    */
   resume(cursor: number, out: CursorStreamOut): number {
-    this.rewindTo(cursor);
+    this.held.rewindTo(cursor);
     let written = 0;
-    let index = this.head + (this.sentThrough + 1 - this.firstHeldSeq());
-    while (index < this.events.length) {
-      const record = this.events[index]!;
-      this.unsentBytes -= record.bytes;
+    // The budget may drop messages before the next one as each is kept: the next is looked up again each time.
+    for (let record = this.held.nextUnsent(); record !== undefined; record = this.held.nextUnsent()) {
       this.write(out, record);
       written += 1;
-      // The budget may have dropped messages before this one: the index moves with the head.
-      index = this.head + (this.sentThrough + 1 - this.firstHeldSeq());
     }
     return written;
   }
 
   /** @internal Forgets written messages up to `seq` (the retention budget evicted them). */
   dropThrough(seq: number): void {
-    const limit = Math.min(seq, this.sentThrough);
-    while (this.head < this.events.length && this.events[this.head]!.seq <= limit) {
-      this.events[this.head] = undefined as never;
-      this.head += 1;
-    }
-    this.head = compacted(this.events, this.head);
+    this.held.dropThrough(seq);
   }
 
   /** Lets go of every message for good (the connection ended). */
   end(): void {
     if (this.ended) return;
     this.ended = true;
-    for (let index = this.head; index < this.events.length; index += 1)
-      this.retention.release(this.events[index]!);
+    this.held.releaseAll();
     this.retention.dispose();
-    this.events.length = 0;
-    this.head = 0;
-    this.unsentBytes = 0;
   }
 
   private write(out: CursorStreamOut, record: EventRecord): void {
     writeRecord(out, record);
-    this.sentThrough = record.seq;
-    record.sentAt = performance.now();
+    this.held.markSent(record);
     this.retention.retain(record);
-  }
-
-  /** Seq of the first message held (written and kept, or unsent); the next seq when none is. */
-  private firstHeldSeq(): number {
-    return this.head < this.events.length ? this.events[this.head]!.seq : this.nextSeq;
-  }
-
-  /** Makes every held message after `seq` unsent again (a peer that missed them). */
-  private rewindTo(seq: number): void {
-    const first = this.firstHeldSeq();
-    for (let index = this.head + Math.max(0, seq + 1 - first); index < this.events.length; index += 1) {
-      const record = this.events[index]!;
-      if (record.seq > this.sentThrough) break;
-      this.retention.release(record);
-      this.unsentBytes += record.bytes;
-    }
-    this.sentThrough = seq;
   }
 }
