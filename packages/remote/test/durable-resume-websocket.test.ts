@@ -86,6 +86,21 @@ async function started(url: string): Promise<DraftSocket> {
   return socket;
 }
 
+/**
+ * Drops `first` without a close frame, resumes its connection on a new socket from the cursor of its message at
+ * `cut`, and expects the answer then every message after it, byte for byte. Returns the new socket.
+ */
+async function dropAndResume(url: string, first: DraftSocket, cut: number): Promise<DraftSocket> {
+  first.drop();
+  await first.closed;
+  const second = await open(url);
+  second.resume(first.connectionId, first.messages[cut]!.cursor);
+  const expected = first.messages.slice(cut + 1).map((entry) => entry.raw);
+  await second.count(1 + expected.length);
+  expect(second.messages.slice(1).map((entry) => entry.raw)).toEqual(expected);
+  return second;
+}
+
 /** The texts of the updates among `messages`. */
 const updateTexts = (messages: DraftSocket['messages']) =>
   messages
@@ -161,13 +176,7 @@ describe('stream/resume on the RFD WebSocket', () => {
     await first.until((message) => message.id === 7);
     // Received everything, processed only through the third update.
     const cut = first.messages.findIndex((entry) => entry.message.params?.update?.content?.text === '3');
-    first.drop();
-    await first.closed;
-    const second = await open(url);
-    second.resume(first.connectionId, first.messages[cut]!.cursor);
-    const expected = first.messages.slice(cut + 1).map((entry) => entry.raw);
-    await second.count(1 + expected.length);
-    expect(second.messages.slice(1).map((entry) => entry.raw)).toEqual(expected);
+    const second = await dropAndResume(url, first, cut);
     // The turn ended while the client was away: idle, with how it ended.
     expect(second.messages[0]!.message.result._meta['acp/turnState']).toEqual({
       sessionId: 's1',
@@ -192,13 +201,7 @@ describe('stream/resume on the RFD WebSocket', () => {
       await first.until((message) => message.id === id);
     }
     const cut = first.messages.findIndex((entry) => entry.message.params?.update?.content?.text === '1');
-    first.drop();
-    await first.closed;
-    const second = await open(url);
-    second.resume(first.connectionId, first.messages[cut]!.cursor);
-    const expected = first.messages.slice(cut + 1).map((entry) => entry.raw);
-    await second.count(1 + expected.length);
-    expect(second.messages.slice(1).map((entry) => entry.raw)).toEqual(expected);
+    await dropAndResume(url, first, cut);
   });
 
   it('takes over a socket the server still thinks open (half-open), the old one closed', async () => {

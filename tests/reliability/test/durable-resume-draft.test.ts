@@ -308,6 +308,15 @@ describe('the durable-resume draft, from a client written from the draft alone',
     return new DraftSocket(socket, connectionId);
   }
 
+  /** A new socket's `stream/resume` of `connectionId` from `cursor`, which must be refused: the refusal's params. */
+  async function refusalOf(connectionId: string, cursor: unknown): Promise<unknown> {
+    const socket = await openSocket();
+    socket.send({ id: 'r', method: 'stream/resume', params: { connectionId, cursor } });
+    await socket.count(2);
+    socket.socket.close();
+    return socket.received[0]!.message.params;
+  }
+
   it('on the RFD WebSocket: retention advertised, a cursor on every message, stream/resume replays identically', async () => {
     const first = await openSocket();
     const init = await first.request(0, 'initialize', { protocolVersion: 1, clientCapabilities: {} });
@@ -376,29 +385,17 @@ describe('the durable-resume draft, from a client written from the draft alone',
       flooded.send({ id: seq, method: '_test/echo', params: { seq, padding } });
     await flooded.count(9);
     flooded.socket.terminate();
-    const late = await openSocket();
-    late.send({
-      id: 'r',
-      method: 'stream/resume',
-      params: { connectionId: flooded.connectionId, cursor: flooded.received[0]!.cursor },
+    expect(await refusalOf(flooded.connectionId, flooded.received[0]!.cursor)).toMatchObject({
+      reason: 'expired',
     });
-    await late.count(2);
-    expect(late.received[0]!.message.params).toMatchObject({ reason: 'expired' });
-    late.socket.close();
 
     // Ended: a connection its client closed (a close frame is the WebSocket's DELETE).
     const closed = await openSocket();
     await closed.request(0, 'initialize', { protocolVersion: 1, clientCapabilities: {} });
     closed.socket.close(1000);
     await new Promise((resolve) => closed.socket.once('close', resolve));
-    const after = await openSocket();
-    after.send({
-      id: 'r',
-      method: 'stream/resume',
-      params: { connectionId: closed.connectionId, cursor: closed.received[0]!.cursor },
+    expect(await refusalOf(closed.connectionId, closed.received[0]!.cursor)).toMatchObject({
+      reason: 'ended',
     });
-    await after.count(2);
-    expect(after.received[0]!.message.params).toMatchObject({ reason: 'ended' });
-    after.socket.close();
   });
 });

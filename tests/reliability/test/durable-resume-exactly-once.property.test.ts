@@ -17,44 +17,38 @@ import { expectedDownstream, sequence, sequenceApp } from './support/sequence-ap
 const RUNS = Number(process.env.ACPKIT_PROPERTY_RUNS ?? (NIGHTLY ? 1_000 : 20));
 
 /**
- * Cut plans for successive SSE GETs: the first past its response head and priming block (a client cut before it
- * holds no cursor of the stream yet: its reopened GET starts live), the reopened ones anywhere, in their head too.
+ * Cut plans for successive openings of a stream: the first somewhere after `firstFrom` bytes downstream, the
+ * reopened ones anywhere, up or down, in their head too.
  */
-const plans = fc
-  .tuple(
-    fc.record({ direction: fc.constant('down' as const), offset: fc.integer({ min: 300, max: 5_000 }) }),
-    fc.array(
-      fc.option(
-        fc.record({
-          direction: fc.constantFrom('up' as const, 'down' as const),
-          offset: fc.integer({ min: 0, max: 3_000 }),
-        }),
-        { nil: undefined },
+function cutPlans(firstFrom: number, firstTo: number) {
+  return fc
+    .tuple(
+      fc.record({
+        direction: fc.constant('down' as const),
+        offset: fc.integer({ min: firstFrom, max: firstTo }),
+      }),
+      fc.array(
+        fc.option(
+          fc.record({
+            direction: fc.constantFrom('up' as const, 'down' as const),
+            offset: fc.integer({ min: 0, max: 3_000 }),
+          }),
+          { nil: undefined },
+        ),
+        { maxLength: 3 },
       ),
-      { maxLength: 3 },
-    ),
-  )
-  .map(([first, later]): Array<CutPlan | undefined> => [first, ...later]);
+    )
+    .map(([first, later]): Array<CutPlan | undefined> => [first, ...later]);
+}
 
 /**
- * Cut plans for successive WebSocket upgrades: the first after the answer to `initialize` (before it, the connection
- * is not kept: nothing to resume), the resumed ones anywhere, in their handshake too.
+ * SSE GETs: the first cut past its response head and priming block (a client cut before it holds no cursor of the
+ * stream yet: its reopened GET starts live).
  */
-const socketPlans = fc
-  .tuple(
-    fc.record({ direction: fc.constant('down' as const), offset: fc.integer({ min: 800, max: 6_000 }) }),
-    fc.array(
-      fc.option(
-        fc.record({
-          direction: fc.constantFrom('up' as const, 'down' as const),
-          offset: fc.integer({ min: 0, max: 3_000 }),
-        }),
-        { nil: undefined },
-      ),
-      { maxLength: 3 },
-    ),
-  )
-  .map(([first, later]): Array<CutPlan | undefined> => [first, ...later]);
+const plans = cutPlans(300, 5_000);
+
+/** WebSocket upgrades: the first cut after the answer to `initialize` (before it, the connection is not kept). */
+const socketPlans = cutPlans(800, 6_000);
 
 /** The message without its cursor (which it must carry, in `params._meta` or `result._meta`), and the cursor. */
 function withoutCursor(message: Record<string, unknown>): { message: unknown; cursor: unknown } {
