@@ -165,16 +165,30 @@ describe('the Streamable HTTP endpoint under hostile clients (issue 27)', () => 
     const endpoint = endpointOf(server);
     const origin = endpoint.replace(/\/acp$/, '');
     const baseline = openFileDescriptors(pid);
+    // The server's TCP sockets before the attack (the listening one): the legitimate initializes below also hold
+    // their agents' pipes, which are not the attacker's.
+    const idleSockets = tcpSocketDescriptors(pid);
     let attacking = true;
     const open = new Set<Socket>();
     let opened = 0;
+    // The attacker connects from another loopback address than the legitimate client (127.0.0.1), as a flood from
+    // another host would: before its head arrives the server cannot tell a connection from a flooder's, and it
+    // keeps the client that holds fewer connections (a client sharing the flooder's address shares its fate).
     const attack = async (): Promise<void> => {
       if (!attacking) return;
-      const socket = await rawRequest(
-        endpoint,
-        ['POST /acp HTTP/1.1', 'Content-Type: application/json', 'Content-Length: 100000'].join('\r\n'),
-        '{',
-      );
+      let socket: Socket;
+      try {
+        socket = await rawRequest(
+          endpoint,
+          ['POST /acp HTTP/1.1', 'Content-Type: application/json', 'Content-Length: 100000'].join('\r\n'),
+          '{',
+          '127.0.0.2',
+        );
+      } catch {
+        // Closed by the server before its connect was seen here: an attacker that does not give up tries again.
+        setImmediate(() => void attack());
+        return;
+      }
       open.add(socket);
       opened += 1;
       socket.resume();
@@ -208,13 +222,14 @@ describe('the Streamable HTTP endpoint under hostile clients (issue 27)', () => 
       attacking = false;
       clearInterval(dribble);
     }
-    // However many it opened, the attacker held no more than its share of the cap.
-    const held = openFileDescriptors(pid) - baseline;
+    // However many it opened, the attacker held no more than the cap of plain HTTP connections (64 by default), plus
+    // the one a newcomer's admission has just closed and whose descriptor goes at the end of that loop turn.
+    const held = tcpSocketDescriptors(pid) - idleSockets;
     console.info(
-      `slow bodies: the attacker opened ${opened} sockets, the server held ${held} more descriptors`,
+      `slow bodies: the attacker opened ${opened} sockets, the server held ${held} more TCP sockets`,
     );
     for (const socket of open) socket.destroy();
-    expect(held).toBeLessThan(64);
+    expect(held).toBeLessThanOrEqual(64 + 1);
   }, 90_000);
 
   it('events kept for Last-Event-ID expire on time, with no traffic after them (defect 3)', async () => {

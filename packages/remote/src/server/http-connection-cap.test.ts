@@ -1,6 +1,7 @@
 // Unit tests of the HTTP connection cap.
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { HTTP_FIRST_HEAD_GRACE_MS } from '../shared/fixed-limits.js';
 import { type CappedSocket, HttpConnectionCap } from './http-connection-cap.js';
 
 let nextPort = 40_000;
@@ -55,6 +56,9 @@ describe('HttpConnectionCap', () => {
     const [first, second] = [fakeSocket(), fakeSocket()];
     cap.admit(first);
     cap.admit(second);
+    // Both served a request (so neither is a fresh connection waiting for its first head); first's ended last.
+    cap.requestStarted(second);
+    cap.requestFinished(second);
     cap.requestStarted(first);
     cap.requestFinished(first);
     cap.admit(fakeSocket());
@@ -90,6 +94,56 @@ describe('HttpConnectionCap', () => {
       expect(evicted).toEqual(['slow_body']);
       expect(answered.destroyed).toBe(false);
       expect(fast.destroyed).toBe(false);
+    });
+
+    it('closes slow bodies before a connection whose first head is still due, however young the slow bodies are', () => {
+      // Under a churn of slow bodies that reopen at once, every slow body is younger than a legitimate connection
+      // accepted a few milliseconds ago whose head the server has not read yet: age alone closed the legitimate one.
+      vi.useFakeTimers({ toFake: ['performance'] });
+      const evicted: string[] = [];
+      const cap = new HttpConnectionCap(3, (_socket, why) => evicted.push(why), 8);
+      const legitimate = fakeSocket('10.0.0.1');
+      cap.admit(legitimate);
+      vi.advanceTimersByTime(20);
+      const attackers = [fakeSocket('10.0.0.2'), fakeSocket('10.0.0.2')];
+      for (const socket of attackers) {
+        cap.admit(socket);
+        cap.requestStarted(socket, { complete: false });
+      }
+      vi.advanceTimersByTime(5);
+      expect(cap.admit(fakeSocket('10.0.0.2'))).toBe(true);
+      expect(legitimate.destroyed).toBe(false);
+      expect(attackers.map((socket) => socket.destroyed)).toEqual([true, false]);
+      expect(evicted).toEqual(['slow_body']);
+    });
+
+    it('treats a connection whose first head has not arrived within the grace as idle, oldest first', () => {
+      vi.useFakeTimers({ toFake: ['performance'] });
+      const evicted: string[] = [];
+      const cap = new HttpConnectionCap(2, (_socket, why) => evicted.push(why));
+      const [silent, slow] = [fakeSocket('10.0.0.1'), fakeSocket('10.0.0.2')];
+      cap.admit(silent);
+      vi.advanceTimersByTime(HTTP_FIRST_HEAD_GRACE_MS + 1);
+      cap.admit(slow);
+      cap.requestStarted(slow, { complete: false });
+      vi.advanceTimersByTime(5);
+      expect(cap.admit(fakeSocket('10.0.0.3'))).toBe(true);
+      expect(silent.destroyed).toBe(true);
+      expect(slow.destroyed).toBe(false);
+      expect(evicted).toEqual(['idle']);
+    });
+
+    it('among connections whose first head is still due, closes one of the client that holds the most', () => {
+      vi.useFakeTimers({ toFake: ['performance'] });
+      const cap = new HttpConnectionCap(4, () => {});
+      const legitimate = fakeSocket('10.0.0.1');
+      cap.admit(legitimate);
+      vi.advanceTimersByTime(5);
+      const flood = [fakeSocket('10.0.0.2'), fakeSocket('10.0.0.2'), fakeSocket('10.0.0.2')];
+      for (const socket of flood) cap.admit(socket);
+      expect(cap.admit(fakeSocket('10.0.0.2'))).toBe(true);
+      expect(legitimate.destroyed).toBe(false);
+      expect(flood.map((socket) => socket.destroyed)).toEqual([true, false, false]);
     });
 
     it('caps the bodies one client has arriving: one more closes its oldest, not the newcomer nor another client', () => {

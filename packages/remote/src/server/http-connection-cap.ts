@@ -1,6 +1,6 @@
 // The cap on plain HTTP connections a server holds: the connection that holds its slot longest without earning it
 // (idle, a head still arriving, a body arriving below the minimum rate) makes room for a new one.
-import { HTTP_BODY_MIN_BYTES_PER_SECOND } from '../shared/fixed-limits.js';
+import { HTTP_BODY_MIN_BYTES_PER_SECOND, HTTP_FIRST_HEAD_GRACE_MS } from '../shared/fixed-limits.js';
 
 /** What the cap needs of a socket (a `net.Socket`; TLS sockets share the raw socket's address and port). */
 export interface CappedSocket {
@@ -30,6 +30,8 @@ interface Tracked {
   since: number;
   /** `socket.bytesRead` when its latest request started. */
   bytesAtStart: number;
+  /** Whether a request head has arrived on it yet (before it, the connection is only idle after a grace). */
+  headSeen: boolean;
 }
 
 function keyOf(socket: CappedSocket): string | undefined {
@@ -40,10 +42,12 @@ function keyOf(socket: CappedSocket): string | undefined {
 /**
  * Caps the plain HTTP connections a server holds (accepted, not upgraded to WebSocket, not streaming events). At the
  * cap, a connection is closed to make room for the new one: the oldest of those that hold a slot without earning
- * it (idle keep-alive, a request head still arriving, a request body arriving slower than
- * `HTTP_BODY_MIN_BYTES_PER_SECOND`), else the oldest whose body still arrives; a connection whose request has
- * arrived whole (being answered) is never closed. Only when every connection is being answered is the newcomer
- * refused. One client (remote address) has at most `maxBodiesPerClient` bodies arriving at once: one more closes
+ * it (idle keep-alive, a first head still due after the grace, a request body arriving slower than
+ * `HTTP_BODY_MIN_BYTES_PER_SECOND`), else the oldest whose body still arrives, else, among connections still
+ * within `HTTP_FIRST_HEAD_GRACE_MS` of their accept with no head yet, the oldest of the client holding the most
+ * connections (so a churn of slow bodies, all younger than it, or a flood from another address never closes a
+ * client between its connect and its head); a connection whose request has arrived whole (being answered) is never
+ * closed. Only when every connection is being answered is the newcomer refused. One client (remote address) has at most `maxBodiesPerClient` bodies arriving at once: one more closes
  * its oldest, slowest first. So a flood of idle sockets or slow bodies cannot exhaust file descriptors or lock out
  * `/healthz`, `/readyz` or another client: a request that arrives promptly always finds a slot.
  *
@@ -85,6 +89,7 @@ export class HttpConnectionCap {
       request: undefined,
       since: performance.now(),
       bytesAtStart: 0,
+      headSeen: false,
     });
     socket.once('close', () => {
       if (this.connections.get(key)?.socket === socket) this.connections.delete(key);
@@ -100,6 +105,7 @@ export class HttpConnectionCap {
     const tracked = this.find(socket);
     if (tracked === undefined) return;
     tracked.requestsInProgress += 1;
+    tracked.headSeen = true;
     tracked.request = request;
     tracked.since = performance.now();
     tracked.bytesAtStart = socket.bytesRead ?? 0;
@@ -142,7 +148,8 @@ export class HttpConnectionCap {
 
   /**
    * The connection to close among those `eligible`: the oldest that holds its slot without earning it, else the
-   * oldest whose body arrives at a sensible rate; never one being answered.
+   * oldest whose body arrives at a sensible rate, else the oldest still waiting for its first head within the grace;
+   * never one being answered.
    */
   private victim(
     now: number,
@@ -150,11 +157,14 @@ export class HttpConnectionCap {
   ): { tracked: Tracked; why: EvictionReason } | undefined {
     let unearned: { tracked: Tracked; why: EvictionReason } | undefined;
     let arriving: Tracked | undefined;
+    const fresh: Tracked[] = [];
     for (const tracked of this.connections.values()) {
       if (!eligible(tracked)) continue;
       let why: EvictionReason | undefined;
-      if (tracked.requestsInProgress === 0) why = 'idle';
-      else if (this.bodyArriving(tracked)) {
+      if (tracked.requestsInProgress === 0) {
+        if (tracked.headSeen || now - tracked.since > HTTP_FIRST_HEAD_GRACE_MS) why = 'idle';
+        else fresh.push(tracked);
+      } else if (this.bodyArriving(tracked)) {
         const elapsedMs = Math.max(1, now - tracked.since);
         const received = (tracked.socket.bytesRead ?? 0) - tracked.bytesAtStart;
         if ((received * 1000) / elapsedMs < HTTP_BODY_MIN_BYTES_PER_SECOND) why = 'slow_body';
@@ -163,7 +173,32 @@ export class HttpConnectionCap {
       if (why !== undefined && (unearned === undefined || tracked.since < unearned.tracked.since))
         unearned = { tracked, why };
     }
-    return unearned ?? (arriving === undefined ? undefined : { tracked: arriving, why: 'slow_body' });
+    if (unearned !== undefined) return unearned;
+    if (arriving !== undefined) return { tracked: arriving, why: 'slow_body' };
+    const waiting = this.freshOfBusiestClient(fresh);
+    return waiting === undefined ? undefined : { tracked: waiting, why: 'idle' };
+  }
+
+  /**
+   * Among connections still waiting for their first head, the oldest of the client (remote address) that holds the
+   * most connections: the server cannot tell a flood from a client before a head arrives, but a flooder holds more
+   * slots than anyone, so a client that connects while another floods keeps its slot.
+   */
+  private freshOfBusiestClient(fresh: readonly Tracked[]): Tracked | undefined {
+    if (fresh.length <= 1) return fresh[0];
+    const held = new Map<string, number>();
+    for (const tracked of this.connections.values())
+      held.set(tracked.address, (held.get(tracked.address) ?? 0) + 1);
+    let chosen: Tracked | undefined;
+    for (const tracked of fresh) {
+      if (chosen === undefined) {
+        chosen = tracked;
+        continue;
+      }
+      const more = (held.get(tracked.address) ?? 0) - (held.get(chosen.address) ?? 0);
+      if (more > 0 || (more === 0 && tracked.since < chosen.since)) chosen = tracked;
+    }
+    return chosen;
   }
 
   private evict(tracked: Tracked, why: EvictionReason): void {

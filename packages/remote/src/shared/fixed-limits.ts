@@ -25,6 +25,13 @@ export const HTTP_REQUEST_TIMEOUT_MS = 30_000;
 export const HTTP_BODY_MIN_BYTES_PER_SECOND = 64 * 1024;
 /** How long a request body may take before the minimum rate applies (a client's first bytes, a slow start). */
 export const HTTP_BODY_GRACE_MS = 5_000;
+/**
+ * How long a newly accepted connection may wait for its first request head before the connection cap counts it as
+ * idle: a TLS handshake and a round trip over a slow link fit. Within it, the cap closes slow bodies and idle
+ * keep-alive connections first, so a legitimate client is not closed between its connect and its head by a churn of
+ * slow bodies that are all younger than it.
+ */
+export const HTTP_FIRST_HEAD_GRACE_MS = 1_000;
 /** How long an idle keep-alive connection stays open after a response. */
 export const HTTP_KEEP_ALIVE_TIMEOUT_MS = 5_000;
 /** How often Node checks the two timeouts above (its default, 30 s, would let a socket live 40 s). */

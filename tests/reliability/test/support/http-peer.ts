@@ -83,9 +83,18 @@ export async function postMessage(endpoint: string, connectionId: string, messag
  * Opens a raw TCP socket to `endpoint`'s host and writes `head` (request line and headers, no blank line: one is
  * added) and `body`; the socket is returned as it is (flowing unless the caller pauses it), errors swallowed.
  */
-export async function rawRequest(endpoint: string, head: string, body = ''): Promise<Socket> {
+export async function rawRequest(
+  endpoint: string,
+  head: string,
+  body = '',
+  localAddress?: string,
+): Promise<Socket> {
   const url = new URL(endpoint);
-  const socket = connect(Number(url.port), url.hostname);
+  const socket = connect({
+    port: Number(url.port),
+    host: url.hostname,
+    ...(localAddress === undefined ? {} : { localAddress }),
+  });
   socket.on('error', () => {});
   await once(socket, 'connect');
   socket.write(`${head}\r\nHost: ${url.host}\r\n\r\n${body}`);
