@@ -1,6 +1,7 @@
 // The WebSocket resume replay buffer bounds memory, not payload (issue 32 item 4). A client floods prompts at the
 // built `acpremote serve` (default flags: resume on, `--resume-buffer-bytes` 16 MiB), reads every answer and
-// acknowledges none. Measured at quiescence (every request answered, the server's send queue empty, a full GC), never
+// acknowledges none; on the RFD WebSocket, the messages kept for the durable-resume draft's `stream/resume` are held
+// to the same bound. Measured at quiescence (every request answered, the server's send queue empty, a full GC), never
 // by timing: the server's live memory (heap + Buffers) grows no more than the buffer's bound + 25 %, and its RSS grows
 // within 64 MiB of what the same flood from a plain client (no resume) costs a fresh server.
 import { once } from 'node:events';
@@ -36,13 +37,20 @@ function reportedRss(directory: string, pid: number): number {
 }
 
 /**
- * Starts `acpremote <args>` with the memory probe, floods it with `total` small prompts from a client that offers
- * resume (or not), never acknowledging, and returns the growth of live memory and RSS between a warm-up and the end.
+ * How the flooding client connects: `acpkit-resume` offers `acpkit.resume.v1` on `<mount>/ws` (never acknowledging),
+ * `plain` offers nothing there (the server keeps nothing), `rfd-durable` is the RFD WebSocket at `<mount>` without a
+ * subprotocol, whose sent messages the server keeps for the durable-resume draft's `stream/resume`.
+ */
+type FloodWire = 'acpkit-resume' | 'plain' | 'rfd-durable';
+
+/**
+ * Starts `acpremote <args>` with the memory probe, floods it with `total` small prompts over `wire`, and returns the
+ * growth of live memory and RSS between a warm-up and the end.
  */
 async function flood(
   servers: RunningServer[],
   args: readonly string[],
-  resume: boolean,
+  wire: FloodWire,
   total: number,
 ): Promise<FloodOutcome> {
   const probeDirectory = mkdtempSync(join(tmpdir(), 'acpkit-probe-'));
@@ -54,7 +62,9 @@ async function flood(
     );
     servers.push(server);
     const pid = server.child.pid!;
-    const socket = new WebSocket(server.url, resume ? [RESUME_SUBPROTOCOL] : [], {
+    const url = wire === 'rfd-durable' ? server.url.replace(/\/ws$/, '') : server.url;
+    const resume = wire === 'acpkit-resume';
+    const socket = new WebSocket(url, resume ? [RESUME_SUBPROTOCOL] : [], {
       perMessageDeflate: false,
     });
     socket.on('error', () => {});
@@ -143,8 +153,8 @@ describe('the resume replay buffer under a client that never acknowledges (issue
     const args = ['serve', `${fixturePath('echo-agent-app.mjs')}:createEchoAgent`];
     // Enough ~150-byte answers (~280 bytes each, overhead counted) to fill the bound twice over.
     const total = 2_000 + Math.ceil((2 * bound) / 280);
-    const resumed = await flood(servers, args, true, total);
-    const plain = await flood(servers, args, false, total);
+    const resumed = await flood(servers, args, 'acpkit-resume', total);
+    const plain = await flood(servers, args, 'plain', total);
     console.info(describeOutcome('resume', resumed));
     console.info(describeOutcome('plain', plain));
     expect(resumed.replayGauge).toBeLessThanOrEqual(bound + 64 * 1024);
@@ -166,8 +176,44 @@ describe('the resume replay buffer under a client that never acknowledges (issue
       process.execPath,
       fixturePath('hold-agent.mjs'),
     ];
-    const outcome = await flood(servers, args, true, 2_000 + Math.ceil((2 * (budget + MiB)) / 150));
+    const outcome = await flood(
+      servers,
+      args,
+      'acpkit-resume',
+      2_000 + Math.ceil((2 * (budget + MiB)) / 150),
+    );
     console.info(describeOutcome('expose', outcome));
     expect(outcome.liveGrowth, describeOutcome('expose', outcome)).toBeLessThanOrEqual((budget + MiB) * 1.25);
+  }, 180_000);
+
+  it('the RFD WebSocket keeping messages for `stream/resume`, 8 MiB bound: live memory within the bound + 25 %, RSS within 64 MiB of a plain client', async () => {
+    // Large enough that the warm-up keeps a small part of it: a bound that counted payload (each kept message costing
+    // several times its bytes) would grow live memory far past it.
+    const budget = 8 * MiB;
+    const args = [
+      'expose',
+      '--resume-buffer-bytes',
+      String(budget),
+      '--max-message-bytes',
+      String(MiB),
+      '--',
+      process.execPath,
+      fixturePath('hold-agent.mjs'),
+    ];
+    // Enough small answers (each with its cursor, ~170 bytes, ~430 with the 256-byte overhead counted) to fill the
+    // bound (one message larger than resumeBufferBytes) twice over.
+    const total = 2_000 + Math.ceil((2 * (budget + MiB)) / 170);
+    const durable = await flood(servers, args, 'rfd-durable', total);
+    const plain = await flood(servers, args, 'plain', total);
+    console.info(describeOutcome('rfd-durable', durable));
+    console.info(describeOutcome('plain', plain));
+    expect(durable.replayGauge).toBeGreaterThan(0);
+    expect(durable.replayGauge).toBeLessThanOrEqual(budget + MiB);
+    expect(durable.liveGrowth, describeOutcome('rfd-durable', durable)).toBeLessThanOrEqual(
+      (budget + MiB) * 1.25,
+    );
+    expect(durable.rssGrowth - plain.rssGrowth, describeOutcome('rfd-durable', durable)).toBeLessThanOrEqual(
+      64 * MiB,
+    );
   }, 180_000);
 });
