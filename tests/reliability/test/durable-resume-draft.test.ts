@@ -137,6 +137,7 @@ describe('the durable-resume draft, from a client written from the draft alone',
     // A small retention bound (4 KiB messages, 2 KiB beyond one): a flood evicts the first events deterministically.
     server = await startAcpremote([
       'expose',
+      '--metrics',
       '--max-message-bytes',
       '4096',
       '--resume-buffer-bytes',
@@ -193,6 +194,18 @@ describe('the durable-resume draft, from a client written from the draft alone',
     }).then((response) => ({ response, abort }));
   }
 
+  /** `acpremote_durable_resumes_total` of the server now, by `transport` label and outcome. */
+  async function durableResumes(transport: string): Promise<Record<string, number>> {
+    const text = await (await fetch(`http://127.0.0.1:${server.port}/metrics`)).text();
+    const counts: Record<string, number> = {};
+    const pattern = new RegExp(
+      `^acpremote_durable_resumes_total\\{transport="${transport}",outcome="(\\w+)"\\} (\\d+)$`,
+      'gm',
+    );
+    for (const [, outcome, value] of text.matchAll(pattern)) counts[outcome!] = Number(value);
+    return counts;
+  }
+
   async function open(connectionId: string, lastEventId?: string): Promise<DraftStream> {
     const { response, abort } = await get(connectionId, lastEventId);
     expect(response.status).toBe(200);
@@ -215,6 +228,7 @@ describe('the durable-resume draft, from a client written from the draft alone',
   });
 
   it('stamps every event with its cursor (id: and _meta["acp/cursor"]) and replays identically after Last-Event-ID', async () => {
+    const before = await durableResumes('streamable_http');
     const { connectionId } = await initialize();
     const first = await open(connectionId);
     // 3 requests, each answered after 2 notifications: 9 events.
@@ -243,9 +257,11 @@ describe('the durable-resume draft, from a client written from the draft alone',
       .map((event) => JSON.parse(event.data) as { method?: string; id?: number });
     expect(live.map((message) => message.id ?? message.method)).toEqual(['_test/tick', 4, '_test/tick', 5]);
     resumed.cut();
+    expect((await durableResumes('streamable_http')).accepted! - before.accepted!).toBe(1);
   });
 
   it('refuses with 409, never a live stream: an unknown cursor, a malformed one, a dropped connection', async () => {
+    const before = await durableResumes('streamable_http');
     const { connectionId } = await initialize();
     const stream = await open(connectionId);
     await post(connectionId, { id: 1, method: '_test/echo', params: { seq: 1 } });
@@ -272,6 +288,11 @@ describe('the durable-resume draft, from a client written from the draft alone',
     expect(ended.headers.get('acpkit-resume-refused')).toBe('ended');
     // Without Last-Event-ID an unknown connection is still a plain 404.
     expect((await get(connectionId)).response.status).toBe(404);
+    // An operator sees each refusal by its reason.
+    const after = await durableResumes('streamable_http');
+    expect(after.unknown! - before.unknown!).toBe(3);
+    expect(after.ended! - before.ended!).toBe(1);
+    expect(after.accepted! - before.accepted!).toBe(0);
   });
 
   it('refuses a cursor past retention with 409 expired (the bound counts bytes, overhead included)', async () => {
@@ -318,6 +339,7 @@ describe('the durable-resume draft, from a client written from the draft alone',
   }
 
   it('on the RFD WebSocket: retention advertised, a cursor on every message, stream/resume replays identically', async () => {
+    const before = await durableResumes('websocket');
     const first = await openSocket();
     const init = await first.request(0, 'initialize', { protocolVersion: 1, clientCapabilities: {} });
     const transport = (init.message.result as { agentCapabilities: { _meta: Record<string, unknown> } })
@@ -353,9 +375,11 @@ describe('the durable-resume draft, from a client written from the draft alone',
     const live = await second.request(4, '_test/echo', { seq: 4 });
     expect(Number(live.cursor)).toBeGreaterThan(Number(first.received[9]!.cursor));
     second.socket.close();
+    expect((await durableResumes('websocket')).accepted! - before.accepted!).toBe(1);
   });
 
   it('on the RFD WebSocket: refusals are stream/resume_failed, never a live stream; the socket is a new connection', async () => {
+    const before = await durableResumes('websocket');
     // Unknown: a connection this server never held. The socket then takes initialize: a new connection.
     const unknown = await openSocket();
     unknown.send({
@@ -397,5 +421,9 @@ describe('the durable-resume draft, from a client written from the draft alone',
     expect(await refusalOf(closed.connectionId, closed.received[0]!.cursor)).toMatchObject({
       reason: 'ended',
     });
+    const after = await durableResumes('websocket');
+    expect(['unknown', 'expired', 'ended'].map((reason) => after[reason]! - before[reason]!)).toEqual([
+      1, 1, 1,
+    ]);
   });
 });

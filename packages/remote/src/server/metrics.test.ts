@@ -61,6 +61,9 @@ describe('createMetricsEndpoint', () => {
     metrics.childExited({ code: null, signal: null, error: new Error('ENOENT') });
     metrics.sendStallClosed();
     metrics.heartbeatTimedOut();
+    metrics.durableResume('streamable-http', 'accepted');
+    metrics.durableResume('streamable-http', 'expired');
+    metrics.durableResume('websocket', 'unknown');
     open = 5;
 
     expect(endpoint.contentType).toMatch(/^text\/plain; version=0\.0\.4/);
@@ -92,6 +95,14 @@ describe('createMetricsEndpoint', () => {
     expect(sampleValue(families, 'acpremote_child_process_start_failures_total')).toBe(1);
     expect(sampleValue(families, 'acpremote_send_stall_closes_total')).toBe(1);
     expect(sampleValue(families, 'acpremote_heartbeat_timeouts_total')).toBe(1);
+    const durable = (transport: string, outcome: string) =>
+      sampleValue(families, 'acpremote_durable_resumes_total', { transport, outcome });
+    expect([
+      durable('streamable_http', 'accepted'),
+      durable('streamable_http', 'expired'),
+      durable('websocket', 'unknown'),
+      durable('websocket', 'accepted'),
+    ]).toEqual([1, 1, 1, 0]);
     expect(sampleValue(families, 'acpremote_buffered_bytes', { buffer: 'send_queue' })).toBe(1_024);
     expect(sampleValue(families, 'acpremote_buffered_bytes', { buffer: 'replay' })).toBe(65_536);
     expect(sampleValue(families, 'acpremote_pending_requests')).toBe(3);
@@ -113,6 +124,12 @@ describe('createMetricsEndpoint', () => {
       expect(sampleValue(families, 'acpremote_connections_total', { outcome }), outcome).toBe(0);
     }
     expect(sampleValue(families, 'acpremote_child_process_exits_total', { code: '0', signal: '' })).toBe(0);
+    for (const transport of ['websocket', 'streamable_http'])
+      for (const outcome of ['accepted', 'unknown', 'expired', 'ended', 'unsupported', 'invalid'])
+        expect(
+          sampleValue(families, 'acpremote_durable_resumes_total', { transport, outcome }),
+          `${transport} ${outcome}`,
+        ).toBe(0);
   });
 
   it('gives each server its own registry and never touches prom-client’s global one', async () => {

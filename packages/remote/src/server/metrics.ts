@@ -15,6 +15,7 @@ import {
   MESSAGE_SIZE_BUCKETS,
   type RelayMetrics,
 } from '../relay/relay-metrics.js';
+import { DurableRefusalReason } from '../shared/durable-resume.js';
 import { TRANSPORTS, type Transport, type TransportLabel, transportLabel } from '../shared/transport.js';
 import type { ResumeRefusalReason } from '../websocket/resume/resume-protocol.js';
 import type { ResumeCounters } from '../websocket/resume/resume-registry.js';
@@ -39,7 +40,20 @@ export interface ServerMetrics extends RelayMetrics {
   childExited(exit: { code: number | null; signal: string | null; error?: Error }): void;
   /** A connection terminated because its client answered no ping for 1.5 intervals. */
   heartbeatTimedOut(): void;
+  /**
+   * A resume of the durable-resume draft answered: a `Last-Event-ID` on Streamable HTTP or a `stream/resume` on the
+   * RFD WebSocket, taken (`accepted`) or refused (its reason). `acpkit.resume.v1` resumes are counted by the resume
+   * registry.
+   */
+  durableResume(transport: Transport, outcome: DurableResumeOutcome): void;
 }
+
+/** How a resume of the durable-resume draft ended: taken, or the reason it was refused. */
+export type DurableResumeOutcome = 'accepted' | DurableRefusalReason;
+const DURABLE_RESUME_OUTCOMES: readonly DurableResumeOutcome[] = [
+  'accepted',
+  ...Object.values(DurableRefusalReason),
+];
 
 /** The metrics of a server with metrics off: every method does nothing. */
 export const NO_METRICS: ServerMetrics = Object.freeze({
@@ -55,6 +69,7 @@ export const NO_METRICS: ServerMetrics = Object.freeze({
   childExited() {},
   sendStallClosed() {},
   heartbeatTimedOut() {},
+  durableResume() {},
 });
 
 /** What the server tells the metrics at scrape time. */
@@ -262,6 +277,11 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
     'acpremote_heartbeat_timeouts_total',
     'Connections terminated because the client answered no ping.',
   );
+  const durableResumes = counter(
+    'acpremote_durable_resumes_total',
+    'Resumes of the durable-resume draft (Last-Event-ID on Streamable HTTP, stream/resume on the RFD WebSocket), by transport and outcome: accepted, or the reason they were refused (unknown, expired, ended, unsupported, invalid).',
+    ['transport', 'outcome'],
+  );
 
   for (const outcome of CONNECTION_OUTCOMES) connections.inc({ outcome, transport: 'websocket' }, 0);
   for (const outcome of HTTP_CONNECTION_OUTCOMES)
@@ -277,6 +297,8 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
   childStartFailures.inc(0);
   stallCloses.inc(0);
   heartbeatTimeouts.inc(0);
+  for (const transport of TRANSPORT_LABELS)
+    for (const outcome of DURABLE_RESUME_OUTCOMES) durableResumes.inc({ transport, outcome }, 0);
 
   // What every port counts the same way whatever its transport; only the message counters are per transport.
   const shared = {
@@ -300,6 +322,8 @@ export async function createMetricsEndpoint(state: ServerState): Promise<Metrics
       else childExits.inc({ code: code === null ? '' : String(code), signal: signal ?? '' });
     },
     heartbeatTimedOut: () => heartbeatTimeouts.inc(),
+    durableResume: (transport, outcome) =>
+      durableResumes.inc({ transport: transportLabel(transport), outcome }),
   };
   return { metrics, contentType: registry.contentType, render: () => registry.metrics() };
 }

@@ -276,6 +276,7 @@ export class RemoteServerHost implements RemoteServer {
         this.#metrics.limitReached('event_streams');
         return false;
       },
+      durableResumed: (outcome) => this.#metrics.durableResume('streamable-http', outcome),
     });
     this.#endpoints = new HttpEndpoints({
       paths: resolved.paths,

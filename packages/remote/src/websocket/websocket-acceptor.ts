@@ -279,6 +279,7 @@ export class WebSocketAcceptor {
       const outcome = asked.ok
         ? durable.resume(asked, clientIdentity(request.headers), webSocket, request.socket.remoteAddress)
         : ({ ok: false, refusal: { reason: 'invalid', message: asked.message } } as const);
+      opener.metrics.durableResume('websocket', outcome.ok ? 'accepted' : outcome.refusal.reason);
       if (outcome.ok) {
         label.connection = outcome.connection;
         opener.settled();

@@ -67,6 +67,8 @@ export interface StreamableHttpHost {
   streamStarted(request: IncomingMessage): void;
   /** Whether one more event stream fits under `maxEventStreams` (false: the GET gets 503 `limit`). */
   eventStreamFits(): boolean;
+  /** A `Last-Event-ID` resume was answered: taken (`accepted`) or refused with a 409 (its reason). */
+  durableResumed(outcome: 'accepted' | DurableRefusalReason): void;
 }
 
 /** What {@link StreamableHttpEndpoint.handle} did with a request. */
@@ -365,7 +367,10 @@ export class StreamableHttpEndpoint {
       response.flushHeaders();
       this.host.streamStarted(request);
     });
-    if (attached.ok) return;
+    if (attached.ok) {
+      if (resuming) this.host.durableResumed('accepted');
+      return;
+    }
     if (attached.refusal === 'ended') {
       if (resuming) this.refuseResume(request, response, 'ended', 'the connection is ending');
       else this.refuseUnknown(request, response, held.port.connectionId);
@@ -395,6 +400,7 @@ export class StreamableHttpEndpoint {
     why: string,
   ): void {
     const text = `resume refused (${reason}): ${why}; open a new connection and resume the sessions (session/resume or session/load)`;
+    this.host.durableResumed(reason);
     this.refuse(request, response, refusal(409, 'resume', text, { [RESUME_REFUSED_HTTP_HEADER]: reason }));
   }
 
