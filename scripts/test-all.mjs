@@ -165,6 +165,13 @@ const serviceSteps = [
     install: `(${aptInstall('nginx-light')} || ${aptInstall('nginx')})`,
     missing: 'nginx is not on PATH and this user cannot apt-get install it: install nginx first',
   }),
+  // The reliability suite's second load balancer: the docs' HAProxy configuration, run live.
+  ...serviceStep({
+    name: 'install haproxy',
+    present: 'command -v haproxy || test -x /usr/sbin/haproxy',
+    install: aptInstall('haproxy'),
+    missing: 'haproxy is not installed and this user cannot apt-get install it: install haproxy first',
+  }),
   // The session stores' tests and bench (tests/support/src/postgres.ts starts a throwaway server).
   ...serviceStep({
     name: 'install postgresql',

@@ -1,11 +1,12 @@
 // A real nginx in front of acpremote: TLS with a self-signed certificate made at test time, WebSocket upgrade
 // headers, least_conn (or client-address hashing) over the given upstreams and a short proxy_read_timeout, all in a
 // temp directory.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { selfSignedCertificate } from './certificate.js';
 import { reserveFreePort, waitForPort } from './ports.js';
 
 /** A running nginx TLS proxy. */
@@ -83,32 +84,7 @@ export interface NginxProxyOptions {
  */
 export async function startNginxTlsProxy(options: NginxProxyOptions): Promise<NginxProxy> {
   const directory = mkdtempSync(join(tmpdir(), 'acpkit-nginx-'));
-  const certificatePath = join(directory, 'cert.pem');
-  const keyPath = join(directory, 'key.pem');
-  // EC P-256 keys are generated in milliseconds, unlike RSA.
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      keyPath,
-      '-out',
-      certificatePath,
-      '-days',
-      '1',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=DNS:localhost,IP:127.0.0.1',
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
+  const { certificatePath, keyPath } = selfSignedCertificate(directory);
   const port = await reserveFreePort();
   const errorLogPath = join(directory, 'error.log');
   const temp = (name: string) => join(directory, name);

@@ -1,11 +1,11 @@
-// Two `acpremote serve` instances sharing one Postgres session store behind a real nginx that routes by connection
-// id, running the configuration docs/remote-transport.md ("Several instances behind a load balancer") gives operators
-// (its ```nginx block, with the real addresses and the test's certificate):
+// Two `acpremote serve` instances sharing one Postgres session store behind a real proxy that routes by connection
+// id, running each configuration docs/remote-transport.md ("Several instances behind a load balancer") gives operators
+// (its ```nginx and ```haproxy blocks, with the real addresses and the test's certificate):
 //
-//   editor (SDK-free raw JSON-RPC) → `acpkit run --addr https://nginx/acp` → nginx → instance a | instance b → Postgres
+//   editor (SDK-free raw JSON-RPC) → `acpkit run --addr https://proxy/acp` → nginx | HAProxy → instance a | b → Postgres
 //
-// Every connection id an instance issues starts with its `--instance-id`, and nginx's `map` sends each request
-// naming a connection to the instance holding it; new connections go round robin. A rolling restart: the instance
+// Every connection id an instance issues starts with its `--instance-id`, and the proxy sends each request naming a
+// connection to the instance holding it; new connections go round robin. A rolling restart: the instance
 // holding the editor's session drains (SIGTERM) and comes back, then the other, now holding it, is killed with
 // SIGKILL. Each time the mirror carries the session to the other instance and the editor's next prompt continues
 // the same conversation (the agent's scripted model answers with every prompt the session was given).
@@ -16,7 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { startPostgres, type TestPostgres } from '@acpkit/test-support/postgres';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startDrain } from './support/drain.js';
-import { type NginxProxy, startNginxTlsProxy } from './support/nginx.js';
+import { startHaproxyTlsProxy } from './support/haproxy.js';
+import { startNginxTlsProxy } from './support/nginx.js';
 import {
   ACPKIT_CLI,
   killStartedProcesses,
@@ -28,28 +29,87 @@ import {
 
 /** The e2e suite's sessions agent: an AI SDK agent over the store its environment names. */
 const SESSIONS_AGENT = fileURLToPath(new URL('../../e2e/fixtures/sessions-agent.mjs', import.meta.url));
-/** The documented nginx configuration: the ```nginx block of the docs' section on several instances. */
-const DOCUMENTED_NGINX = (() => {
+/** A documented proxy configuration: the ```<language> block of the docs' section on several instances. */
+function documentedBlock(language: 'nginx' | 'haproxy'): string {
   const page = readFileSync(
     fileURLToPath(new URL('../../../docs/remote-transport.md', import.meta.url)),
     'utf8',
   );
   const section = page.slice(page.indexOf('### Several instances behind a load balancer'));
-  const block = /```nginx\n([\s\S]*?)```/.exec(section)?.[1];
+  const block = new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``).exec(section)?.[1];
   if (block === undefined)
-    throw new Error('docs/remote-transport.md has no nginx block for several instances');
+    throw new Error(`docs/remote-transport.md has no ${language} block for several instances`);
   return block;
-})();
+}
 
-/** The documented configuration for the instances at `ports` (a, b), listening and serving TLS as nginx's helper says. */
-function documentedConfiguration(ports: ReadonlyMap<string, number>) {
-  return ({ listen, tls }: { listen: string; tls: string }) => {
-    const replaced = DOCUMENTED_NGINX.replaceAll('10.0.0.1:8080', `127.0.0.1:${ports.get('a')}`)
-      .replaceAll('10.0.0.2:8080', `127.0.0.1:${ports.get('b')}`)
-      .replace('listen 443 ssl;', `listen ${listen};`)
-      .replace(/# ssl_certificate .*\n/, `${tls}\n`);
+/** A documented block with the instances at `ports` (a, b) in place of the docs' addresses. */
+function withInstances(block: string, ports: ReadonlyMap<string, number>): string {
+  return block
+    .replaceAll('10.0.0.1:8080', `127.0.0.1:${ports.get('a')}`)
+    .replaceAll('10.0.0.2:8080', `127.0.0.1:${ports.get('b')}`);
+}
+
+/** A real proxy running a documented configuration, as the test sees it. */
+interface RoutingProxy {
+  readonly port: number;
+  readonly certificatePath: string;
+  /** Every finished request that named a connection: the instance it reached and the instance its id names. */
+  routed(): Array<{ readonly upstream: string; readonly instanceId: string }>;
+  /** What the proxy logged (for failure messages). */
+  log(): string;
+  close(): Promise<void>;
+}
+
+/** The docs' nginx block, run by a real nginx. */
+async function documentedNginx(ports: ReadonlyMap<string, number>): Promise<RoutingProxy> {
+  const nginx = await startNginxTlsProxy({
+    upstreams: [...ports.values()].map((port) => `127.0.0.1:${port}`),
+    readTimeoutSeconds: 60,
+    configuration: ({ listen, tls }) => {
+      const replaced = withInstances(documentedBlock('nginx'), ports)
+        .replace('listen 443 ssl;', `listen ${listen};`)
+        .replace(/# ssl_certificate .*\n/, `${tls}\n`);
+      expect(replaced).not.toMatch(/10\.0\.0|443/);
+      return replaced;
+    },
+  });
+  return {
+    port: nginx.port,
+    certificatePath: nginx.certificatePath,
+    routed: () =>
+      nginx
+        .accessLog()
+        .split('\n')
+        .map((line) => /upstreams="([^"]*)" statuses="[^"]*" connection="([ab])\.[^"]+"$/.exec(line))
+        .filter((match) => match !== null)
+        .map(([, upstream, instanceId]) => ({ upstream: upstream!, instanceId: instanceId! })),
+    log: () => nginx.errorLog(),
+    close: () => nginx.close(),
+  };
+}
+
+/** The docs' HAProxy block, run by a real HAProxy. */
+async function documentedHaproxy(ports: ReadonlyMap<string, number>): Promise<RoutingProxy> {
+  const haproxy = await startHaproxyTlsProxy(({ bind }) => {
+    const replaced = withInstances(documentedBlock('haproxy'), ports).replace(
+      'bind :443 ssl crt /etc/haproxy/acp.pem',
+      `bind ${bind}`,
+    );
     expect(replaced).not.toMatch(/10\.0\.0|443/);
     return replaced;
+  });
+  return {
+    port: haproxy.port,
+    certificatePath: haproxy.certificatePath,
+    routed: () =>
+      haproxy
+        .log()
+        .split('\n')
+        .map((line) => /server=([\d.]+:\d+) connection=([ab])\.\S+$/.exec(line))
+        .filter((match) => match !== null)
+        .map(([, upstream, instanceId]) => ({ upstream: upstream!, instanceId: instanceId! })),
+    log: () => haproxy.log(),
+    close: () => haproxy.close(),
   };
 }
 
@@ -62,13 +122,13 @@ beforeAll(async () => {
 });
 afterAll(() => postgres?.stop());
 
-/** POSTs a fresh `initialize` through nginx and returns the `Acp-Connection-Id` it was given (then DELETEs it). */
-function newConnectionId(nginx: NginxProxy): Promise<string> {
-  const ca = readFileSync(nginx.certificatePath);
+/** POSTs a fresh `initialize` through the proxy and returns the `Acp-Connection-Id` it was given (then DELETEs it). */
+function newConnectionId(proxy: RoutingProxy): Promise<string> {
+  const ca = readFileSync(proxy.certificatePath);
   const send = (method: 'POST' | 'DELETE', headers: Record<string, string>, body?: string) =>
     new Promise<{ status: number; connectionId: string | undefined }>((resolve, reject) => {
       const request = httpsRequest(
-        { host: '127.0.0.1', port: nginx.port, path: '/acp', method, ca, servername: 'localhost', headers },
+        { host: '127.0.0.1', port: proxy.port, path: '/acp', method, ca, servername: 'localhost', headers },
         (response) => {
           response.resume();
           response.once('end', () =>
@@ -100,18 +160,22 @@ function newConnectionId(nginx: NginxProxy): Promise<string> {
   })();
 }
 
-describe('sessions carried across a rolling restart of two instances behind nginx', () => {
-  let nginx: NginxProxy | undefined;
+describe.each([
+  ['nginx', documentedNginx],
+  ['HAProxy', documentedHaproxy],
+] as const)('sessions carried across a rolling restart of two instances behind %s', (name, startProxy) => {
+  let proxy: RoutingProxy | undefined;
   afterEach(async () => {
-    await nginx?.close();
-    nginx = undefined;
+    await proxy?.close();
+    proxy = undefined;
     await killStartedProcesses();
   });
 
   it("routes each connection's requests to its instance, spreads new ones, and carries the session through a drain and a kill -9", async () => {
     const env = {
       ACPKIT_SESSIONS_STORE: `postgres:${postgres.connectionString}`,
-      ACPKIT_SESSIONS_SCHEMA: 'carried_sessions',
+      // Each proxy's run keeps its sessions apart.
+      ACPKIT_SESSIONS_SCHEMA: `carried_sessions_${name.toLowerCase()}`,
     };
     const serve = (instanceId: string, port?: number) =>
       startAcpremote(
@@ -130,30 +194,26 @@ describe('sessions carried across a rolling restart of two instances behind ngin
       ['a', await serve('a')],
       ['b', await serve('b')],
     ]);
-    const ports = new Map([...instances].map(([name, instance]) => [name, instance.port]));
-    nginx = await startNginxTlsProxy({
-      upstreams: [...ports.values()].map((port) => `127.0.0.1:${port}`),
-      readTimeoutSeconds: 60,
-      configuration: documentedConfiguration(ports),
-    });
+    const ports = new Map([...instances].map(([instanceId, instance]) => [instanceId, instance.port]));
+    proxy = await startProxy(ports);
 
     // New connections spread: two in a row land on both instances.
-    const spread = [await newConnectionId(nginx), await newConnectionId(nginx)].map((id) => id.split('.')[0]);
+    const spread = [await newConnectionId(proxy), await newConnectionId(proxy)].map((id) => id.split('.')[0]);
     expect(spread.sort()).toEqual(['a', 'b']);
 
     const editor = spawnStdioPeer(
       process.execPath,
-      [ACPKIT_CLI, 'run', '--addr', `https://127.0.0.1:${nginx.port}/acp`],
-      { env: { NODE_EXTRA_CA_CERTS: nginx.certificatePath } },
+      [ACPKIT_CLI, 'run', '--addr', `https://127.0.0.1:${proxy.port}/acp`],
+      { env: { NODE_EXTRA_CA_CERTS: proxy.certificatePath } },
     );
-    const opened = (name: string) =>
+    const opened = (instanceId: string) =>
       (
         instances
-          .get(name)!
+          .get(instanceId)!
           .stderr()
           .match(/connection opened/g) ?? []
       ).length;
-    const openedBefore = new Map([...instances.keys()].map((name) => [name, opened(name)]));
+    const openedBefore = new Map([...instances.keys()].map((instanceId) => [instanceId, opened(instanceId)]));
     const initialized = await editor.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     expect(initialized.error).toBeUndefined();
     const created = await editor.request('session/new', { cwd: '/', mcpServers: [] });
@@ -170,14 +230,16 @@ describe('sessions carried across a rolling restart of two instances behind ngin
       return (chunk.params as { update: { content: { text: string } } }).update.content.text;
     };
     expect(await turn('one')).toBe('Seen 1 prompts: one.');
-    const holder = [...instances.keys()].find((name) => opened(name) > openedBefore.get(name)!)!;
+    const holder = [...instances.keys()].find(
+      (instanceId) => opened(instanceId) > openedBefore.get(instanceId)!,
+    )!;
     const other = holder === 'a' ? 'b' : 'a';
     const carriedLines = () => (editor.stderr().match(/sessions carried to a new connection/g) ?? []).length;
     const waitForCarry = (count: number) =>
       waitFor(
         () => carriedLines() >= count,
         EVENT_DEADLINE_MS,
-        () => `editor: ${editor.stderr()}\nnginx: ${nginx!.errorLog()}`,
+        () => `editor: ${editor.stderr()}\n${name}: ${proxy!.log()}`,
       );
 
     // Step 1 of the rolling restart: the holder drains; after its 1 s grace it closes the connection, the mirror
@@ -192,22 +254,18 @@ describe('sessions carried across a rolling restart of two instances behind ngin
     instances.set(holder, await serve(holder, ports.get(holder)));
 
     // Step 2: the other instance, holding the session now, dies with SIGKILL; the mirror's next request for its
-    // connection gets nginx's 502, and the session is carried back to the restarted instance.
+    // connection gets the proxy's 502 or 503, and the session is carried back to the restarted instance.
     const killed = instances.get(other)!;
     killed.child.kill('SIGKILL');
     await waitForCarry(2);
     expect(await turn('three')).toBe('Seen 3 prompts: one | two | three.');
     expect(opened(holder)).toBe(1);
 
-    // nginx sent every request naming a connection to the instance whose id prefixes it.
-    const routed = nginx
-      .accessLog()
-      .split('\n')
-      .map((line) => /upstreams="([^"]*)" statuses="[^"]*" connection="([ab])\.[^"]+"$/.exec(line))
-      .filter((match) => match !== null);
-    expect(routed.length).toBeGreaterThan(4);
-    for (const [, upstream, instanceId] of routed)
-      expect(upstream).toBe(`127.0.0.1:${ports.get(instanceId!)}`);
+    // The proxy sent every request naming a connection to the instance whose id prefixes it.
+    const routed = proxy.routed();
+    expect(routed.length, proxy.log()).toBeGreaterThan(4);
+    for (const { upstream, instanceId } of routed)
+      expect(upstream).toBe(`127.0.0.1:${ports.get(instanceId)}`);
     expect(editor.stderr()).toMatch(
       /remote server lost; carrying the sessions to a new connection .*sessions=1/,
     );
