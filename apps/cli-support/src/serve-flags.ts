@@ -358,7 +358,7 @@ export function addServeFlags(command: Command): Command {
     .addOption(
       new Option(
         '--instance-id <id>',
-        "This instance's name among several behind one load balancer: every connection id it issues (Acp-Connection-Id) starts with '<id>.', so the proxy can route a connection's requests to it (1 to 32 of A-Z a-z 0-9 _ -).",
+        "This instance's name among several behind one load balancer: every connection id (Acp-Connection-Id) and resume token (Acpkit-Resume-Token) it issues starts with '<id>.', so the proxy can route a connection's requests and resumes to it (1 to 32 of A-Z a-z 0-9 _ -).",
       ),
     )
     .addOption(

@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { startPostgres, type TestPostgres } from '@acpkit/test-support/postgres';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startDrain } from './support/drain.js';
+import { type FaultProxy, startFaultProxy } from './support/fault-proxy.js';
 import { startHaproxyTlsProxy } from './support/haproxy.js';
 import { startNginxTlsProxy } from './support/nginx.js';
 import {
@@ -160,39 +161,67 @@ function newConnectionId(proxy: RoutingProxy): Promise<string> {
   })();
 }
 
+/** `connection opened` lines an instance logged so far. */
+function connectionsOpened(instance: RunningServer): number {
+  return (instance.stderr().match(/connection opened/g) ?? []).length;
+}
+
+/** A prompt through the editor's mirror: the text of the agent's first message chunk for it. */
+async function promptThrough(
+  editor: ReturnType<typeof spawnStdioPeer>,
+  sessionId: string,
+  text: string,
+): Promise<string> {
+  const answer = await editor.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
+  expect(answer.error).toBeUndefined();
+  const chunk = await editor.next(
+    (message) =>
+      message.method === 'session/update' &&
+      (message.params as { update: { sessionUpdate: string } }).update.sessionUpdate ===
+        'agent_message_chunk',
+  );
+  return (chunk.params as { update: { content: { text: string } } }).update.content.text;
+}
+
 describe.each([
   ['nginx', documentedNginx],
   ['HAProxy', documentedHaproxy],
-] as const)('sessions carried across a rolling restart of two instances behind %s', (name, startProxy) => {
+] as const)('two instances behind %s, as documented', (name, startProxy) => {
   let proxy: RoutingProxy | undefined;
+  let fault: FaultProxy | undefined;
   afterEach(async () => {
+    await fault?.close();
+    fault = undefined;
     await proxy?.close();
     proxy = undefined;
     await killStartedProcesses();
   });
 
+  /** Instance `instanceId` of the agent over the shared Postgres store (each test its own schema). */
+  const serve = (schema: string, instanceId: string, port?: number) =>
+    startAcpremote(
+      [
+        'serve',
+        `${SESSIONS_AGENT}:createAgent`,
+        '--instance-id',
+        instanceId,
+        '--drain-timeout',
+        '1',
+        ...(port === undefined ? [] : ['--port', String(port)]),
+      ],
+      {
+        env: {
+          ACPKIT_SESSIONS_STORE: `postgres:${postgres.connectionString}`,
+          ACPKIT_SESSIONS_SCHEMA: `${schema}_${name.toLowerCase()}`,
+        },
+      },
+    );
+
   it("routes each connection's requests to its instance, spreads new ones, and carries the session through a drain and a kill -9", async () => {
-    const env = {
-      ACPKIT_SESSIONS_STORE: `postgres:${postgres.connectionString}`,
-      // Each proxy's run keeps its sessions apart.
-      ACPKIT_SESSIONS_SCHEMA: `carried_sessions_${name.toLowerCase()}`,
-    };
-    const serve = (instanceId: string, port?: number) =>
-      startAcpremote(
-        [
-          'serve',
-          `${SESSIONS_AGENT}:createAgent`,
-          '--instance-id',
-          instanceId,
-          '--drain-timeout',
-          '1',
-          ...(port === undefined ? [] : ['--port', String(port)]),
-        ],
-        { env },
-      );
+    const serveCarried = (instanceId: string, port?: number) => serve('carried_sessions', instanceId, port);
     const instances = new Map<string, RunningServer>([
-      ['a', await serve('a')],
-      ['b', await serve('b')],
+      ['a', await serveCarried('a')],
+      ['b', await serveCarried('b')],
     ]);
     const ports = new Map([...instances].map(([instanceId, instance]) => [instanceId, instance.port]));
     proxy = await startProxy(ports);
@@ -206,29 +235,13 @@ describe.each([
       [ACPKIT_CLI, 'run', '--addr', `https://127.0.0.1:${proxy.port}/acp`],
       { env: { NODE_EXTRA_CA_CERTS: proxy.certificatePath } },
     );
-    const opened = (instanceId: string) =>
-      (
-        instances
-          .get(instanceId)!
-          .stderr()
-          .match(/connection opened/g) ?? []
-      ).length;
+    const opened = (instanceId: string) => connectionsOpened(instances.get(instanceId)!);
     const openedBefore = new Map([...instances.keys()].map((instanceId) => [instanceId, opened(instanceId)]));
     const initialized = await editor.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     expect(initialized.error).toBeUndefined();
     const created = await editor.request('session/new', { cwd: '/', mcpServers: [] });
     const sessionId = (created.result as { sessionId: string }).sessionId;
-    const turn = async (text: string) => {
-      const answer = await editor.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
-      expect(answer.error).toBeUndefined();
-      const chunk = await editor.next(
-        (message) =>
-          message.method === 'session/update' &&
-          (message.params as { update: { sessionUpdate: string } }).update.sessionUpdate ===
-            'agent_message_chunk',
-      );
-      return (chunk.params as { update: { content: { text: string } } }).update.content.text;
-    };
+    const turn = (text: string) => promptThrough(editor, sessionId, text);
     expect(await turn('one')).toBe('Seen 1 prompts: one.');
     const holder = [...instances.keys()].find(
       (instanceId) => opened(instanceId) > openedBefore.get(instanceId)!,
@@ -251,7 +264,7 @@ describe.each([
     const otherOpened = opened(other);
     expect(await turn('two')).toBe('Seen 2 prompts: one | two.');
     expect(opened(other)).toBe(otherOpened);
-    instances.set(holder, await serve(holder, ports.get(holder)));
+    instances.set(holder, await serveCarried(holder, ports.get(holder)));
 
     // Step 2: the other instance, holding the session now, dies with SIGKILL; the mirror's next request for its
     // connection gets the proxy's 502 or 503, and the session is carried back to the restarted instance.
@@ -269,6 +282,52 @@ describe.each([
     expect(editor.stderr()).toMatch(
       /remote server lost; carrying the sessions to a new connection .*sessions=1/,
     );
+    editor.child.stdin.end();
+    expect(await editor.exited).toBe(0);
+  });
+
+  it('resumes a dropped WebSocket on the instance that holds it: its acpkit.resume.v1 token names that instance', async () => {
+    const instances = new Map<string, RunningServer>([
+      ['a', await serve('resumed_sessions', 'a')],
+      ['b', await serve('resumed_sessions', 'b')],
+    ]);
+    proxy = await startProxy(
+      new Map([...instances].map(([instanceId, instance]) => [instanceId, instance.port])),
+    );
+    // The editor's network: a TCP proxy in front of the load balancer that cuts the connection (TLS passes through).
+    fault = await startFaultProxy(proxy.port);
+    const editor = spawnStdioPeer(
+      process.execPath,
+      [ACPKIT_CLI, 'run', '--addr', `wss://127.0.0.1:${fault.port}/acp/ws`],
+      { env: { NODE_EXTRA_CA_CERTS: proxy.certificatePath } },
+    );
+    expect(
+      (await editor.request('initialize', { protocolVersion: 1, clientCapabilities: {} })).error,
+    ).toBeUndefined();
+    const created = await editor.request('session/new', { cwd: '/', mcpServers: [] });
+    const sessionId = (created.result as { sessionId: string }).sessionId;
+    expect(await promptThrough(editor, sessionId, 'one')).toBe('Seen 1 prompts: one.');
+    const holder = [...instances.values()].find((instance) => connectionsOpened(instance) === 1)!;
+    const other = [...instances.values()].find((instance) => instance !== holder)!;
+
+    // Each cut sends the resume through the round-robin pool's rotation; its token routes it back to the holder.
+    const resumes = () => (editor.stderr().match(/connection resumed attempts=/g) ?? []).length;
+    const prompts = ['one'];
+    for (let cut = 1; cut <= 3; cut += 1) {
+      fault.cutAll();
+      await waitFor(
+        () => resumes() >= cut,
+        EVENT_DEADLINE_MS,
+        () => `editor: ${editor.stderr()}\n${name}: ${proxy!.log()}`,
+      );
+      prompts.push(`after cut ${cut}`);
+      expect(await promptThrough(editor, sessionId, prompts.at(-1)!)).toBe(
+        `Seen ${prompts.length} prompts: ${prompts.join(' | ')}.`,
+      );
+    }
+    expect((holder.stderr().match(/connection resumed connection=1 /g) ?? []).length).toBe(3);
+    expect(other.stderr()).not.toMatch(/connection (opened|resumed|refused)/);
+    expect(editor.stderr()).not.toMatch(/resume failed|sessions carried/);
     editor.child.stdin.end();
     expect(await editor.exited).toBe(0);
   });

@@ -175,8 +175,9 @@ export interface ServeOptions {
   maxEventStreams?: number;
   /**
    * This instance's name among several behind one load balancer: every connection id it issues
-   * (`Acp-Connection-Id`) starts with `<instanceId>.`, so a proxy can route each request of a Streamable HTTP
-   * connection to the instance holding it (docs/remote-transport.md, "Several instances behind a load balancer").
+   * (`Acp-Connection-Id`) and every resume token (`Acpkit-Resume-Token`) starts with `<instanceId>.`, so a proxy can
+   * route each request of a Streamable HTTP connection, and a WebSocket's resume, to the instance holding it
+   * (docs/remote-transport.md, "Several instances behind a load balancer").
    * 1 to 32 characters of `A-Z a-z 0-9 _ -`. Default: none (ids are bare UUIDs).
    */
   instanceId?: string;

@@ -57,6 +57,19 @@ describe('resume tokens and request headers', () => {
     expect(newResumeToken()).not.toBe(token);
   });
 
+  it('starts a token with the instance that issued it, so a proxy can route its resume there', () => {
+    const tagged = newResumeToken('a-1');
+    expect(tagged).toMatch(/^a-1\.[A-Za-z0-9_-]{43}$/);
+    expect(isResumeToken(tagged)).toBe(true);
+    expect(readResumeRequest(resumeRequestHeaders(tagged, 3))).toEqual({
+      kind: 'resume',
+      token: tagged,
+      received: 3,
+    });
+    for (const malformed of [`.${token}`, `a.b.${token}`, `${'x'.repeat(33)}.${token}`, 'a.short'])
+      expect(isResumeToken(malformed), malformed).toBe(false);
+  });
+
   it('reads a resume request from its two headers', () => {
     expect(readResumeRequest({})).toEqual({ kind: 'none' });
     expect(readResumeRequest(resumeRequestHeaders(token, 42))).toEqual({

@@ -134,11 +134,22 @@ export function parseControlFrame(
   return { ok: true, frame: undefined };
 }
 
-const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+// An optional `<instanceId>.` (the instance id's own rule: 1 to 32 of A-Z, a-z, 0-9, _ and -), then 256 bits.
+const TOKEN_PATTERN = /^(?:[A-Za-z0-9_-]{1,32}\.)?[A-Za-z0-9_-]{43}$/;
 
-/** A new resume token: 256 random bits, base64url without padding (43 characters). */
-export function newResumeToken(): string {
-  return randomBytes(32).toString('base64url');
+/**
+ * A new resume token: 256 random bits, base64url without padding (43 characters), after `<instanceId>.` when the
+ * server has an instance id, so a proxy in front of several instances routes the resume (its `Acpkit-Resume-Token`
+ * header) to the instance that holds the session, as it routes `Acp-Connection-Id`.
+ *
+ * @example
+ * ```ts
+ * newResumeToken('a'); // 'a.k_68JtUCi0VAHE_iqEFDkrAPNWttWYE5CzO-T…'
+ * ```
+ */
+export function newResumeToken(instanceId?: string): string {
+  const secret = randomBytes(32).toString('base64url');
+  return instanceId === undefined ? secret : `${instanceId}.${secret}`;
 }
 
 /** Whether `value` has the shape of a resume token. */

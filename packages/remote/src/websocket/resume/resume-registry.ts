@@ -32,6 +32,8 @@ export interface ResumeSettings {
   readonly bufferBytes: number;
   /** The message limit: each replay buffer is raised to fit one message of this size. */
   readonly messageBytes: number;
+  /** This instance's name among several (`instanceId`): every resume token it issues starts with `<name>.`. */
+  readonly instanceId?: string | undefined;
 }
 
 /** The verdict on a resume request. */
@@ -86,6 +88,7 @@ export class ResumeRegistry {
       readonly resumeWindowMs: number;
       readonly resumeBufferBytes: number;
       readonly maxMessageBytes: number;
+      readonly instanceId?: string | undefined;
     },
     keeper: SessionKeeper,
     logger: RemoteLogger,
@@ -95,13 +98,14 @@ export class ResumeRegistry {
       windowMs: options.resumeWindowMs,
       bufferBytes: options.resumeBufferBytes,
       messageBytes: options.maxMessageBytes,
+      instanceId: options.instanceId,
     };
     return new ResumeRegistry(settings, keeper, logger);
   }
 
   /** A new session on a connection that selected the subprotocol: the link to give its port. */
   open(identity: Buffer, connectionId: number): ResumeLink {
-    const token = newResumeToken();
+    const token = newResumeToken(this.settings.instanceId);
     const key = resumeTokenKey(token);
     const session = new ResumableSession(key, identity, connectionId, (self) =>
       ResumeLink.forServer(
