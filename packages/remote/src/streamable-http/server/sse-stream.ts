@@ -2,7 +2,7 @@
 // events, one receiver at a time, flow control against the relays' high-water mark, replay after Last-Event-ID.
 import type { Writable } from 'node:stream';
 import { HIGH_WATER_BYTES } from '../../relay/flow-control.js';
-import { tickCorker } from '../../relay/write-batching.js';
+import { tickCorker, WRITE_BATCH_BYTES } from '../../relay/write-batching.js';
 import { type CursorSlot, cursorBytes, cursorText, packCursorSlot } from '../../wire/cursor-slot.js';
 import { EventRing } from './event-ring.js';
 import { compacted, HeldEvents } from './held-events.js';
@@ -339,7 +339,7 @@ export class SseStream {
   /** The events sent and kept for Last-Event-ID, then the queued ones. */
   private readonly held: HeldEvents;
   private receiver: Writable | undefined;
-  private cork: () => void = () => {};
+  private cork: (bytes?: number) => void = () => {};
   private waitingForDrain = false;
   private keepAlive: NodeJS.Timeout | undefined;
   private ended = false;
@@ -429,7 +429,7 @@ export class SseStream {
           record.payload = Buffer.from(record.payload);
       });
     this.receiver = receiver;
-    this.cork = tickCorker(receiver);
+    this.cork = tickCorker(receiver, WRITE_BATCH_BYTES);
     receiver.once('close', () => {
       if (this.receiver !== receiver) return;
       this.release(receiver);
@@ -512,7 +512,7 @@ export class SseStream {
       record !== undefined && receiver.writableLength <= HIGH_WATER_BYTES;
       record = this.held.nextUnsent()
     ) {
-      this.cork();
+      this.cork(record.bytes);
       // One chunk per event (a chunked response frames each write): small events are joined, a large payload is
       // written as it is rather than copied (a kept one is copied once, into the ring, by the budget).
       let joined: Buffer | string | undefined;
