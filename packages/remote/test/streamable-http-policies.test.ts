@@ -165,7 +165,7 @@ describe('a client that never reads its stream', () => {
       for (;;) {
         answer = await Promise.race([
           answering,
-          new Promise<undefined>((resolve) => setTimeout(resolve, 20)),
+          new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 20)),
         ]);
         if (answer !== undefined) break;
         peak = Math.max(peak, (await liveBuffers()) - before);

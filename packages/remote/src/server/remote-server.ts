@@ -5,7 +5,6 @@
 
 import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
-import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ServerPaths } from '../options/mount-path.js';
 import { type ResolvedServeOptions, resolveGraceMs } from '../options/validation.js';
@@ -13,7 +12,7 @@ import { FrameLog } from '../relay/frame-log.js';
 import type { FramePort } from '../relay/frame-port.js';
 import { MemorySessionKeeper } from '../sessions/session-keeper.js';
 import { CloseCode } from '../shared/constants.js';
-import { type ResumableRetention, retentionFloor } from '../shared/durable-resume.js';
+import { type ResumableRetention, retentionOf } from '../shared/durable-resume.js';
 import { INITIALIZE_TIMEOUT_MS } from '../shared/fixed-limits.js';
 import type { RemoteLogger } from '../shared/logger.js';
 import { type Transport, transportLabel } from '../shared/transport.js';
@@ -40,9 +39,9 @@ import {
   type ConnectionSession,
   SHUTDOWN_REASON,
 } from './connection.js';
-import { HttpConnectionCap } from './http-connection-cap.js';
-import { clientErrorAnswer, HttpEndpoints, rejectUpgrade, respondRefusal } from './http-endpoints.js';
+import { HttpEndpoints, rejectUpgrade, respondRefusal } from './http-endpoints.js';
 import { listen } from './http-listener.js';
+import { HttpSockets } from './http-sockets.js';
 import {
   type BufferName,
   createMetricsEndpoint,
@@ -107,9 +106,8 @@ export class RemoteServerHost implements RemoteServer {
   /** ACP's Streamable HTTP on the mount path, and the connections it holds. */
   #streamableHttp!: StreamableHttpEndpoint;
   readonly #webSockets: WebSocketAcceptor;
-  readonly #httpConnections: HttpConnectionCap;
+  readonly #httpSockets: HttpSockets;
   /** Sockets of Streamable HTTP event streams, open now (`maxEventStreams`). */
-  readonly #eventStreams = new Set<Duplex>();
   #httpServer!: HttpServer | HttpsServer;
   /** The first drain's outcome (drain() is idempotent). */
   #drained: Promise<DrainResult> | undefined;
@@ -157,22 +155,11 @@ export class RemoteServerHost implements RemoteServer {
     });
     this.#resumes = ResumeRegistry.forServer(resolved, this.#sessionKeeper, resolved.logger);
     // The durable-resume draft's retention, advertised only when messages are kept (Streamable HTTP, RFD WebSocket).
-    this.#retention =
-      resolved.resumeWindowMs > 0
-        ? retentionFloor(
-            resolved.resumeBufferBytes + resolved.maxMessageBytes,
-            resolved.resumeWindowMs,
-            resolved.maxMessageBytes,
-            EVENT_OVERHEAD_BYTES,
-            resolved.pingIntervalMs,
-          )
-        : undefined;
+    this.#retention = retentionOf(resolved, EVENT_OVERHEAD_BYTES);
     this.#closeStarted = new Promise<'closed'>((resolve) => {
       this.#markCloseStarted = () => resolve('closed');
     });
-    this.#httpConnections = new HttpConnectionCap(resolved.maxHttpConnections, (socket, why) =>
-      this.#refusals.evictedFromHttpCap(socket, why, this.#httpConnections.maxBodiesPerClient),
-    );
+    this.#httpSockets = new HttpSockets(resolved, this.#refusals, () => this.#metrics);
     const host = this;
     this.#opener = {
       get metrics() {
@@ -230,7 +217,7 @@ export class RemoteServerHost implements RemoteServer {
         detachedSessions: () => this.detachedCount,
         resumeCounters: this.#resumes?.counters,
         bufferedBytes: () => this.#bufferedBytes(),
-        eventStreams: () => this.#eventStreams.size,
+        eventStreams: () => this.#httpSockets.eventStreamCount,
         pendingRequests: () => {
           let pending = 0;
           for (const session of this.#sessions.keys()) pending += session.pendingRequests ?? 0;
@@ -263,19 +250,8 @@ export class RemoteServerHost implements RemoteServer {
       initializeTimeoutMs: INITIALIZE_TIMEOUT_MS,
       openConnection: (request, connectionId) => httpAcceptor.open(request, connectionId),
       refused: (request, refusal) => this.#refusals.refused('request', refusal, request),
-      // Its socket now belongs to the stream (one per stream, a takeover closing the older one), not to the
-      // plain-HTTP cap; it counts against maxEventStreams until it closes.
-      streamStarted: (request) => {
-        const socket = request.socket;
-        this.#httpConnections.upgraded(socket);
-        this.#eventStreams.add(socket);
-        socket.once('close', () => this.#eventStreams.delete(socket));
-      },
-      eventStreamFits: () => {
-        if (this.#eventStreams.size < resolved.maxEventStreams) return true;
-        this.#metrics.limitReached('event_streams');
-        return false;
-      },
+      streamStarted: (request) => this.#httpSockets.streamStarted(request),
+      eventStreamFits: () => this.#httpSockets.eventStreamFits(),
       durableResumed: (outcome) => this.#metrics.durableResume('streamable-http', outcome),
     });
     this.#endpoints = new HttpEndpoints({
@@ -286,9 +262,9 @@ export class RemoteServerHost implements RemoteServer {
       draining: () => this.draining,
     });
     const listening = await listen(resolved, {
-      connection: (socket) => this.#onConnection(socket),
+      connection: (socket) => this.#httpSockets.connected(socket),
       request: (request, response) => this.#onRequest(request, response),
-      clientError: (error, socket) => this.#onClientError(error, socket),
+      clientError: (error, socket) => this.#httpSockets.clientError(error, socket),
       upgrade: (request, socket, head) => this.#onUpgrade(request, socket, head),
       error: (error) => this.#logger.error('server error', { error: String(error) }),
     });
@@ -322,16 +298,8 @@ export class RemoteServerHost implements RemoteServer {
     return decision;
   }
 
-  /** A new TCP (or TLS) connection: within the plain HTTP connection cap, or refused. */
-  #onConnection(socket: Socket): void {
-    if (this.#httpConnections.admit(socket)) return;
-    socket.destroy();
-    this.#refusals.overHttpCap(socket);
-  }
-
   #onRequest(request: IncomingMessage, response: ServerResponse): void {
-    this.#httpConnections.requestStarted(request.socket, request);
-    response.once('close', () => this.#httpConnections.requestFinished(request.socket));
+    this.#httpSockets.requestStarted(request, response);
     const decision = decideRequest(request, this.#admissionRules);
     if (!decision.ok) {
       this.#refusals.refused('request', decision, request);
@@ -346,21 +314,10 @@ export class RemoteServerHost implements RemoteServer {
     this.#endpoints.serve(request, response);
   }
 
-  /** A request the HTTP parser refused or that timed out: 408 or 400, never a crash. */
-  #onClientError(error: NodeJS.ErrnoException, socket: Duplex & Partial<Socket>): void {
-    if (error.code === 'ECONNRESET' || !socket.writable) {
-      socket.destroy();
-      return;
-    }
-    const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
-    this.#refusals.clientError(error, socket, timedOut);
-    socket.end(clientErrorAnswer(timedOut));
-  }
-
   /** An upgrade: admission here, the handshake and the connection in the WebSocket acceptor. */
   #onUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', () => {});
-    this.#httpConnections.upgraded(request.socket);
+    this.#httpSockets.upgraded(request.socket);
     const decision = decideUpgrade(
       request,
       this.#admissionRules,

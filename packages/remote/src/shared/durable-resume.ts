@@ -118,22 +118,33 @@ export function readAdvertisedRetention(result: unknown): ResumableRetention | u
 }
 
 /**
- * What a server with `maxBytes` of retention (overhead `overheadBytes` per message), `windowMs` and messages of at
- * most `maxMessageBytes` can promise: how limits combine is ours to say (a message stays while both hold), so the
- * message floor is for messages of the maximum size (at least one: the bound is raised by one message).
+ * What a server keeping messages for a resume can promise (the draft's `resumable`), or undefined when it keeps
+ * nothing (`resumeWindowMs` 0). It keeps `resumeBufferBytes` plus one message per connection (overhead
+ * `overheadBytes` per message counted) for `resumeWindowMs`: how the limits combine is ours to say (a message stays
+ * while both hold), so the message floor is for messages of the maximum size (at least one).
+ *
+ * @example
+ * ```ts
+ * retentionOf({ resumeWindowMs: 60_000, resumeBufferBytes: 16 << 20, maxMessageBytes: 16 << 20, pingIntervalMs: 25_000 }, 256);
+ * // { retentionMessages: 1, retentionSeconds: 60, retentionBytes: 33554432, keepaliveIntervalMs: 25000 }
+ * ```
  */
-export function retentionFloor(
-  maxBytes: number,
-  windowMs: number,
-  maxMessageBytes: number,
+export function retentionOf(
+  options: {
+    readonly resumeWindowMs: number;
+    readonly resumeBufferBytes: number;
+    readonly maxMessageBytes: number;
+    readonly pingIntervalMs: number;
+  },
   overheadBytes: number,
-  keepaliveIntervalMs: number,
-): ResumableRetention {
+): ResumableRetention | undefined {
+  if (options.resumeWindowMs <= 0) return undefined;
+  const maxBytes = options.resumeBufferBytes + options.maxMessageBytes;
   return {
-    retentionMessages: Math.max(1, Math.floor(maxBytes / (maxMessageBytes + overheadBytes))),
-    retentionSeconds: Math.floor(windowMs / 1000),
+    retentionMessages: Math.max(1, Math.floor(maxBytes / (options.maxMessageBytes + overheadBytes))),
+    retentionSeconds: Math.floor(options.resumeWindowMs / 1000),
     retentionBytes: maxBytes,
-    keepaliveIntervalMs,
+    keepaliveIntervalMs: options.pingIntervalMs,
   };
 }
 
