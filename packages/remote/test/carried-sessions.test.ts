@@ -172,6 +172,40 @@ describe('sessions carried across a lost server', () => {
     expect(editor.texts).toEqual([...shown, notesReply(['one', 'two', 'three'])]);
   });
 
+  it('an agent that requires authenticate: the carry authenticates as the editor did, then resumes', async () => {
+    const store: NotesStore = new Map();
+    const options = { store, reopen: 'resume', requiresAuthentication: true } as const;
+    const first = await startServer(options);
+    const recorder = eventRecorder();
+    const logs = recordingLogger();
+    const remote = await connectAcp(first.url, {
+      logger: logs.logger,
+      onConnectionEvent: recorder.onConnectionEvent,
+    });
+    cleanup.add(() => remote.close());
+    const editor = editorOn(remote.stream);
+    await editor.connection.agent.request(methods.agent.initialize, {
+      protocolVersion: PROTOCOL_VERSION,
+      clientCapabilities: {},
+    });
+    await editor.connection.agent.request(methods.agent.authenticate, { methodId: 'token' });
+    const { sessionId } = await editor.connection.agent.request(methods.agent.session.new, {
+      cwd: '/work',
+      mcpServers: [],
+    });
+    await editor.prompt(sessionId, 'one');
+    await first.close();
+    await startServer(options, first.port);
+    // Without authenticating again the carry fails (`session/resume failed: Authentication required`).
+    const outcome = await Promise.race([
+      recorder.waitFor('sessions-carried'),
+      recorder.waitFor('carry-failed'),
+    ]);
+    expect(outcome).toMatchObject({ type: 'sessions-carried', carried: [sessionId], lost: [] });
+    await editor.prompt(sessionId, 'two');
+    expect(editor.texts.at(-1)).toBe(notesReply(['one', 'two']));
+  });
+
   it('a second session the new server does not know is lost; the other carries on', async () => {
     const { store, first, recorder, editor } = await editorOverConnectAcp();
     const kept = await editor.start();

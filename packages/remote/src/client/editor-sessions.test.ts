@@ -31,6 +31,20 @@ describe('EditorSessions', () => {
     expect(initialized().initializeParams).toEqual({ protocolVersion: 1, clientCapabilities: { x: 1 } });
   });
 
+  it('keeps the last authenticate the agent accepted, never a refused one', () => {
+    const sessions = initialized();
+    sent(sessions, { id: 1, method: 'authenticate', params: { methodId: 'wrong' } });
+    received(sessions, { id: 1, error: { code: -32602, message: 'no such method' } });
+    expect(sessions.authenticateParams).toBeUndefined();
+    sent(sessions, { id: 2, method: 'authenticate', params: { methodId: 'token' } });
+    expect(sessions.authenticateParams).toBeUndefined();
+    received(sessions, { id: 2, result: {} });
+    expect(sessions.authenticateParams).toEqual({ methodId: 'token' });
+    sent(sessions, { id: 3, method: 'authenticate', params: { methodId: 'other' } });
+    received(sessions, { id: 3, error: { code: -32000, message: 'Authentication required' } });
+    expect(sessions.authenticateParams).toEqual({ methodId: 'token' });
+  });
+
   it('opens sessions from session/new, load and resume answers, with what reopening them needs', () => {
     const sessions = initialized();
     sent(sessions, { id: 1, method: 'session/new', params: { cwd: '/a', mcpServers: [{ name: 'm' }] } });

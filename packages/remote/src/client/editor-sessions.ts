@@ -57,7 +57,8 @@ function openingOf(params: JsonObject | undefined): SessionOpening | undefined {
 
 /**
  * What the editor has open on a connection, kept from the frames it sends (`sent`) and receives (`received`):
- * `initialize`'s params once the agent answered it, each open session and how it was opened, the editor's requests
+ * `initialize`'s params once the agent answered it (and the last `authenticate` it accepted), each open session and
+ * how it was opened, the editor's requests
  * waiting for an answer and the server's requests waiting for the editor's. Only the frames of the methods that open
  * or end a session (and `initialize`) are parsed; everything else is read from its route keys.
  *
@@ -79,10 +80,18 @@ export class EditorSessions {
   #initializeParams: JsonObject | undefined;
   #initializeId: string | undefined;
   #initialized = false;
+  /** The params of each `authenticate` the editor sent, by id key, until the agent answers it. */
+  readonly #authenticating = new Map<string, JsonObject | undefined>();
+  #authenticateParams: JsonObject | undefined;
 
   /** The params of the editor's `initialize`, once the agent answered it (undefined before). */
   get initializeParams(): JsonObject | undefined {
     return this.#initialized ? this.#initializeParams : undefined;
+  }
+
+  /** The params of the editor's last `authenticate` the agent accepted (undefined when none was). */
+  get authenticateParams(): JsonObject | undefined {
+    return this.#authenticateParams;
   }
 
   /** A frame the editor sent to the server (`keys`: its route keys). */
@@ -97,6 +106,11 @@ export class EditorSessions {
     if (method === 'initialize') {
       this.#initializeParams = paramsOf(payload);
       this.#initializeId = keys.id;
+      this.pending.set(keys.id, { method });
+      return;
+    }
+    if (method === 'authenticate') {
+      this.#authenticating.set(keys.id, paramsOf(payload));
       this.pending.set(keys.id, { method });
       return;
     }
@@ -124,6 +138,12 @@ export class EditorSessions {
       if (keys.id === this.#initializeId && succeeded(payload)) this.#initialized = true;
       return;
     }
+    if (method === 'authenticate') {
+      const params = this.#authenticating.get(keys.id);
+      this.#authenticating.delete(keys.id);
+      if (succeeded(payload)) this.#authenticateParams = params ?? {};
+      return;
+    }
     if (OPENING_METHODS.has(method)) {
       const sessionId = method === 'session/new' ? keys.resultSessionId : request.sessionId;
       if (sessionId !== undefined && request.opening !== undefined && succeeded(payload))
@@ -141,6 +161,7 @@ export class EditorSessions {
   cut(): { readonly editorRequests: string[]; readonly serverRequests: string[] } {
     const editorRequests = [...this.pending.keys()];
     const serverRequests = [...this.serverRequests];
+    this.#authenticating.clear();
     this.pending.clear();
     this.serverRequests.clear();
     return { editorRequests, serverRequests };

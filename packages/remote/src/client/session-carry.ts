@@ -77,7 +77,8 @@ export class SessionCarry {
   }
 
   /**
-   * Initializes the new connection as the editor did, then opens every session the editor has open: with
+   * Initializes the new connection as the editor did (and authenticates as it last did), then opens every session
+   * the editor has open: with
    * `session/resume` when the agent advertises it, else `session/load` when it advertises that, else not at all.
    *
    * @throws {@link AcpRemoteError} `CONNECTION_FAILED` when the connection ends or `initialize` is refused or unanswered.
@@ -85,6 +86,17 @@ export class SessionCarry {
   async run(): Promise<CarriedSession[]> {
     const initialize = await this.request('initialize', this.sessions.initializeParams ?? {});
     if (!isObject(initialize.result)) throw carryInterrupted(`initialize failed: ${errorText(initialize)}`);
+    // The agent's authentication belongs to the connection: what the editor did on the old one, done again.
+    const authenticateParams = this.sessions.authenticateParams;
+    if (authenticateParams !== undefined) {
+      const authenticated = await this.request('authenticate', authenticateParams);
+      if (authenticated.error !== undefined)
+        return [...this.sessions.open.keys()].map((sessionId) => ({
+          sessionId,
+          carried: false,
+          message: `authenticate failed: ${errorText(authenticated)}`,
+        }));
+    }
     const capabilities = isObject(initialize.result.agentCapabilities)
       ? initialize.result.agentCapabilities
       : {};

@@ -10,6 +10,8 @@ export interface NotesAgentOptions {
   readonly store: NotesStore;
   /** How the agent offers its sessions again: `session/resume`, `session/load` (replaying them) or neither. */
   readonly reopen: 'resume' | 'load' | 'none';
+  /** Every session method needs `authenticate` (method `token`) first, on each connection (`auth_required`). */
+  readonly requiresAuthentication?: boolean;
 }
 
 /** The reply to the prompts of a session so far. */
@@ -23,7 +25,9 @@ export function notesReply(prompts: readonly string[]): string {
  */
 export function notesAgent(options: NotesAgentOptions) {
   const { store } = options;
+  let authenticated = options.requiresAuthentication !== true;
   const known = (sessionId: string) => {
+    if (!authenticated) throw RequestError.authRequired();
     const prompts = store.get(sessionId);
     if (prompts === undefined) throw RequestError.resourceNotFound(sessionId);
     return prompts;
@@ -35,8 +39,15 @@ export function notesAgent(options: NotesAgentOptions) {
         loadSession: options.reopen === 'load',
         ...(options.reopen === 'resume' ? { sessionCapabilities: { resume: {} } } : {}),
       },
+      authMethods: options.requiresAuthentication ? [{ id: 'token', name: 'Token' }] : [],
     }))
+    .onRequest(methods.agent.authenticate, ({ params }) => {
+      if (params.methodId !== 'token') throw RequestError.invalidParams({ methodId: params.methodId });
+      authenticated = true;
+      return {};
+    })
     .onRequest(methods.agent.session.new, () => {
+      if (!authenticated) throw RequestError.authRequired();
       const sessionId = `notes-${store.size + 1}`;
       store.set(sessionId, []);
       return { sessionId };
