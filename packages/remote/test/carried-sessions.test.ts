@@ -106,9 +106,9 @@ function startMirror(url: string, options: MirrorOptions) {
 }
 
 /** A server of the resuming notes agent, and an editor on `connectAcp` to it (its events recorded). */
-async function editorOverConnectAcp() {
+async function editorOverConnectAcp(requiresAuthentication = false) {
   const store: NotesStore = new Map();
-  const first = await startServer({ store, reopen: 'resume' });
+  const first = await startServer({ store, reopen: 'resume', requiresAuthentication });
   const recorder = eventRecorder();
   const logs = recordingLogger();
   const remote = await connectAcp(first.url, {
@@ -173,17 +173,7 @@ describe('sessions carried across a lost server', () => {
   });
 
   it('an agent that requires authenticate: the carry authenticates as the editor did, then resumes', async () => {
-    const store: NotesStore = new Map();
-    const options = { store, reopen: 'resume', requiresAuthentication: true } as const;
-    const first = await startServer(options);
-    const recorder = eventRecorder();
-    const logs = recordingLogger();
-    const remote = await connectAcp(first.url, {
-      logger: logs.logger,
-      onConnectionEvent: recorder.onConnectionEvent,
-    });
-    cleanup.add(() => remote.close());
-    const editor = editorOn(remote.stream);
+    const { store, first, recorder, editor } = await editorOverConnectAcp(true);
     await editor.connection.agent.request(methods.agent.initialize, {
       protocolVersion: PROTOCOL_VERSION,
       clientCapabilities: {},
@@ -195,7 +185,7 @@ describe('sessions carried across a lost server', () => {
     });
     await editor.prompt(sessionId, 'one');
     await first.close();
-    await startServer(options, first.port);
+    await startServer({ store, reopen: 'resume', requiresAuthentication: true }, first.port);
     // Without authenticating again the carry fails (`session/resume failed: Authentication required`).
     const outcome = await Promise.race([
       recorder.waitFor('sessions-carried'),

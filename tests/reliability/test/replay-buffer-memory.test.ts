@@ -137,6 +137,20 @@ async function flood(
   }
 }
 
+/** `acpremote expose` of the hold agent keeping `budget` bytes for a resume, messages of at most 1 MiB. */
+function exposeHoldAgent(budget: number): string[] {
+  return [
+    'expose',
+    '--resume-buffer-bytes',
+    String(budget),
+    '--max-message-bytes',
+    String(MiB),
+    '--',
+    process.execPath,
+    fixturePath('hold-agent.mjs'),
+  ];
+}
+
 const describeOutcome = (label: string, outcome: FloodOutcome) =>
   `${label}: ${outcome.answers} answers; live memory +${(outcome.liveGrowth / MiB).toFixed(1)} MiB, ` +
   `RSS +${(outcome.rssGrowth / MiB).toFixed(1)} MiB, replay gauge ${(outcome.replayGauge / MiB).toFixed(1)} MiB`;
@@ -166,16 +180,7 @@ describe('the resume replay buffer under a client that never acknowledges (issue
 
   it('`expose` with a 1 MiB bound: small answers keep live memory within the bound + 25 %', async () => {
     const budget = MiB;
-    const args = [
-      'expose',
-      '--resume-buffer-bytes',
-      String(budget),
-      '--max-message-bytes',
-      String(MiB),
-      '--',
-      process.execPath,
-      fixturePath('hold-agent.mjs'),
-    ];
+    const args = exposeHoldAgent(budget);
     const outcome = await flood(
       servers,
       args,
@@ -190,16 +195,7 @@ describe('the resume replay buffer under a client that never acknowledges (issue
     // Large enough that the warm-up keeps a small part of it: a bound that counted payload (each kept message costing
     // several times its bytes) would grow live memory far past it.
     const budget = 8 * MiB;
-    const args = [
-      'expose',
-      '--resume-buffer-bytes',
-      String(budget),
-      '--max-message-bytes',
-      String(MiB),
-      '--',
-      process.execPath,
-      fixturePath('hold-agent.mjs'),
-    ];
+    const args = exposeHoldAgent(budget);
     // Enough small answers (each with its cursor, ~170 bytes, ~430 with the 256-byte overhead counted) to fill the
     // bound (one message larger than resumeBufferBytes) twice over.
     const total = 2_000 + Math.ceil((2 * (budget + MiB)) / 170);

@@ -1,12 +1,12 @@
 // A real HAProxy in front of acpremote instances: TLS with a self-signed certificate made at test time, a
 // configuration the test gives (e.g. the docs' own), and a log of where each request went, all in a temp directory.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { selfSignedCertificate } from './certificate.js';
-import { reserveFreePort, waitForPort } from './ports.js';
+import { foregroundProxy } from './foreground-proxy.js';
+import { reserveFreePort } from './ports.js';
 
 /** A running HAProxy TLS proxy. */
 export interface HaproxyProxy {
@@ -70,21 +70,6 @@ export async function startHaproxyTlsProxy(
       output += text;
     });
   }
-  const close = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(timer);
-    }
-    rmSync(directory, { recursive: true, force: true });
-  };
-  try {
-    await waitForPort(port, 10_000, () => child.exitCode === null && child.signalCode === null);
-  } catch (error) {
-    await close();
-    throw new Error(`haproxy did not start: ${(error as Error).message}\n${output}`, { cause: error });
-  }
+  const close = await foregroundProxy('haproxy', child, port, directory, () => output);
   return { port, certificatePath, log: () => output, close };
 }

@@ -2,12 +2,12 @@
 // headers, least_conn (or client-address hashing) over the given upstreams and a short proxy_read_timeout, all in a
 // temp directory.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { selfSignedCertificate } from './certificate.js';
-import { reserveFreePort, waitForPort } from './ports.js';
+import { foregroundProxy } from './foreground-proxy.js';
+import { reserveFreePort } from './ports.js';
 
 /** A running nginx TLS proxy. */
 export interface NginxProxy {
@@ -144,22 +144,6 @@ ${options.upstreams.map((upstream) => `    server ${[upstream, options.serverPar
   };
   const errorLog = () => readLog(errorLogPath);
   const accessLog = () => readLog(temp('access.log'));
-  const close = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(timer);
-    }
-    rmSync(directory, { recursive: true, force: true });
-  };
-  try {
-    await waitForPort(port, 10_000, () => child.exitCode === null && child.signalCode === null);
-  } catch (error) {
-    const log = errorLog();
-    await close();
-    throw new Error(`nginx did not start: ${(error as Error).message}\n${log}`, { cause: error });
-  }
+  const close = await foregroundProxy('nginx', child, port, directory, errorLog);
   return { port, certificatePath, directory, errorLog, accessLog, close };
 }
