@@ -58,9 +58,9 @@ function openingOf(params: JsonObject | undefined): SessionOpening | undefined {
 /**
  * What the editor has open on a connection, kept from the frames it sends (`sent`) and receives (`received`):
  * `initialize`'s params once the agent answered it (and the last `authenticate` it accepted), each open session and
- * how it was opened, the editor's requests
- * waiting for an answer and the server's requests waiting for the editor's. Only the frames of the methods that open
- * or end a session (and `initialize`) are parsed; everything else is read from its route keys.
+ * how it was opened, the editor's requests waiting for an answer and the server's requests waiting for the editor's.
+ * Only the frames of the methods that open or end a session (and `initialize`, `authenticate`) are parsed; everything
+ * else is read from its route keys.
  *
  * @example
  * ```ts

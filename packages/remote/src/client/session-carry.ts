@@ -78,8 +78,8 @@ export class SessionCarry {
 
   /**
    * Initializes the new connection as the editor did (and authenticates as it last did), then opens every session
-   * the editor has open: with
-   * `session/resume` when the agent advertises it, else `session/load` when it advertises that, else not at all.
+   * the editor has open: with `session/resume` when the agent advertises it, else `session/load` when it advertises
+   * that, else not at all. A refused `authenticate` reports every session lost with its reason.
    *
    * @throws {@link AcpRemoteError} `CONNECTION_FAILED` when the connection ends or `initialize` is refused or unanswered.
    */

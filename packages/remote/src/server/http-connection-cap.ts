@@ -47,8 +47,8 @@ function keyOf(socket: CappedSocket): string | undefined {
  * within `HTTP_FIRST_HEAD_GRACE_MS` of their accept with no head yet, the oldest of the client holding the most
  * connections (so a churn of slow bodies, all younger than it, or a flood from another address never closes a
  * client between its connect and its head); a connection whose request has arrived whole (being answered) is never
- * closed. Only when every connection is being answered is the newcomer refused. One client (remote address) has at most `maxBodiesPerClient` bodies arriving at once: one more closes
- * its oldest, slowest first. So a flood of idle sockets or slow bodies cannot exhaust file descriptors or lock out
+ * closed. Only when every connection is being answered is the newcomer refused. One client (remote address) has at
+ * most `maxBodiesPerClient` bodies arriving at once: one more closes its oldest, slowest first. So a flood of idle sockets or slow bodies cannot exhaust file descriptors or lock out
  * `/healthz`, `/readyz` or another client: a request that arrives promptly always finds a slot.
  *
  * @example

@@ -106,8 +106,8 @@ export class RemoteServerHost implements RemoteServer {
   /** ACP's Streamable HTTP on the mount path, and the connections it holds. */
   #streamableHttp!: StreamableHttpEndpoint;
   readonly #webSockets: WebSocketAcceptor;
+  /** The plain HTTP sockets: the connection cap, the event streams' sockets (`maxEventStreams`). */
   readonly #httpSockets: HttpSockets;
-  /** Sockets of Streamable HTTP event streams, open now (`maxEventStreams`). */
   #httpServer!: HttpServer | HttpsServer;
   /** The first drain's outcome (drain() is idempotent). */
   #drained: Promise<DrainResult> | undefined;
