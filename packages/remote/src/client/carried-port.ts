@@ -7,6 +7,7 @@ import type { ResolvedConnectOptions } from '../options/validation.js';
 import { HIGH_WATER_BYTES, PauseReason, ReadGate } from '../relay/flow-control.js';
 import type { FramePort, PortClose } from '../relay/frame-port.js';
 import type { RelayMetrics } from '../relay/relay-metrics.js';
+import type { ClientConnection } from '../seams/client-connection-shape.js';
 import { CloseCode } from '../shared/constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
 import { reconnectBackoffMs } from '../shared/reconnect-backoff.js';
@@ -14,7 +15,6 @@ import type { Transport } from '../shared/transport.js';
 import { errorResponseText, wireErrors } from '../wire/json-rpc.js';
 import { RouteKeyReader } from '../wire/route-key-reader.js';
 import { ROUTE_WATCH, type RouteKeys } from '../wire/route-keys.js';
-import type { ClientConnection } from './client-connection-shape.js';
 import { EditorSessions } from './editor-sessions.js';
 import { type CarriedSession, SessionCarry } from './session-carry.js';
 

@@ -7,6 +7,8 @@ import type { ConnectionEvent, ResumeFailureReason } from '../options/connection
 import type { ResolvedConnectOptions } from '../options/validation.js';
 import { FrameLog } from '../relay/frame-log.js';
 import type { PortClose } from '../relay/frame-port.js';
+import type { ClientConnection } from '../seams/client-connection-shape.js';
+import { closeClientPort } from '../seams/close-client-port.js';
 import { CloseCode } from '../shared/constants.js';
 import { ResumeRefusedError } from '../shared/errors.js';
 import { reconnectBackoffMs } from '../shared/reconnect-backoff.js';
@@ -21,8 +23,6 @@ import {
   resumeRequestHeaders,
 } from '../websocket/resume/resume-protocol.js';
 import { WebSocketPort } from '../websocket/websocket-port.js';
-import type { ClientConnection } from './client-connection-shape.js';
-import { closeClientPort } from './close-client-port.js';
 
 /** The least time an attempt gets to open and be welcomed, even at the end of the window. */
 const MIN_ATTEMPT_MS = 1_000;

@@ -5,6 +5,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { ServerPaths } from '../options/mount-path.js';
 import type { SecurityPolicy } from '../options/security-policy.js';
+import { type Refusal, type RequestDecision, refuse } from '../seams/refusal.js';
 import { clientIdentity } from '../sessions/session-keeper.js';
 import { RemoteProtocol } from '../shared/constants.js';
 import {
@@ -22,8 +23,8 @@ import {
   type ResumeRefusalReason,
   readResumeRequest,
 } from '../websocket/resume/resume-protocol.js';
-import type { ResumableSession, ResumeRegistry } from '../websocket/resume/resume-registry.js';
-import type { RefusalReason } from './refusal-reasons.js';
+import type { ResumeRegistry } from '../websocket/resume/resume-registry.js';
+import type { AdmittedUpgrade } from '../websocket/websocket-acceptor.js';
 
 /**
  * Compares a presented bearer token with the expected one in constant time: both are hashed with SHA-256 first, so
@@ -54,22 +55,6 @@ function expectedDigest(expected: string): Buffer {
   }
   return digest;
 }
-
-export type { RefusalReason } from './refusal-reasons.js';
-
-/** A refused request: the HTTP answer and its reason. */
-export interface Refusal {
-  readonly ok: false;
-  readonly status: number;
-  readonly reason: RefusalReason;
-  readonly body: string;
-  /** `text/plain; charset=utf-8` unless said otherwise (a JSON-RPC error body is `application/json`). */
-  readonly contentType?: string;
-  readonly headers?: Record<string, string>;
-}
-
-/** Outcome of checking one HTTP request (plain route or upgrade). */
-export type RequestDecision = { ok: true } | Refusal;
 
 const BAD_REQUEST: Refusal = { ok: false, status: 400, reason: 'malformed', body: 'bad request\n' };
 
@@ -149,17 +134,10 @@ export interface AdmissionRules {
 }
 
 /**
- * The outcome of checking an upgrade: a refusal, a new connection, or a resume of `session`. `named`: an RFD
- * WebSocket let in past the drain and the connection cap because it names a connection it may resume; should its first
- * message not resume it, it must pass them after all ({@link decideNewConnection}).
+ * The outcome of checking an upgrade: a refusal, or what the WebSocket acceptor is to do with it (a new connection,
+ * a resume, an RFD WebSocket let in because it names a connection: {@link AdmittedUpgrade}).
  */
-export type UpgradeDecision =
-  | Refusal
-  | {
-      readonly ok: true;
-      readonly resume?: { session: ResumableSession; received: number };
-      readonly named?: true;
-    };
+export type UpgradeDecision = Refusal | AdmittedUpgrade;
 
 /** The path of a request (no query or fragment); undefined for a request target that is not a path. */
 export function requestPath(request: IncomingMessage): string | undefined {
@@ -167,16 +145,6 @@ export function requestPath(request: IncomingMessage): string | undefined {
   if (!raw.startsWith('/')) return undefined;
   const end = raw.search(/[?#]/);
   return end === -1 ? raw : raw.slice(0, end);
-}
-
-/** A refusal with a one-line `text/plain` body (`body` ends with its newline). */
-export function refuse(
-  status: number,
-  reason: RefusalReason,
-  body: string,
-  headers?: Record<string, string>,
-): Refusal {
-  return { ok: false, status, reason, body, ...(headers ? { headers } : {}) };
 }
 
 /** The subprotocols a request offers (`Sec-WebSocket-Protocol`, comma-separated). */

@@ -3,9 +3,10 @@
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ServerPaths } from '../options/mount-path.js';
+import type { Refusal } from '../seams/refusal.js';
 import { RemoteProtocol } from '../shared/constants.js';
 import type { RemoteLogger } from '../shared/logger.js';
-import { type Refusal, requestPath } from './admission.js';
+import { requestPath } from './admission.js';
 import type { MetricsEndpoint } from './metrics.js';
 
 /** A complete answer with a body (`text/plain` unless said otherwise); HEAD gets the headers only. */

@@ -3,9 +3,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import type { ServerMetrics } from '../seams/server-metrics.js';
 import { HttpConnectionCap } from './http-connection-cap.js';
 import { clientErrorAnswer } from './http-endpoints.js';
-import type { ServerMetrics } from './metrics.js';
 import type { RefusalLog } from './refusal-log.js';
 
 /**

@@ -3,7 +3,8 @@ import { register as globalRegistry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { parseMetrics, sampleValue } from '../../test/support/prometheus.js';
 import { DISCARDED_MESSAGES } from '../relay/relay-metrics.js';
-import { createMetricsEndpoint, NO_METRICS, type ServerState } from './metrics.js';
+import { NO_METRICS } from '../seams/server-metrics.js';
+import { createMetricsEndpoint, type ServerState } from './metrics.js';
 
 /** What an idle server tells its metrics, with `overrides`. */
 function serverState(overrides: Partial<ServerState> = {}): ServerState {

@@ -9,68 +9,22 @@
 import type { Counter, Gauge, Metric, Registry } from 'prom-client';
 import {
   CountingMessageCounter,
-  DISCARDED_MESSAGES,
   type FrameRefusalReason,
   type LimitName,
   MESSAGE_SIZE_BUCKETS,
   type RelayMetrics,
 } from '../relay/relay-metrics.js';
+import { type RefusalReason, refusalReasons } from '../seams/refusal-reasons.js';
+import type { DurableResumeOutcome, ServerMetrics } from '../seams/server-metrics.js';
 import { DurableRefusalReason } from '../shared/durable-resume.js';
 import { TRANSPORTS, type Transport, type TransportLabel, transportLabel } from '../shared/transport.js';
 import type { ResumeRefusalReason } from '../websocket/resume/resume-protocol.js';
 import type { ResumeCounters } from '../websocket/resume/resume-registry.js';
-import { type RefusalReason, refusalReasons } from './refusal-reasons.js';
 
-/**
- * Everything a server counts. A server with metrics off hands out {@link NO_METRICS}; handlers call these methods
- * unconditionally. Resume events are counted by the server's resume registry and read at scrape time.
- */
-export interface ServerMetrics extends RelayMetrics {
-  /** What the ports of one transport count (this object itself counts the WebSocket's). */
-  forTransport(transport: Transport): RelayMetrics;
-  /** A new connection accepted: a WebSocket upgrade, or a Streamable HTTP `initialize`. */
-  connectionAccepted(transport?: Transport): void;
-  /** A new connection refused (the reason the server's admission gave). */
-  connectionRefused(reason: RefusalReason, transport?: Transport): void;
-  /** A plain HTTP request refused, or an HTTP connection closed at the connection cap (`limit`). */
-  requestRefused(reason: RefusalReason): void;
-  /** An agent process started (`serveCommand`: one per connection). */
-  childStarted(): void;
-  /** An agent process ended (its exit code, or the signal that killed it), or never started (`error` set). */
-  childExited(exit: { code: number | null; signal: string | null; error?: Error }): void;
-  /** A connection terminated because its client answered no ping for 1.5 intervals. */
-  heartbeatTimedOut(): void;
-  /**
-   * A resume of the durable-resume draft answered: a `Last-Event-ID` on Streamable HTTP or a `stream/resume` on the
-   * RFD WebSocket, taken (`accepted`) or refused (its reason). `acpkit.resume.v1` resumes are counted by the resume
-   * registry.
-   */
-  durableResume(transport: Transport, outcome: DurableResumeOutcome): void;
-}
-
-/** How a resume of the durable-resume draft ended: taken, or the reason it was refused. */
-export type DurableResumeOutcome = 'accepted' | DurableRefusalReason;
 const DURABLE_RESUME_OUTCOMES: readonly DurableResumeOutcome[] = [
   'accepted',
   ...Object.values(DurableRefusalReason),
 ];
-
-/** The metrics of a server with metrics off: every method does nothing. */
-export const NO_METRICS: ServerMetrics = Object.freeze({
-  received: DISCARDED_MESSAGES,
-  sent: DISCARDED_MESSAGES,
-  frameRefused() {},
-  limitReached() {},
-  forTransport: () => NO_METRICS,
-  connectionAccepted() {},
-  connectionRefused() {},
-  requestRefused() {},
-  childStarted() {},
-  childExited() {},
-  sendStallClosed() {},
-  heartbeatTimedOut() {},
-  durableResume() {},
-});
 
 /** What the server tells the metrics at scrape time. */
 export interface ServerState {

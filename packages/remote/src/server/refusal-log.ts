@@ -2,12 +2,12 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import type { Refusal } from '../seams/refusal.js';
+import type { ServerMetrics } from '../seams/server-metrics.js';
 import { type RemoteLogger, rateLimitLogger } from '../shared/logger.js';
 import { type Transport, transportLabel } from '../shared/transport.js';
 import { RESUME_REFUSED_HEADER } from '../websocket/resume/resume-protocol.js';
-import type { Refusal } from './admission.js';
 import type { EvictionReason } from './http-connection-cap.js';
-import type { ServerMetrics } from './metrics.js';
 
 /** Refusals are logged at info, at most 10 lines per reason every 10 s (then one line with the count). */
 const REFUSAL_LOG_LIMIT = {

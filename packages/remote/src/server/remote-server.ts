@@ -10,6 +10,15 @@ import type { ServerPaths } from '../options/mount-path.js';
 import { type ResolvedServeOptions, resolveGraceMs } from '../options/validation.js';
 import { FrameLog } from '../relay/frame-log.js';
 import type { FramePort } from '../relay/frame-port.js';
+import {
+  type ConnectionHandler,
+  type ConnectionOpener,
+  type ConnectionOpening,
+  type ConnectionSession,
+  SHUTDOWN_REASON,
+} from '../seams/connection.js';
+import type { Refusal } from '../seams/refusal.js';
+import { NO_METRICS, type ServerMetrics } from '../seams/server-metrics.js';
 import { MemorySessionKeeper } from '../sessions/session-keeper.js';
 import { CloseCode } from '../shared/constants.js';
 import { type ResumableRetention, retentionOf } from '../shared/durable-resume.js';
@@ -29,26 +38,12 @@ import {
   decideNewConnection,
   decideRequest,
   decideUpgrade,
-  type Refusal,
   requestPath,
 } from './admission.js';
-import {
-  type ConnectionHandler,
-  type ConnectionOpener,
-  type ConnectionOpening,
-  type ConnectionSession,
-  SHUTDOWN_REASON,
-} from './connection.js';
 import { HttpEndpoints, rejectUpgrade, respondRefusal } from './http-endpoints.js';
 import { listen } from './http-listener.js';
 import { HttpSockets } from './http-sockets.js';
-import {
-  type BufferName,
-  createMetricsEndpoint,
-  type MetricsEndpoint,
-  NO_METRICS,
-  type ServerMetrics,
-} from './metrics.js';
+import { type BufferName, createMetricsEndpoint, type MetricsEndpoint } from './metrics.js';
 import { RefusalLog } from './refusal-log.js';
 import type { CloseOptions, DrainOptions, DrainResult, RemoteServer } from './remote-server-api.js';
 

@@ -5,10 +5,10 @@ import type { ServeOptions } from '../options/options.js';
 import { resolveServeOptions } from '../options/validation.js';
 import type { FramePort } from '../relay/frame-port.js';
 import { messageStream } from '../relay/message-stream.js';
+import type { ConnectionContext, ConnectionSession } from '../seams/connection.js';
 import { CloseCode } from '../shared/constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
 import { INITIALIZE_METHOD } from '../wire/initialize.js';
-import type { ConnectionContext, ConnectionSession } from './connection.js';
 import { RemoteServerHost } from './remote-server.js';
 import type { RemoteServer } from './remote-server-api.js';
 

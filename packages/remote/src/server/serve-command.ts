@@ -3,12 +3,12 @@ import type { CommandOptions, ServeOptions } from '../options/options.js';
 import { type ResolvedCommand, resolveCommandOptions, resolveServeOptions } from '../options/validation.js';
 import type { FramePort } from '../relay/frame-port.js';
 import { Relay } from '../relay/relay-core.js';
+import type { ConnectionContext, ConnectionSession } from '../seams/connection.js';
 import { CloseCode } from '../shared/constants.js';
 import type { FrameRules } from '../wire/inbound.js';
 import { errorResponseText, wireErrors } from '../wire/json-rpc.js';
 import { AgentHandshake } from './agent-handshake.js';
 import { type ProcessGroupChild, spawnProcessGroup } from './child-process.js';
-import type { ConnectionContext, ConnectionSession } from './connection.js';
 import { RemoteServerHost } from './remote-server.js';
 import type { RemoteServer } from './remote-server-api.js';
 

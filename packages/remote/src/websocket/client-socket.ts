@@ -1,8 +1,8 @@
 // Opening a client WebSocket: the metadata fetch, the upgrade within one deadline, and why a server refused it.
 import { performance } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
-import { connectionFailure, credentialRefusal, EndpointRefusal } from '../client/endpoint-refusal.js';
 import type { ResolvedConnectOptions } from '../options/validation.js';
+import { connectionFailure, credentialRefusal, EndpointRefusal } from '../seams/endpoint-refusal.js';
 import { RemoteDefaults } from '../shared/constants.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
 import { hardPayloadCap } from '../shared/fixed-limits.js';

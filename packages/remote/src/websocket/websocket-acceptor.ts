@@ -7,8 +7,8 @@ import type { Duplex } from 'node:stream';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import type { ResolvedServeOptions } from '../options/validation.js';
 import type { FrameRefusalReason } from '../relay/relay-metrics.js';
-import type { Refusal, UpgradeDecision } from '../server/admission.js';
-import { type ConnectionOpener, SHUTDOWN_REASON } from '../server/connection.js';
+import { type ConnectionOpener, SHUTDOWN_REASON } from '../seams/connection.js';
+import type { Refusal } from '../seams/refusal.js';
 import { clientIdentity } from '../sessions/session-keeper.js';
 import { newConnectionId } from '../shared/connection-id.js';
 import { CloseCode } from '../shared/constants.js';
@@ -18,7 +18,7 @@ import { rawDataToBuffer } from '../wire/inbound.js';
 import type { DurableSockets } from './durable/durable-sockets.js';
 import { startHeartbeat } from './heartbeat.js';
 import { RESUME_SUBPROTOCOL } from './resume/resume-protocol.js';
-import type { ResumeRegistry } from './resume/resume-registry.js';
+import type { ResumableSession, ResumeRegistry } from './resume/resume-registry.js';
 import {
   mayBeStreamResume,
   readStreamResume,
@@ -68,7 +68,16 @@ export interface WebSocketAcceptorOptions {
   readonly admit?: (request: IncomingMessage) => Refusal | undefined;
 }
 
-type AdmittedUpgrade = Extract<UpgradeDecision, { ok: true }>;
+/**
+ * An upgrade the server's admission let in: a new connection, a resume of `session`, or (`named`) an RFD WebSocket let
+ * in past the drain and the connection cap because it names a connection it may resume; should its first message not
+ * resume it, it must pass them after all.
+ */
+export interface AdmittedUpgrade {
+  readonly ok: true;
+  readonly resume?: { session: ResumableSession; received: number };
+  readonly named?: true;
+}
 
 /**
  * Completes the WebSocket handshakes the server's admission let in, on both WebSocket paths: `<mount>/ws` (the

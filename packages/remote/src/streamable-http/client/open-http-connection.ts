@@ -2,11 +2,11 @@
 // Streamable HTTP endpoint from anything else with a clear error, and the port.
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { ClientConnection } from '../../client/client-connection-shape.js';
-import { closeClientPort } from '../../client/close-client-port.js';
-import { connectionFailure, credentialRefusal, EndpointRefusal } from '../../client/endpoint-refusal.js';
 import type { ResolvedConnectOptions } from '../../options/validation.js';
 import { FrameLog } from '../../relay/frame-log.js';
+import type { ClientConnection } from '../../seams/client-connection-shape.js';
+import { closeClientPort } from '../../seams/close-client-port.js';
+import { connectionFailure, credentialRefusal, EndpointRefusal } from '../../seams/endpoint-refusal.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from '../../shared/errors.js';
 import { redactUrls } from '../../shared/logger.js';
 import { RouteKeyReader } from '../../wire/route-key-reader.js';

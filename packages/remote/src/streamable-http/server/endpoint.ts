@@ -3,7 +3,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PortClose } from '../../relay/frame-port.js';
-import { type Refusal, type RefusalReason, refuse } from '../../server/admission.js';
+import { type Refusal, type RefusalReason, refuse } from '../../seams/refusal.js';
 import { clientIdentity, isSameClient, type SessionKeeper } from '../../sessions/session-keeper.js';
 import { newConnectionId } from '../../shared/connection-id.js';
 import {

@@ -2,8 +2,8 @@
 // admission and the same opening path as a WebSocket's.
 import type { IncomingMessage } from 'node:http';
 import type { ResolvedServeOptions } from '../../options/validation.js';
-import type { Refusal } from '../../server/admission.js';
-import type { ConnectionOpener } from '../../server/connection.js';
+import type { ConnectionOpener } from '../../seams/connection.js';
+import type { Refusal } from '../../seams/refusal.js';
 import type { SessionKeeper } from '../../sessions/session-keeper.js';
 import { FIRST_STREAM_TIMEOUT_MS } from '../../shared/fixed-limits.js';
 import { RouteKeyReader } from '../../wire/route-key-reader.js';

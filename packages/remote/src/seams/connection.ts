@@ -4,7 +4,7 @@ import type { FrameLog } from '../relay/frame-log.js';
 import type { FramePort } from '../relay/frame-port.js';
 import type { RemoteLogger } from '../shared/logger.js';
 import type { Transport } from '../shared/transport.js';
-import type { ServerMetrics } from './metrics.js';
+import type { ServerMetrics } from './server-metrics.js';
 
 /** Close reason when the server stops (close() without a grace), and of a handshake completed meanwhile. */
 export const SHUTDOWN_REASON = 'server shutting down';
