@@ -1,26 +1,8 @@
 // What a resumable client connection tells through onConnectionEvent: ConnectionEvent and ResumeFailureReason.
-import type { TurnState } from '../shared/durable-resume.js';
+import type { ResumeFailureReason, TurnState } from '../shared/durable-resume.js';
 import type { ResumeRefusedError } from '../shared/errors.js';
-/**
- * Why a client could not resume its session: a reason the server gave (`unknown`, `expired`, `ended`, `overflow`,
- * `invalid`), or one the client found itself: `unreachable` (no connection to the server within the resume
- * window), `auth` (the server refused the credentials on the reconnect), `unsupported` (the server no longer offers
- * resume), `overflow` (the client no longer holds messages the server missed).
- *
- * @example
- * ```ts
- * const reason: ResumeFailureReason = 'expired';
- * ```
- */
-export type ResumeFailureReason =
-  | 'unknown'
-  | 'expired'
-  | 'ended'
-  | 'overflow'
-  | 'invalid'
-  | 'unreachable'
-  | 'auth'
-  | 'unsupported';
+
+export type { ResumeFailureReason } from '../shared/durable-resume.js';
 
 /**
  * What happened to a resumable client connection (`connectAcp`, `runMirror`), told through

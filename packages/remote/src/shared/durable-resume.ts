@@ -1,6 +1,5 @@
 // The names and small rules of ACP's durable-resume draft ("durable resumable HTTP transport") as ACP Kit speaks
 // it: where retention is advertised, the turn-state advisory, the refusal reasons. Decisions: docs/remote-transport.md.
-import type { ResumeFailureReason } from '../options/connection-events.js';
 
 /**
  * The `_meta` key of `initialize`'s `agentCapabilities` under which a v1 server advertises the draft's transport
@@ -50,6 +49,27 @@ export const DurableRefusalReason = {
 } as const;
 /** Union of the values of {@link DurableRefusalReason}. */
 export type DurableRefusalReason = (typeof DurableRefusalReason)[keyof typeof DurableRefusalReason];
+
+/**
+ * Why a client could not resume its session: a reason the server gave (`unknown`, `expired`, `ended`, `overflow`,
+ * `invalid`), or one the client found itself: `unreachable` (no connection to the server within the resume
+ * window), `auth` (the server refused the credentials on the reconnect), `unsupported` (the server no longer offers
+ * resume), `overflow` (the client no longer holds messages the server missed).
+ *
+ * @example
+ * ```ts
+ * const reason: ResumeFailureReason = 'expired';
+ * ```
+ */
+export type ResumeFailureReason =
+  | 'unknown'
+  | 'expired'
+  | 'ended'
+  | 'overflow'
+  | 'invalid'
+  | 'unreachable'
+  | 'auth'
+  | 'unsupported';
 
 /** The client-side failure reason of a server's refusal reason (`overflow`, the older name, reads as `expired`). */
 export function failureReasonOf(reason: string | undefined): ResumeFailureReason {

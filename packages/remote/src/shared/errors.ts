@@ -1,6 +1,6 @@
 // AcpRemoteError, the family of errors `@acpkit/remote` throws, on the one ACP Kit error root (`@acpkit/errors`).
 import { AcpKitError, brandErrorClass } from '@acpkit/errors';
-import type { ResumeFailureReason } from '../options/connection-events.js';
+import type { ResumeFailureReason } from './durable-resume.js';
 
 /**
  * Stable codes of {@link AcpRemoteError}. Adding a code is a minor change; renaming or removing one is breaking.

@@ -1,6 +1,48 @@
 // The events one resumable stream holds, numbered from 1: those written and kept for a replay, then those not written
 // yet. One mechanism for the SSE streams (Last-Event-ID) and the RFD WebSocket's cursor streams (stream/resume).
-import type { EventRecord, RetentionBudget } from './sse-stream.js';
+
+/** What holds the events a retention budget counts: told when the budget lets them go, oldest first. */
+export interface RetainingStream {
+  /** Forgets sent events up to `seq` (the budget evicted them). */
+  dropThrough(seq: number): void;
+}
+
+/**
+ * One event as its stream holds it until it is sent, and after, while it may be replayed (an SSE event, or a
+ * message of an RFD WebSocket that resumes).
+ */
+export interface EventRecord {
+  readonly seq: number;
+  /** The stream that holds it. */
+  readonly stream: RetainingStream;
+  /**
+   * What follows the event's head (`id: <seq>\ndata: `); a blank line follows it. Once an event written whole (up to
+   * `SINGLE_CHUNK_BYTES` (sse-stream.ts)) is kept, its whole text instead (`JOINED`), in the budget's ring when it fits.
+   */
+  payload: Buffer | string;
+  /**
+   * Where the event's cursor (its seq) goes in `payload` (a Buffer then), -1 (the `id:` line only) or
+   * `JOINED`, and the rest of its slot packed (`packCursorSlot`): two numbers, not an object, so a kept
+   * event costs no more.
+   */
+  cursorAt: number;
+  readonly cursorSlot: number;
+  /** The event's bytes on the wire (SSE: head, payload, blank line; WebSocket: the message with its cursor). */
+  readonly bytes: number;
+  /** When it was written to a receiver (ms, `performance.now()`); 0 while queued. */
+  sentAt: number;
+  /** Increments each time the event is (re)counted by the retention budget; stale budget entries are skipped. */
+  retention: number;
+  retained: boolean;
+}
+
+/** What the held events tell the connection's retention budget (`RetentionBudget`, sse-stream.ts). */
+export interface EventRetention {
+  /** Lets go of what is past the budget's bounds at `now` (ms, `performance.now()`). */
+  evict(now: number): void;
+  /** No longer counts `record` (forgotten by its stream). */
+  release(record: EventRecord): void;
+}
 
 /**
  * Drops the consumed slots before `head` (a queue read from the front) once they are all of `items`, or at least
@@ -14,7 +56,7 @@ export function compacted(items: unknown[], head: number): number {
 }
 
 /**
- * The held events of one stream, in order: written ones (kept in the connection's {@link RetentionBudget} until it
+ * The held events of one stream, in order: written ones (kept in the connection's retention budget until it
  * lets them go through {@link dropThrough}) before unwritten ones. The stream decides how an event is written; this
  * keeps the numbering, the position and the bytes still to write.
  */
@@ -27,7 +69,7 @@ export class HeldEvents {
   /** Bytes of the events not written yet. */
   private unsent = 0;
 
-  constructor(private readonly retention: RetentionBudget) {}
+  constructor(private readonly retention: EventRetention) {}
 
   /** The seq of the last event written (0 before the first). */
   get lastSent(): number {

@@ -5,7 +5,7 @@ import { HIGH_WATER_BYTES } from '../../relay/flow-control.js';
 import { tickCorker, WRITE_BATCH_BYTES } from '../../relay/write-batching.js';
 import { type CursorSlot, cursorBytes, cursorText, packCursorSlot } from '../../wire/cursor-slot.js';
 import { EventRing } from './event-ring.js';
-import { compacted, HeldEvents } from './held-events.js';
+import { compacted, type EventRecord, HeldEvents } from './held-events.js';
 
 const EVENT_END = Buffer.from('\n\n');
 /** {@link EventRecord.cursorAt} of a sent event whose payload is now its whole text, head and cursor included. */
@@ -97,41 +97,6 @@ function retire(receiver: Writable, text: string, flushMs: number): void {
   timer.unref();
   receiver.once('close', () => clearTimeout(timer));
   receiver.once('finish', () => clearTimeout(timer));
-}
-
-/** What holds the events a {@link RetentionBudget} counts: told when the budget lets them go, oldest first. */
-export interface RetainingStream {
-  /** Forgets sent events up to `seq` (the budget evicted them). */
-  dropThrough(seq: number): void;
-}
-
-/**
- * One event as its stream holds it until it is sent, and after, while it may be replayed (an SSE event, or a
- * message of an RFD WebSocket that resumes).
- */
-export interface EventRecord {
-  readonly seq: number;
-  /** The stream that holds it. */
-  readonly stream: RetainingStream;
-  /**
-   * What follows the event's head (`id: <seq>\ndata: `); a blank line follows it. Once an event written whole (up to
-   * {@link SINGLE_CHUNK_BYTES}) is kept, its whole text instead ({@link JOINED}), in the budget's ring when it fits.
-   */
-  payload: Buffer | string;
-  /**
-   * Where the event's cursor (its seq) goes in `payload` (a Buffer then), -1 (the `id:` line only) or
-   * {@link JOINED}, and the rest of its slot packed ({@link packCursorSlot}): two numbers, not an object, so a kept
-   * event costs no more.
-   */
-  cursorAt: number;
-  readonly cursorSlot: number;
-  /** The event's bytes on the wire (SSE: head, payload, blank line; WebSocket: the message with its cursor). */
-  readonly bytes: number;
-  /** When it was written to a receiver (ms, `performance.now()`); 0 while queued. */
-  sentAt: number;
-  /** Increments each time the event is (re)counted by the retention budget; stale budget entries are skipped. */
-  retention: number;
-  retained: boolean;
 }
 
 /**

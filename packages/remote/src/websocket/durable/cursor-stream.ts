@@ -2,12 +2,12 @@
 // into `_meta["acp/cursor"]`, kept in the connection's RetentionBudget once written, replayable after a cursor.
 import { HIGH_WATER_BYTES } from '../../relay/flow-control.js';
 import { AcpRemoteError, AcpRemoteErrorCode } from '../../shared/errors.js';
-import { HeldEvents } from '../../streamable-http/server/held-events.js';
-import type {
-  EventRecord,
-  RetainingStream,
-  RetentionBudget,
-} from '../../streamable-http/server/sse-stream.js';
+import {
+  type EventRecord,
+  HeldEvents,
+  type RetainingStream,
+} from '../../streamable-http/server/held-events.js';
+import type { RetentionBudget } from '../../streamable-http/server/sse-stream.js';
 import { type CursorSlot, cursorBytes, cursorText, packCursorSlot } from '../../wire/cursor-slot.js';
 
 /** Messages up to this size are written as one buffer with their cursor; larger ones as fragments (no copy). */
