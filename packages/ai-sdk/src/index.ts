@@ -16,14 +16,13 @@ export {
   type TerminalToolResult,
 } from './client-tools/terminal-tool.js';
 export type { AiSdkCommand, AiSdkCommandContext } from './commands/slash-commands.js';
-export type { AiSdkConfigOption, AiSdkModelChoice } from './config/config-options.js';
+export type { AiSdkCallSettings, AiSdkConfigOption, AiSdkModelChoice } from './config/config-options.js';
 export { createAiSdkAgent } from './create-agent.js';
 export { AiSdkAgentError, AiSdkAgentErrorCode } from './errors.js';
 export type { AiSdkMcpServers, McpSessionConnection } from './mcp/mcp-option.js';
 export type { AiSdkMode } from './modes/modes.js';
 export type {
   AiSdkAgentOptions,
-  AiSdkCallSettings,
   ModelInputs,
   ToolCallDisplay,
   ToolCallInfo,

@@ -11,9 +11,10 @@ import {
 } from '@acpkit/errors';
 import { DEFAULT_MAX_OPEN_SESSIONS, memorySessionStore } from '@acpkit/sessions';
 import type { ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk';
-import type { LanguageModel, streamText, ToolSet } from 'ai';
+import type { LanguageModel, ToolSet } from 'ai';
 import { type AiSdkCommand, resolveCommands } from './commands/slash-commands.js';
 import {
+  type AiSdkCallSettings,
   type AiSdkConfigOption,
   type AiSdkModelChoice,
   type ResolvedConfig,
@@ -42,31 +43,6 @@ export interface ModelInputs {
   /** Audio (ACP `audio` blocks and embedded `audio/*` resources) reaches the model as file parts. Default `false`. */
   readonly audio?: boolean | undefined;
 }
-
-/**
- * The model-call settings passed to `streamText` on every call of a turn (the AI SDK's own option names).
- *
- * @example
- * ```ts
- * import type { AiSdkCallSettings } from '@acpkit/ai-sdk';
- *
- * const settings: AiSdkCallSettings = { temperature: 0.2, maxOutputTokens: 2_000, maxRetries: 1 };
- * ```
- */
-export type AiSdkCallSettings = Pick<
-  Parameters<typeof streamText>[0],
-  | 'maxOutputTokens'
-  | 'temperature'
-  | 'topP'
-  | 'topK'
-  | 'presencePenalty'
-  | 'frequencyPenalty'
-  | 'stopSequences'
-  | 'seed'
-  | 'maxRetries'
-  | 'headers'
-  | 'providerOptions'
->;
 
 /**
  * A tool call as {@link AiSdkAgentOptions.describeToolCall} sees it.

@@ -2,10 +2,34 @@
 // picker made from `models`, and the author's own options (`configOptions`), each able to change the model call.
 import { invalidOption, isPlainObject } from '@acpkit/errors';
 import type { SessionConfigOption } from '@agentclientprotocol/sdk';
-import type { LanguageModel } from 'ai';
-import type { AiSdkCallSettings } from '../options.js';
+import type { LanguageModel, streamText } from 'ai';
 import type { ConfigValue } from '../session-state/session-state.js';
 import { resolveUsage, type UsageOptions } from '../usage/usage-options.js';
+
+/**
+ * The model-call settings passed to `streamText` on every call of a turn (the AI SDK's own option names).
+ *
+ * @example
+ * ```ts
+ * import type { AiSdkCallSettings } from '@acpkit/ai-sdk';
+ *
+ * const settings: AiSdkCallSettings = { temperature: 0.2, maxOutputTokens: 2_000, maxRetries: 1 };
+ * ```
+ */
+export type AiSdkCallSettings = Pick<
+  Parameters<typeof streamText>[0],
+  | 'maxOutputTokens'
+  | 'temperature'
+  | 'topP'
+  | 'topK'
+  | 'presencePenalty'
+  | 'frequencyPenalty'
+  | 'stopSequences'
+  | 'seed'
+  | 'maxRetries'
+  | 'headers'
+  | 'providerOptions'
+>;
 
 /**
  * One model the user can pick (see {@link AiSdkAgentOptions.models}).

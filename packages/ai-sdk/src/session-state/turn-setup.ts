@@ -1,9 +1,9 @@
 // What a turn runs with, from the agent's options and the session's state: the model (the `model` config option),
 // the system prompt and tools (the mode), the call settings (each config option's contribution) and usage options.
 import type { LanguageModel, ToolSet } from 'ai';
-import { configValue, MODEL_OPTION_ID } from '../config/config-options.js';
+import { type AiSdkCallSettings, configValue, MODEL_OPTION_ID } from '../config/config-options.js';
 import { currentMode, modeAllows } from '../modes/modes.js';
-import type { AiSdkCallSettings, ResolvedAgentOptions } from '../options.js';
+import type { ResolvedAgentOptions } from '../options.js';
 import type { UsageOptions } from '../usage/usage-options.js';
 import type { SessionState } from './session-state.js';
 

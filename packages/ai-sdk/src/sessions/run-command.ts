@@ -3,11 +3,22 @@
 import type { AcpSessionContext } from '@acpkit/elicitation';
 import { type ContentBlock, RequestError, type StopReason } from '@agentclientprotocol/sdk';
 import type { AiSdkCommand } from '../commands/slash-commands.js';
-import type { LiveSession } from './live-session.js';
+import type { SessionState } from '../session-state/session-state.js';
+import type { Transcript } from './transcript.js';
+
+/** What a command's run needs of its open session (a `LiveSession`). */
+export interface CommandHost {
+  readonly sessionId: string;
+  readonly cwd: string;
+  readonly transcript: Transcript;
+  readonly state: SessionState;
+  /** Keeps the user's text and the command's answer in the model's history. */
+  recordExchange(userText: string, answer: string): void;
+}
 
 /** Runs `command` in `live` for the prompt `prompt`; a command that throws fails the prompt with its message. */
 export async function runCommand(
-  live: LiveSession,
+  live: CommandHost,
   session: AcpSessionContext,
   command: AiSdkCommand,
   input: string,
