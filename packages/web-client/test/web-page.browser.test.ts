@@ -78,7 +78,16 @@ async function openPage(viewport = { width: 1100, height: 800 }, link?: Cuttable
   expect(new URL(page.url()).search).toBe('');
   await page.locator('p.link', { hasText: /^Connected$/ }).waitFor();
   await page.getByRole('heading', { name: 'Scenario agent' }).waitFor();
+  // The session is open (the agent answered session/new): the composer sends from here on.
+  await sendButton(page, 'enabled').waitFor();
   return page;
+}
+
+/** The composer's Send button, found only while it is `state` (a locator that waits for that state). */
+function sendButton(page: Page, state: 'enabled' | 'disabled') {
+  return page.locator(`form.composer button[type=submit]${state === 'enabled' ? ':enabled' : ':disabled'}`, {
+    hasText: 'Send',
+  });
 }
 
 function transcript(page: Page) {
@@ -273,6 +282,33 @@ describe('the web client in Chromium', () => {
     await page.getByRole('button', { name: 'Allow once' }).waitFor();
     await page.getByRole('button', { name: 'Cancel turn' }).click();
     await waitForText(page, 'Permission: cancelled');
+  });
+
+  it('keeps a message typed before the session is open, and sends it once it is', async () => {
+    web = await startScenarioWeb();
+    context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+    // session/new is held until the message is typed: the page is connected, the agent known, no session yet.
+    let releaseSessionNew: () => void = () => {};
+    const sessionNewHeld = new Promise<void>((resolve) => {
+      releaseSessionNew = resolve;
+    });
+    await context.route('**/acp', async (route) => {
+      if (route.request().postData()?.includes('"session/new"')) await sessionNewHeld;
+      await route.continue();
+    });
+    const page = await context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error));
+    await page.goto(web.url);
+    await page.getByRole('heading', { name: 'Scenario agent' }).waitFor();
+    await sendButton(page, 'disabled').waitFor();
+    await send(page, 'hello');
+    expect(await page.getByLabel('Message to the agent').inputValue()).toBe('hello');
+    expect(await transcript(page).getByText('hello', { exact: true }).count()).toBe(0);
+    releaseSessionNew();
+    await sendButton(page, 'enabled').waitFor();
+    await page.getByLabel('Message to the agent').press('Enter');
+    await waitForText(page, /a hostile/);
+    expect(await page.getByLabel('Message to the agent').inputValue()).toBe('');
   });
 
   it('reloaded mid-turn, rebuilds the conversation from the server and the turn goes on', async () => {

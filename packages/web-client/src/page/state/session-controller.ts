@@ -86,6 +86,11 @@ export class SessionController {
     });
   }
 
+  /** Whether a session is open to prompt (false until the agent answered `session/new`, `load` or a resume). */
+  get hasSession(): boolean {
+    return this.connection.currentSessionId !== undefined;
+  }
+
   /** Redraw requests, at most one per animation frame however many updates arrive. */
   subscribe(listener: () => void): () => void {
     this.listeners.add(listener);

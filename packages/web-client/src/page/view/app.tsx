@@ -163,10 +163,11 @@ function Composer({ controller }: { controller: SessionController }) {
   const [text, setText] = useState('');
   const conversation = controller.conversation;
   const busy = conversation.turnActive;
-  const ready = controller.link === 'open' || controller.link === 'reconnecting';
+  // Until the agent answered session/new there is nothing to prompt: the text stays in the box (never dropped).
+  const ready = (controller.link === 'open' || controller.link === 'reconnecting') && controller.hasSession;
   const send = (event: Event) => {
     event.preventDefault();
-    if (busy || text.trim() === '') return;
+    if (busy || !ready || text.trim() === '') return;
     void controller.prompt(text);
     setText('');
   };
