@@ -27,7 +27,6 @@ import { createHash } from 'node:crypto';
 import {
   existsSync,
   lstatSync,
-  mkdirSync,
   mkdtempSync,
   readFileSync,
   readlinkSync,
@@ -36,9 +35,9 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { keptFolder } from './kept-folder.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const interopDirectory = join(root, 'tests', 'interop-python');
@@ -54,10 +53,7 @@ const UV_VERSION = '0.13.8';
 
 /** Where the venvs and uv are kept between runs: `$XDG_CACHE_HOME/acpkit-interop-python`. */
 function keptDirectory() {
-  // biome-ignore lint/suspicious/noUndeclaredEnvVars: turbo never runs this script, so no task cache depends on it.
-  const folder = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'acpkit-interop-python');
-  mkdirSync(folder, { recursive: true });
-  return folder;
+  return keptFolder('acpkit-interop-python');
 }
 const uvVenvDirectory = () => join(keptDirectory(), `uv-${UV_VERSION}`);
 const uvBinary = () => join(uvVenvDirectory(), 'bin', 'uv');

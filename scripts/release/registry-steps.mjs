@@ -12,8 +12,8 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { keptFolder } from '../kept-folder.mjs';
 import { root, run, start } from './processes.mjs';
 import { assert, step } from './steps.mjs';
 
@@ -25,11 +25,7 @@ const INSTALLED = '.installed';
 
 /** Where the check keeps its Verdaccio: `$XDG_CACHE_HOME/acpkit-release-check/verdaccio@<version>`. */
 function verdaccioInstall() {
-  // biome-ignore lint/suspicious/noUndeclaredEnvVars: turbo never runs the release check, so no task cache depends on it.
-  const cache = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
-  const folder = join(cache, 'acpkit-release-check');
-  mkdirSync(folder, { recursive: true });
-  return join(folder, VERDACCIO);
+  return join(keptFolder('acpkit-release-check'), VERDACCIO);
 }
 
 /**
