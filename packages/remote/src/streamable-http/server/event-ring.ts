@@ -1,4 +1,5 @@
 // Where a connection keeps the bytes of the SSE events it sent, for Last-Event-ID: one ring of memory, reused.
+import { compacted } from './held-events.js';
 
 /** What the ring needs to know of a kept event: its size, and whether it is still kept under the stamp it had. */
 export interface RingEvent {
@@ -109,9 +110,10 @@ export class EventRing {
       events[this.head] = undefined as never;
       this.head += 1;
     }
-    if (this.head === events.length) this.clear();
-    else if (this.head >= 1024 && this.head * 2 >= events.length) {
-      for (const queue of [events, stamps, this.starts] as unknown[][]) queue.splice(0, this.head);
+    // The parallel queues drop what the events' queue dropped (the same rule as every queue of the retention).
+    if (compacted(events, this.head) === 0 && this.head > 0) {
+      stamps.splice(0, this.head);
+      this.starts.splice(0, this.head);
       this.head = 0;
     }
   }
