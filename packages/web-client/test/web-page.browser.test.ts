@@ -346,6 +346,8 @@ describe('the web client in Chromium', () => {
       for (let tick = 1; tick <= 20; tick++) {
         expect(text.match(new RegExp(`tick ${tick}(?!\\d)`, 'g'))?.length, `tick ${tick}`).toBe(1);
       }
+      // The turn's answer can come after its last words: until it has, Enter keeps the next message in the box.
+      await page.getByRole('button', { name: 'Cancel turn' }).waitFor({ state: 'detached' });
       link.cut();
       await send(page, 'after the drop');
       await waitForText(page, 'Echo: after the drop');
