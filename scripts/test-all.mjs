@@ -97,6 +97,15 @@ function vitestStep(name, prepare, options = {}) {
   };
 }
 
+/**
+ * The suites that compile against or read the packages' `dist/*.d.ts`, which the typecheck step writes (the build
+ * writes JavaScript only): they run in a vitest run of their own after it, while the main run starts with the build.
+ */
+const declarationSuites = [
+  { folder: 'tests/docs', project: 'docs' },
+  { folder: 'tests/release', project: 'release' },
+];
+
 /** The binaries of the other Node lines, filled in by their steps. */
 const nodeBinaries = new Map();
 const nodeStepName = ({ version }) => `Node ${version} from the npm registry`;
@@ -202,6 +211,8 @@ steps.push(
       run: vitestRun({ root, outputDirectory, name: 'vitest', label: '' }),
       env: {
         ...testEnvironment,
+        // Those run in the next step, once the declarations they read are written.
+        ACPKIT_VITEST_LEAVE_OUT: declarationSuites.map(({ folder }) => folder).join(','),
         // tests/ai-sdk-v7 runs ai 7 on Node 22: the binary the Node 22 step resolved (no npx inside the run).
         ...Object.fromEntries(
           otherNodeLines
@@ -214,15 +225,29 @@ steps.push(
     }),
     {
       needs: ['build'],
-      // The typecheck step writes the packages' `.d.ts` files, which the docs and release suites compile against.
+      // Not after the typecheck step: the type tests (`*.test-d.ts`) wait for their package's result themselves, and
+      // the suites that read the declarations it writes are the next step.
       after: [
-        'typecheck',
         'python interop venv',
         ...otherNodeLines.map(nodeStepName),
         ...serviceSteps.map((step) => step.name),
       ],
       heavy: true,
     },
+  ),
+  vitestStep(
+    'vitest docs and release',
+    () => ({
+      run: vitestRun({
+        root,
+        outputDirectory,
+        name: 'vitest-declarations',
+        label: '',
+        args: declarationSuites.flatMap(({ project }) => ['--project', project]),
+      }),
+      env: testEnvironment,
+    }),
+    { needs: ['build', 'typecheck'], after: serviceSteps.map((step) => step.name), heavy: true },
   ),
   // The end-to-end suite (the built CLIs in real processes) on each other Node line: vitest itself runs on that
   // Node, so `process.execPath` and every `node` on PATH the tests start is that version. All of it but the few

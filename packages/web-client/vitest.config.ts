@@ -1,10 +1,9 @@
 import { packageProject } from '../../config/vitest-preset.js';
 
-// The browser tests share one Chromium per file; files run one after another so two browsers never compete for the
-// machine's cores.
+// The browser test (one file, one Chromium) starts with the other long files (config/vitest-sequencer.ts) instead of
+// in a group of its own after every other file, where it ran alone for a minute.
 export default packageProject('web-client', {
   isolate: true,
-  fileParallelism: false,
   testTimeout: 60_000,
   hookTimeout: 60_000,
 });
