@@ -8,10 +8,12 @@ import {
   AcpRemoteOptionError,
   type ConnectionEvent,
   connectAcp,
+  RelayErrorCode,
   type RemoteServer,
   ResumeRefusedError,
   serveAcp,
 } from '../src/index.js';
+import { DraftServer } from './support/draft-server.js';
 import { Cleanup, recordingLogger } from './support/helpers.js';
 import { type NotesStore, notesAgent, notesReply } from './support/notes-agent.js';
 import { startProxy } from './support/tcp-proxy.js';
@@ -209,5 +211,102 @@ describe('connectAcp dialling the durable-resume draft (stream/resume)', () => {
     }).catch((caught: unknown) => caught);
     expect(AcpRemoteOptionError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ code: 'INVALID_OPTION', option: 'resumeWire' });
+  });
+});
+
+/** `connectAcp` with its defaults (`resumeWire: 'auto'`) to a server of the draft alone; its stream read by `next`. */
+async function dialDraftServer(pong: boolean) {
+  const server = await DraftServer.start({ pong });
+  cleanup.add(() => server.close());
+  const recorder = eventRecorder();
+  const logs = recordingLogger();
+  const remote = await connectAcp(server.url, {
+    logger: logs.logger,
+    onConnectionEvent: recorder.onConnectionEvent,
+  });
+  cleanup.add(() => remote.close());
+  const writer = remote.stream.writable.getWriter();
+  const reader = remote.stream.readable.getReader();
+  // biome-ignore lint/suspicious/noExplicitAny: tests inspect loosely typed JSON-RPC
+  const next = async (): Promise<any> => {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the stream ended: ${JSON.stringify(await remote.closed)}`);
+    return value;
+  };
+  const write = (message: object) => writer.write({ jsonrpc: '2.0', ...message } as AnyMessage);
+  await write({ id: 0, method: 'initialize', params: { protocolVersion: 1 } });
+  expect((await next()).id).toBe(0);
+  return { server, recorder, logs, remote, next, write };
+}
+
+describe('connectAcp against a server of the draft alone (resumeWire auto)', () => {
+  it('dials stream/resume with the last cursor once initialize advertised retention; repeats are dropped', async () => {
+    const { server, recorder, remote, next, write } = await dialDraftServer(true);
+    expect(remote.resumable).toBe(true);
+    await write({ id: 1, method: '_test/ask', params: {} });
+    await server.receivedCount(2);
+    server.send({ method: '_test/tick', params: { n: 1 } });
+    // An error answer carries no cursor, but keeps its place in the stream: the replay sends it again.
+    server.send({ id: 1, error: { code: -32601, message: 'no such method' } }, false);
+    expect((await next()).params.n).toBe(1);
+    expect((await next()).error.code).toBe(-32601);
+    server.drop();
+    await recorder.waitFor('resumed');
+    const resume = server.received.find((entry) => entry.message.method === 'stream/resume')!;
+    expect(resume).toMatchObject({ socket: 2, message: { params: { connectionId: 'c1', cursor: '2' } } });
+    // The replay (the error answer again) is skipped; what follows is handed on once.
+    server.send({ method: '_test/tick', params: { n: 2 } });
+    expect((await next()).params.n).toBe(2);
+    // Answered (confirmed by its answer): nothing the client sent goes again.
+    expect(
+      server.received.filter((entry) => entry.socket === 2).map((entry) => entry.message.method),
+    ).toEqual(['stream/resume']);
+  });
+
+  it('answers a request the server never confirmed with cut_in_flight, drops its late answer, sends notifications again', async () => {
+    const { server, recorder, logs, next, write } = await dialDraftServer(false);
+    await write({ id: 5, method: 'session/prompt', params: { sessionId: 's1', prompt: [] } });
+    await write({ method: 'session/cancel', params: { sessionId: 's1' } });
+    await server.receivedCount(3);
+    server.drop();
+    const answer = await next();
+    expect(answer).toMatchObject({
+      id: 5,
+      error: {
+        code: RelayErrorCode.TransportLost,
+        data: { reason: 'cut_in_flight', transport: 'websocket' },
+      },
+    });
+    expect(recorder.events.map((event) => event.type)).toEqual(['interrupted', 'resumed']);
+    expect(recorder.events[1]).toMatchObject({ replayedFrames: 1 });
+    await server.receivedCount(5);
+    expect(
+      server.received.filter((entry) => entry.socket === 2).map((entry) => entry.message.method),
+    ).toEqual(['stream/resume', 'session/cancel']);
+    // The prompt did reach the agent: its answer comes late and is not handed on (the request was answered).
+    server.send({ id: 5, result: { stopReason: 'end_turn' } });
+    server.send({ method: '_test/tick', params: { n: 1 } });
+    expect((await next()).method).toBe('_test/tick');
+    const warned = logs.entries.find((entry) => /cut in flight/.test(entry.message));
+    expect(warned?.fields).toMatchObject({ requests: 1, wire: 'durable-resume' });
+  });
+
+  it('resumeWire acpkit never dials it: a drop is resume-failed (unsupported)', async () => {
+    const server = await DraftServer.start({ pong: true });
+    cleanup.add(() => server.close());
+    const recorder = eventRecorder();
+    const remote = await connectAcp(server.url, {
+      resumeWire: 'acpkit',
+      logger: recordingLogger().logger,
+      onConnectionEvent: recorder.onConnectionEvent,
+    });
+    cleanup.add(() => remote.close());
+    const writer = remote.stream.writable.getWriter();
+    await writer.write({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: 1 } });
+    await remote.stream.readable.getReader().read();
+    expect(remote.resumable).toBe(false);
+    server.drop();
+    const failed = await recorder.waitFor('resume-failed');
+    expect(failed.reason).toBe('unsupported');
   });
 });
