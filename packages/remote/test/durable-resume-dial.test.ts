@@ -12,6 +12,7 @@ import {
   type RemoteServer,
   ResumeRefusedError,
   serveAcp,
+  silentLogger,
 } from '../src/index.js';
 import { DraftServer } from './support/draft-server.js';
 import { Cleanup, recordingLogger } from './support/helpers.js';
@@ -203,6 +204,29 @@ describe('connectAcp dialling the durable-resume draft (stream/resume)', () => {
       'server-lost',
       'sessions-carried',
     ]);
+  });
+
+  it('a server that advertises no retention (resume window 0) is the plain wire: a drop is resume-failed (unsupported)', async () => {
+    const server = await serveAcp(streamingApp, { port: 0, logger: silentLogger, resumeWindowMs: 0 });
+    cleanup.add(() => server.close());
+    const proxy = await startProxy(server.port);
+    cleanup.add(() => proxy.close());
+    const recorder = eventRecorder();
+    const remote = await connectAcp(rfdUrl(proxy.port), {
+      logger: recordingLogger().logger,
+      onConnectionEvent: recorder.onConnectionEvent,
+    });
+    cleanup.add(() => remote.close());
+    const writer = remote.stream.writable.getWriter();
+    await writer.write({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: 1 } });
+    const { value } = await remote.stream.readable.getReader().read();
+    expect((value as { id?: unknown }).id).toBe(0);
+    expect(remote.resumable).toBe(false);
+    proxy.cut();
+    const failed = await recorder.waitFor('resume-failed');
+    expect(failed.reason).toBe('unsupported');
+    expect(await remote.closed).toMatchObject({ code: 1006 });
+    expect(recorder.events.map((event) => event.type)).toEqual(['resume-failed']);
   });
 
   it('rejects a resumeWire it does not know, naming the option', async () => {

@@ -240,8 +240,18 @@ export class DurableDial implements PortResume {
       } catch {
         // not an answer to read: no retention
       }
+      // A server that keeps nothing (an SDK's RFD WebSocket): the port goes on as the plain wire, nothing scanned,
+      // pinged or held for it from now on.
+      if (this.advertised === undefined) this.leave();
     }
     return true;
+  }
+
+  /** Takes this layer off the port: the connection is the plain wire (its drop ends it). */
+  private leave(): void {
+    this.confirmations.unbind();
+    this.confirmations.takeCut();
+    this.port!.resume = undefined;
   }
 
   detached(close: PortClose): void {
