@@ -98,6 +98,13 @@ describe('resolveConnectFlags', () => {
     expect(resolveConnectFlags({ resume: true }, {}).connectOptions).toEqual({});
   });
 
+  it('passes --resume-wire, and nothing for auto', () => {
+    expect(resolveConnectFlags({ resumeWire: 'durable-resume' }, {}).connectOptions).toEqual({
+      resumeWire: 'durable-resume',
+    });
+    expect(resolveConnectFlags({ resumeWire: 'auto' }, {}).connectOptions).toEqual({});
+  });
+
   it('refuses a --ca that cannot be read or holds no certificate', () => {
     const notPem = join(directory, 'not-a-certificate');
     writeFileSync(notPem, 'hello');

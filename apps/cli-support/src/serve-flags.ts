@@ -1,5 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { type ConnectOptions, RemoteDefaults, type ServeOptions } from '@acpkit/remote';
+import {
+  type ConnectOptions,
+  RemoteDefaults,
+  type ResumeWireChoice,
+  type ServeOptions,
+} from '@acpkit/remote';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { CliError, CliErrorCode } from './errors.js';
 import {
@@ -41,6 +46,8 @@ export interface ConnectFlagValues extends TokenFlagValues {
   reconnectTimeout?: number;
   /** `--transport auto|http|websocket`. */
   transport?: TransportFlag;
+  /** `--resume-wire auto|acpkit|durable-resume`. */
+  resumeWire?: ResumeWireChoice;
   /** `--stall-timeout` converted to milliseconds (0: off). */
   stallTimeout?: number;
   /** `--max-pending-requests`. */
@@ -138,6 +145,8 @@ export const RESUME_FLAG_HELP = {
     "Don't carry the editor's sessions across a lost server: a connection that cannot be resumed ends the mirror (exit 1) instead of being replaced by a new one on which every open session is resumed or loaded.",
   reconnectTimeout:
     'How long to keep trying to reach a lost server again to carry the sessions (default 60).',
+  resumeWire:
+    "Which resume a WebSocket dials: acpkit (acpkit.resume.v1), durable-resume (ACP's draft: stream/resume on the RFD WebSocket, <mount>; acpkit.resume.v1 not offered), or auto (acpkit.resume.v1 when the server selects it, else the draft when the server advertises retention). Streamable HTTP always resumes with the draft's Last-Event-ID.",
 } as const;
 
 /** A `<seconds>` flag for a stall timeout (0 disables it). */
@@ -147,7 +156,7 @@ export function stallTimeoutSeconds(value: string): number {
 
 /**
  * Adds the flags of a client connection: the token flags, `--ca FILE`, `--no-resume`, `--resume-buffer-bytes`,
- * `--transport`, `--stall-timeout` and `--max-pending-requests`, the same on `acpremote mirror` and
+ * `--transport`, `--resume-wire`, `--stall-timeout` and `--max-pending-requests`, the same on `acpremote mirror` and
  * `acpkit run --addr` (whose help says "With --addr:").
  *
  * @example
@@ -181,6 +190,13 @@ export function addConnectFlags(command: Command, describe: FlagHelp = asIs): Co
       new Option('--transport <kind>', describe(TRANSPORT_FLAG_HELP)).choices(['auto', 'http', 'websocket']),
     )
     .addOption(
+      new Option('--resume-wire <wire>', describe(RESUME_FLAG_HELP.resumeWire)).choices([
+        'auto',
+        'acpkit',
+        'durable-resume',
+      ]),
+    )
+    .addOption(
       new Option('--stall-timeout <seconds>', describe(RESUME_FLAG_HELP.stallTimeout)).argParser(
         stallTimeoutSeconds,
       ),
@@ -203,6 +219,7 @@ export const CONNECT_FLAG_NAMES: Readonly<Record<keyof ConnectFlagValues, string
   carrySessions: '--no-carry-sessions',
   reconnectTimeout: '--reconnect-timeout',
   transport: '--transport',
+  resumeWire: '--resume-wire',
   stallTimeout: '--stall-timeout',
   maxPendingRequests: '--max-pending-requests',
 };
@@ -224,6 +241,7 @@ export interface ResolvedConnectFlags {
     | 'carrySessions'
     | 'reconnectTimeoutMs'
     | 'transport'
+    | 'resumeWire'
     | 'stallTimeoutMs'
     | 'maxPendingRequests'
   >;
@@ -280,6 +298,9 @@ export function resolveConnectFlags(
       ...(flags.reconnectTimeout !== undefined ? { reconnectTimeoutMs: flags.reconnectTimeout } : {}),
       ...(transportOption(flags.transport) !== undefined
         ? { transport: transportOption(flags.transport) }
+        : {}),
+      ...(flags.resumeWire !== undefined && flags.resumeWire !== 'auto'
+        ? { resumeWire: flags.resumeWire }
         : {}),
       ...(flags.stallTimeout !== undefined ? { stallTimeoutMs: flags.stallTimeout } : {}),
       ...(flags.maxPendingRequests !== undefined ? { maxPendingRequests: flags.maxPendingRequests } : {}),

@@ -15,6 +15,7 @@ export type {
   ConnectOptions,
   HostOwnership,
   MirrorOptions,
+  ResumeWireChoice,
   ServeOptions,
   TransportChoice,
 } from './options/options.js';

@@ -1,38 +1,19 @@
 // A client's connection to a server, by transport: the WebSocket port over the opened socket (and the reconnect loop
-// that resumes it), or a Streamable HTTP connection.
-import { performance } from 'node:perf_hooks';
-import { setTimeout as delay } from 'node:timers/promises';
-import type { WebSocket } from 'ws';
-import type { ConnectionEvent, ResumeFailureReason } from '../options/connection-events.js';
+// that resumes it: acpkit.resume.v1, or the durable-resume draft's `stream/resume`), or a Streamable HTTP connection.
 import type { ResolvedConnectOptions } from '../options/validation.js';
 import { FrameLog } from '../relay/frame-log.js';
-import type { PortClose } from '../relay/frame-port.js';
 import type { ClientConnection } from '../seams/client-connection-shape.js';
 import { closeClientPort } from '../seams/close-client-port.js';
 import { CloseCode } from '../shared/constants.js';
 import { ResumeRefusedError } from '../shared/errors.js';
-import { reconnectBackoffMs } from '../shared/reconnect-backoff.js';
 import { openHttpClientConnection } from '../streamable-http/client/open-http-connection.js';
 import { openClientSocket, openWebSocket } from '../websocket/client-socket.js';
-import { startHeartbeat } from '../websocket/heartbeat.js';
+import { DurableDial } from '../websocket/durable/durable-dial.js';
 import { ResumeLink } from '../websocket/resume/resume-link.js';
-import {
-  isResumeRefusalReason,
-  REFUSAL_EXPLANATIONS,
-  RESUME_SUBPROTOCOL,
-  resumeRequestHeaders,
-} from '../websocket/resume/resume-protocol.js';
+import { RESUME_SUBPROTOCOL, resumeRequestHeaders } from '../websocket/resume/resume-protocol.js';
 import { WebSocketPort } from '../websocket/websocket-port.js';
-
-/** The least time an attempt gets to open and be welcomed, even at the end of the window. */
-const MIN_ATTEMPT_MS = 1_000;
-
-/** Heartbeats and error logging for one client socket (the first and every reconnected one). */
-function watchSocket(socket: WebSocket, resolved: ResolvedConnectOptions): void {
-  const { logger } = resolved;
-  startHeartbeat(socket, resolved.pingIntervalMs, () => logger.warn('connection terminated: missed pong'));
-  socket.on('error', (error) => logger.warn('WebSocket error', { error: error.message }));
-}
+import { DurableReconnection } from './durable-reconnection.js';
+import { type AttemptResult, onAbort, ReconnectLoop, refusedAttempt, watchSocket } from './reconnect-loop.js';
 
 /** Client connections open in this process: each gets a close frame if the process exits under it. */
 const openPorts = new Set<WebSocketPort>();
@@ -84,7 +65,7 @@ async function openWebSocketConnection(
   resolved: ResolvedConnectOptions,
   peer: string,
 ): Promise<ClientConnection> {
-  const { socket, metadata, resumeSelected } = await openClientSocket(resolved);
+  const { socket, metadata, resumeSelected, connectionId } = await openClientSocket(resolved);
   watchSocket(socket, resolved);
   const log = new FrameLog(resolved.logger);
   let port: WebSocketPort | undefined;
@@ -97,25 +78,37 @@ async function openWebSocketConnection(
         ended: () => ended.abort(),
       })
     : undefined;
+  // The durable-resume draft: an RFD WebSocket (its 101 named the connection) that did not take acpkit.resume.v1.
+  // It is resumable once the answer to initialize advertised retention (the dial reads it).
+  const dial =
+    link === undefined && resolved.resume && resolved.resumeWire !== 'acpkit' && connectionId !== undefined
+      ? new DurableDial(connectionId, resolved.resumeBufferBytes, {
+          detached: (close) => void new DurableReconnection(port!, dial!, resolved, ended.signal).run(close),
+          ended: () => ended.abort(),
+        })
+      : undefined;
+  const resume = link ?? dial;
   port = new WebSocketPort(socket, {
     maxMessageBytes: resolved.maxMessageBytes,
     log,
     peer,
     pauseWhenFull: false,
     stallTimeoutMs: resolved.stallTimeoutMs,
-    ...(link !== undefined ? { resume: link } : {}),
+    ...(resume !== undefined ? { resume } : {}),
   });
   const opened = port;
   trackUntilClosed(opened);
   let closedHere = false;
-  // Without acpkit.resume.v1 (resume off here or on the server; this client does not send the durable-resume draft's
-  // `stream/resume`), an unclean drop is told as the refusal the draft makes of a resume nobody can take:
-  // `unsupported`, through the same `resume-failed` seam as every refused resume, so the client can resume its
-  // sessions on a new connection.
+  const transportResumed = () =>
+    link !== undefined
+      ? link.welcomed !== undefined && opened.resume !== undefined
+      : dial?.retention !== undefined;
+  // Without a transport resume (resume off here or on the server, a server that advertises no retention), an unclean
+  // drop is told as the refusal the draft makes of a resume nobody can take: `unsupported`, through the same
+  // `resume-failed` seam as every refused resume, so the client can resume its sessions on a new connection.
   void opened.closed.then((close) => {
-    if (closedHere || close.code !== 1006 || (link?.welcomed !== undefined && opened.resume !== undefined))
-      return;
-    const message = `the connection dropped (${close.reason || 'no close frame'}) and no transport resume was negotiated (acpkit.resume.v1)`;
+    if (closedHere || close.code !== 1006 || transportResumed()) return;
+    const message = `the connection dropped (${close.reason || 'no close frame'}) and no transport resume was negotiated (acpkit.resume.v1, or the durable-resume draft's transport.resumable)`;
     resolved.logger.warn('resume failed', { reason: 'unsupported', error: message });
     try {
       resolved.onConnectionEvent?.({
@@ -135,7 +128,7 @@ async function openWebSocketConnection(
     resumeSelected: link !== undefined,
     get resumable() {
       // A link the server never welcomed (it echoed the subprotocol without speaking it) was dropped from the port.
-      return opened.resume !== undefined && link?.welcomed !== undefined;
+      return transportResumed();
     },
     close(reason, duringReconnect = 'wait') {
       closedHere = true;
@@ -152,70 +145,20 @@ async function openWebSocketConnection(
   };
 }
 
-type AttemptResult =
-  | { readonly kind: 'resumed'; readonly replayedFrames: number }
-  | { readonly kind: 'retry'; readonly error: string }
-  | { readonly kind: 'failed'; readonly reason: ResumeFailureReason; readonly message: string }
-  | { readonly kind: 'ended' };
-
-/** One drop of a resumable client connection: the reconnect attempts until it is resumed or given up. */
-class Reconnection {
-  private readonly started = performance.now();
-  private readonly windowMs: number;
-  private attempts = 0;
-
+/** One drop of a connection resumed with acpkit.resume.v1: its reconnect attempts (a token and a count on the upgrade). */
+class Reconnection extends ReconnectLoop {
   constructor(
-    private readonly port: WebSocketPort,
+    port: WebSocketPort,
     private readonly link: ResumeLink,
-    private readonly resolved: ResolvedConnectOptions,
-    /** Aborted when the port ends. */
-    private readonly ended: AbortSignal,
+    resolved: ResolvedConnectOptions,
+    ended: AbortSignal,
   ) {
-    this.windowMs = link.welcomed!.windowMs;
+    super(port, resolved, ended, link.welcomed!.windowMs, 'acpkit.resume.v1');
   }
 
-  async run(dropped: PortClose): Promise<void> {
-    const { logger } = this.resolved;
-    // The server starts its window when it notices the drop, which may be up to 1.5 ping intervals after this side
-    // did: keep trying that much longer, so a late attempt hears the server's own verdict (`expired`).
-    const deadline = this.started + this.windowMs + Math.round(1.5 * this.resolved.pingIntervalMs);
-    logger.warn('connection interrupted; resuming', { code: dropped.code, windowMs: this.windowMs });
-    this.notify({ type: 'interrupted', code: dropped.code, reason: dropped.reason, windowMs: this.windowMs });
-    for (;;) {
-      if (!this.port.isOpen) return;
-      this.attempts += 1;
-      const result = await this.attempt(deadline);
-      if (result.kind === 'ended' || result.kind === 'resumed') return;
-      if (result.kind === 'failed') {
-        this.fail(dropped, result.reason, result.message);
-        return;
-      }
-      logger.debug?.('resume attempt failed', { attempt: this.attempts, error: result.error });
-      const now = performance.now();
-      if (now >= deadline) {
-        this.fail(
-          dropped,
-          'unreachable',
-          `no connection to the server within its resume window (${this.windowMs} ms) and 1.5 ping intervals: ${result.error}`,
-        );
-        return;
-      }
-      await this.sleep(Math.min(reconnectBackoffMs(this.attempts + 1), deadline - now));
-    }
-  }
-
-  /** Waits between attempts; cut short when the port ends meanwhile (nothing is left pending then). */
-  private async sleep(milliseconds: number): Promise<void> {
-    // Rejects (AbortError) only when the port ended: the loop then sees `!port.isOpen` and stops.
-    await delay(Math.max(0, milliseconds), undefined, { signal: this.ended }).catch(() => {});
-  }
-
-  private async attempt(deadline: number): Promise<AttemptResult> {
+  protected async attempt(deadline: number): Promise<AttemptResult> {
     const { port, link, resolved } = this;
-    const timeoutMs = Math.min(
-      resolved.openTimeoutMs,
-      Math.max(MIN_ATTEMPT_MS, Math.ceil(deadline - performance.now())),
-    );
+    const timeoutMs = this.attemptTimeoutMs(deadline);
     const { socket, outcome } = openWebSocket(resolved.url.toString(), resolved, timeoutMs, {
       offerResume: true,
       headers: resumeRequestHeaders(link.welcomed!.token, link.received),
@@ -274,65 +217,4 @@ class Reconnection {
         };
     }
   }
-
-  private resumed(replayedFrames: number): void {
-    const downtimeMs = Math.round(performance.now() - this.started);
-    this.resolved.logger.info('connection resumed', { attempts: this.attempts, downtimeMs, replayedFrames });
-    this.notify({ type: 'resumed', attempts: this.attempts, downtimeMs, replayedFrames });
-  }
-
-  private fail(dropped: PortClose, reason: ResumeFailureReason, message: string): void {
-    const downtimeMs = Math.round(performance.now() - this.started);
-    this.resolved.logger.error('resume failed', {
-      reason,
-      attempts: this.attempts,
-      downtimeMs,
-      error: message,
-    });
-    this.notify({
-      type: 'resume-failed',
-      reason,
-      message,
-      error: new ResumeRefusedError(reason, message, 'acpkit.resume.v1'),
-    });
-    this.port.end({ code: dropped.code, reason: `resume failed (${reason}): ${message}` });
-  }
-
-  private notify(event: ConnectionEvent): void {
-    try {
-      this.resolved.onConnectionEvent?.(event);
-    } catch (error) {
-      this.resolved.logger.warn('onConnectionEvent threw', { error: String(error) });
-    }
-  }
-}
-
-/** Calls `listener` once when `signal` aborts (at once if it has); returns what stops listening. */
-function onAbort(signal: AbortSignal, listener: () => void): () => void {
-  if (signal.aborted) {
-    listener();
-    return () => {};
-  }
-  signal.addEventListener('abort', listener, { once: true });
-  return () => signal.removeEventListener('abort', listener);
-}
-
-/** What a refused reconnect means: the server's resume refusal, refused credentials, or a reason to try again. */
-function refusedAttempt(status: number, body: string, resumeRefusal: string | undefined): AttemptResult {
-  if (isResumeRefusalReason(resumeRefusal)) {
-    return {
-      kind: 'failed',
-      reason: resumeRefusal,
-      message: `the server refused the resume (HTTP ${status}): ${REFUSAL_EXPLANATIONS[resumeRefusal]}`,
-    };
-  }
-  if (status === 401 || status === 403) {
-    return {
-      kind: 'failed',
-      reason: 'auth',
-      message: `the server refused the credentials on the reconnect (HTTP ${status}${body ? `: ${body}` : ''})`,
-    };
-  }
-  // A proxy or a server that is restarting, draining or full (502, 503, ...): it may let us in before the window ends.
-  return { kind: 'retry', error: `HTTP ${status}${body ? `: ${body}` : ''}` };
 }

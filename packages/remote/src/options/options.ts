@@ -47,6 +47,16 @@ export interface ConnectOptions {
    */
   resume?: boolean;
   /**
+   * Which resume a WebSocket connection dials when `resume` is on (default `auto`; Streamable HTTP always dials the
+   * durable-resume draft's `Last-Event-ID`):
+   * - `auto`: offer `acpkit.resume.v1`; when the server does not select it but is an RFD WebSocket (its 101 names an
+   *   `Acp-Connection-Id`) whose `initialize` answer advertises `transport.resumable`, the draft's `stream/resume`.
+   * - `acpkit`: `acpkit.resume.v1` only (never `stream/resume`).
+   * - `durable-resume`: the draft only: `acpkit.resume.v1` is not offered, so even our server serves the RFD
+   *   WebSocket (at `<mount>`) with cursors.
+   */
+  resumeWire?: ResumeWireChoice;
+  /**
    * Most bytes of sent messages kept until the server acknowledges them, plus one message of up to `maxMessageBytes`
    * that does not fit (default 16 MiB). Past that the oldest are dropped (logged) and a resume needing them fails;
    * while reconnecting, what feeds the connection waits when it is full.
@@ -106,6 +116,17 @@ export interface ConnectOptions {
  * ```
  */
 export type TransportChoice = 'auto' | 'streamable-http' | 'websocket';
+
+/**
+ * The resume a WebSocket client dials (`ConnectOptions.resumeWire`): `auto`, `acpkit` (`acpkit.resume.v1`) or
+ * `durable-resume` (ACP's durable-resume draft: `stream/resume` on the RFD WebSocket).
+ *
+ * @example
+ * ```ts
+ * await connectAcp('ws://127.0.0.1:8080/acp', { resumeWire: 'durable-resume' });
+ * ```
+ */
+export type ResumeWireChoice = 'auto' | 'acpkit' | 'durable-resume';
 
 /**
  * Options of {@link runMirror}: the connection options plus the mirror's own policy and its stdio streams.

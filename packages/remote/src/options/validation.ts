@@ -17,6 +17,7 @@ import type {
   ConnectOptions,
   HostOwnership,
   MirrorOptions,
+  ResumeWireChoice,
   ServeOptions,
 } from './options.js';
 import { buildAllowedHostNames, type SecurityPolicy } from './security-policy.js';
@@ -325,8 +326,10 @@ export interface ResolvedConnectOptions {
   /** Whether the requests carry credentials (a token or an `Authorization` header): tells "missing" from "wrong". */
   sendsCredentials: boolean;
   ca: string | Buffer | Array<string | Buffer> | undefined;
-  /** Offer the resume subprotocol. */
+  /** Resume on: offer the resume subprotocol, dial the durable-resume draft (as `resumeWire` allows). */
   resume: boolean;
+  /** Which WebSocket resume to dial (`resume` on). */
+  resumeWire: ResumeWireChoice;
   resumeBufferBytes: number;
   stallTimeoutMs: number;
   maxPendingRequests: number;
@@ -431,6 +434,7 @@ export function resolveConnectOptions(url: string, options: ConnectOptions): Res
     sendsCredentials: Object.keys(headers).some((name) => name.toLowerCase() === 'authorization'),
     ca: resolveCa(options.ca),
     resume: booleanOption('resume', options.resume, true),
+    resumeWire: choiceOption('resumeWire', options.resumeWire, ['auto', 'acpkit', 'durable-resume'], 'auto'),
     resumeBufferBytes: integerOption(
       'resumeBufferBytes',
       options.resumeBufferBytes,

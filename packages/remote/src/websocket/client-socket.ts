@@ -8,6 +8,7 @@ import { AcpRemoteError, AcpRemoteErrorCode } from '../shared/errors.js';
 import { hardPayloadCap } from '../shared/fixed-limits.js';
 import { isLoopbackHost } from '../shared/http-headers.js';
 import { type RemoteLogger, redactUrls } from '../shared/logger.js';
+import { CONNECTION_ID_HEADER } from '../streamable-http/protocol.js';
 import { fetchServerMetadata, type ServerMetadata } from '../wire/server-metadata.js';
 import { RESUME_REFUSED_HEADER, RESUME_SUBPROTOCOL } from './resume/resume-protocol.js';
 
@@ -34,9 +35,14 @@ export interface OpenedSocket {
   metadata: ServerMetadata | undefined;
   /** Whether the server selected the resume subprotocol (it was offered: `resolved.resume`). */
   resumeSelected: boolean;
+  /** The `Acp-Connection-Id` the 101 named (the RFD WebSocket), what a durable-resume `stream/resume` names. */
+  connectionId: string | undefined;
 }
 
 const MAX_REFUSAL_BODY_BYTES = 1024;
+
+/** `Acp-Connection-Id` as Node hands response headers over (lower case). */
+const CONNECTION_ID_HEADER_LOWER = CONNECTION_ID_HEADER.toLowerCase();
 
 /** The subprotocol header of a request or response (`ws` sends and reads it under this name). */
 const PROTOCOL_HEADER = 'sec-websocket-protocol';
@@ -50,7 +56,8 @@ export interface OpenRequest {
 }
 
 export type OpenOutcome =
-  | { kind: 'open'; protocol: string }
+  /** `connectionId`: the 101's `Acp-Connection-Id` (an RFD WebSocket names its connection there). */
+  | { kind: 'open'; protocol: string; connectionId: string | undefined }
   /** `resumeRefusal`: the `Acpkit-Resume-Refused` header of a refused resume. */
   | { kind: 'refused'; status: number; body: string; resumeRefusal?: string }
   | { kind: 'failed'; error: Error }
@@ -106,7 +113,10 @@ export function openWebSocket(
     };
     const timer = setTimeout(() => settle({ kind: 'timeout' }), timeoutMs);
     let protocol = '';
+    let connectionId: string | undefined;
     const onUpgrade = (response: { headers: Record<string, string | string[] | undefined> }) => {
+      const named = response.headers[CONNECTION_ID_HEADER_LOWER];
+      if (typeof named === 'string' && named !== '') connectionId = named;
       const selected = response.headers[PROTOCOL_HEADER];
       delete response.headers[PROTOCOL_HEADER];
       if (selected === undefined) return;
@@ -126,7 +136,7 @@ export function openWebSocket(
       // Frames may arrive with the handshake (a resume server's `welcome` does) and would be emitted before
       // whoever awaits this has listened: reading waits until the port that takes the socket starts it.
       socket.pause();
-      settle({ kind: 'open', protocol });
+      settle({ kind: 'open', protocol, connectionId });
     };
     const onUnexpected = (
       _request: unknown,
@@ -244,11 +254,18 @@ export async function openClientSocket(resolved: ResolvedConnectOptions): Promis
     ca: resolved.ca,
   });
   if (timeLeft() === 0) throw timedOut();
-  const { socket, outcome } = openWebSocket(url, resolved, timeLeft(), { offerResume: resolved.resume });
+  // The durable-resume draft alone (resumeWire): acpkit.resume.v1 is not offered, so the server serves the draft.
+  const offerResume = resolved.resume && resolved.resumeWire !== 'durable-resume';
+  const { socket, outcome } = openWebSocket(url, resolved, timeLeft(), { offerResume });
   const result = await outcome;
   switch (result.kind) {
     case 'open':
-      return { socket, metadata, resumeSelected: result.protocol === RESUME_SUBPROTOCOL };
+      return {
+        socket,
+        metadata,
+        resumeSelected: result.protocol === RESUME_SUBPROTOCOL,
+        connectionId: result.connectionId,
+      };
     case 'timeout':
       throw timedOut();
     case 'failed':

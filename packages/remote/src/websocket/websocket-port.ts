@@ -373,6 +373,11 @@ export class WebSocketPort implements FramePort, StallProbe {
     this.onMessage(data, isBinary);
   }
 
+  /** Hands a message the resume layer made itself (an answer on the server's behalf) to whoever receives. */
+  handOn(frame: Buffer): void {
+    this.handler?.(frame);
+  }
+
   /** Sends an answer the relay writes itself (a JSON-RPC error for a refused frame, ...). */
   reply(text: string): void {
     if (!this.isOpen) return;

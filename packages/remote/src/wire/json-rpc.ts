@@ -100,6 +100,16 @@ export const wireErrors = {
     message: `ACP remote server lost while this request was in flight (code ${closeCode}${reason ? `: ${reason}` : ''}); the session was carried to a new connection and continues: send the request again`,
     data: { reason: 'session_carried', transport, closeCode, closeReason: reason },
   }),
+  /**
+   * The answer a client gives a request that was on a socket when it dropped, once the durable-resume draft resumed
+   * the connection without telling whether the request arrived (the draft has no client→server cursor): it is not
+   * sent again (a `session/prompt` must not run twice) and an answer the server sends for it later is dropped.
+   */
+  cutInFlight: (closeCode: number): WireError => ({
+    code: RelayErrorCode.TransportLost,
+    message: `the WebSocket dropped (code ${closeCode}) while this request was on its way and the server never confirmed it arrived; the connection was resumed, the request was not sent again (it may or may not have run): check the session's state before sending it again`,
+    data: { reason: 'cut_in_flight', transport: 'websocket', closeCode },
+  }),
 };
 
 /** What a parsed JSON-RPC object is, by the SDK's own rules (`isRequestMessage`, `isNotificationMessage`, ...). */
