@@ -11,6 +11,9 @@ export default suiteProject('e2e', {
       .filter(Boolean)
       .map((file) => new URL(`../../${file}`, import.meta.url).pathname),
   ],
+  // A worker runs file after file (CONTRIBUTING.md, "Reused workers"): ~25 % less wall time for this suite, whose
+  // files each spawn their processes through one support module that every file's hooks reap.
+  isolate: false,
   testTimeout: 60_000,
   hookTimeout: 60_000,
 });
