@@ -150,56 +150,69 @@ const steps = [
   })),
 ];
 
-/**
- * A step that installs, with Debian's apt, a real service the tests need, or nothing when `present` (a shell test)
- * already passes. Never skipped: a service that is missing and cannot be installed is a failure. The main vitest
- * run starts after every such step (`serviceSteps`).
- * @param {{ name: string; present: string; install: string; missing: string }} service
- */
-function serviceStep({ name, present, install, missing }) {
-  if (spawnSync('sh', ['-c', present], { env: environment }).status === 0) return [];
-  const canInstall = process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v apt-get']).status === 0;
-  if (!canInstall) return [{ name, run: async () => ({ ok: false, detail: missing }) }];
-  return [commandStep(name, ['sh', '-c', `apt-get update -qq && ${install}`])];
-}
 const aptInstall = (...packages) =>
   `DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${packages.join(' ')}`;
 
-// Real services the suites run, installed inside the one test command when missing (CI machines start without them).
-const serviceSteps = [
+/**
+ * @typedef {object} Service a real service the tests need, installed with Debian's apt when missing
+ * @property {string} name
+ * @property {string} present a shell test that passes when it is installed
+ * @property {string} install the shell command that installs it (apt's index already updated)
+ * @property {string} missing what to do when it is missing and this user cannot install it
+ */
+/** @type {Service[]} Real services the suites run, installed inside the one test command when missing. */
+const services = [
   // The reliability suite's TLS reverse proxy.
-  ...serviceStep({
-    name: 'install nginx',
+  {
+    name: 'nginx',
     present: 'command -v nginx',
     install: `(${aptInstall('nginx-light')} || ${aptInstall('nginx')})`,
     missing: 'nginx is not on PATH and this user cannot apt-get install it: install nginx first',
-  }),
+  },
   // The reliability suite's second load balancer: the docs' HAProxy configuration, run live.
-  ...serviceStep({
-    name: 'install haproxy',
+  {
+    name: 'haproxy',
     present: 'command -v haproxy || test -x /usr/sbin/haproxy',
     install: aptInstall('haproxy'),
     missing: 'haproxy is not installed and this user cannot apt-get install it: install haproxy first',
-  }),
+  },
   // The session stores' tests and bench (tests/support/src/postgres.ts starts a throwaway server).
-  ...serviceStep({
-    name: 'install postgresql',
+  {
+    name: 'postgresql',
     present: 'command -v pg_ctl || ls /usr/lib/postgresql/*/bin/pg_ctl',
     install: aptInstall('postgresql'),
     missing: 'PostgreSQL is not installed and this user cannot apt-get install it: install postgresql first',
-  }),
+  },
   // The web client's browser tests (packages/web-client/test/*.browser.test.ts), driven through playwright-core.
-  ...serviceStep({
-    name: 'install chromium',
+  {
+    name: 'chromium',
     present: 'command -v chromium',
     install: aptInstall('chromium'),
     missing: 'chromium is not on PATH and this user cannot apt-get install it: install chromium first',
-  }),
+  },
 ];
-// apt-get holds one lock, so the installs run one after the other.
-for (const [index, step] of serviceSteps.entries()) {
-  if (index > 0) step.after = [serviceSteps[index - 1].name];
+
+/**
+ * One step that installs every missing service with apt, its index updated once (not once per service), or no step
+ * when all are present. Never skipped: a service that is missing and cannot be installed is a failure. The vitest
+ * runs start after it.
+ * @param {Service[]} all
+ */
+function serviceInstallSteps(all) {
+  const missing = all.filter(
+    ({ present }) => spawnSync('sh', ['-c', present], { env: environment }).status !== 0,
+  );
+  if (missing.length === 0) return [];
+  const name = `install ${missing.map((service) => service.name).join(', ')}`;
+  const canInstall = process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v apt-get']).status === 0;
+  if (!canInstall) {
+    const detail = missing.map((service) => service.missing).join('; ');
+    return [{ name, run: async () => ({ ok: false, detail }) }];
+  }
+  const install = missing.map((service) => service.install).join(' && ');
+  return [commandStep(name, ['sh', '-c', `apt-get update -qq && ${install}`])];
 }
+const serviceSteps = serviceInstallSteps(services);
 steps.push(...serviceSteps);
 
 steps.push(
