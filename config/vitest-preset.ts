@@ -1,6 +1,7 @@
 // The one vitest setup of the workspace's projects: every package's vitest.config.ts is `packageProject(name)`
 // (packages/*, apps/*, examples/*) or `suiteProject(name, …)` (the private suites in tests/*), with only what is its
 // own spelled out beside it. CONTRIBUTING.md ("Adding a package") shows a new package's config.
+import { fileURLToPath } from 'node:url';
 import { defineProject, type UserWorkspaceConfig } from 'vitest/config';
 
 /** A project's `test` options, as vitest's `defineProject` takes them. */
@@ -14,6 +15,19 @@ const TYPE_TESTS: ProjectTestOptions['typecheck'] = {
   enabled: true,
   include: ['src/**/*.test-d.ts'],
   checker: process.env.ACPKIT_TYPECHECK_CHECKER ?? 'tsc',
+};
+
+/**
+ * The options of a project whose tests start a real service (Postgres, nginx, HAProxy, Chromium): in the test
+ * command, its files wait for the step that installs the missing ones (config/wait-for-services.ts) before they load.
+ *
+ * @example
+ * ```ts
+ * export default packageProject('sessions', { ...USES_SERVICES, hookTimeout: 60_000 });
+ * ```
+ */
+export const USES_SERVICES: ProjectTestOptions = {
+  setupFiles: [fileURLToPath(new URL('./wait-for-services.ts', import.meta.url))],
 };
 
 /**

@@ -13,6 +13,7 @@ import {
   resolveNodeBinary,
 } from './test/node-runtimes.mjs';
 import { runCommand, runStepGraph } from './test/step-graph.mjs';
+import { markStepEnded, STEP_MARKERS_VARIABLE } from './test/step-markers.mjs';
 import {
   markTypecheckEnded,
   TYPECHECK_CHECKER_VARIABLE,
@@ -36,7 +37,12 @@ const environment = {
 // registry: they start without a machine-wide NODE_EXTRA_CA_CERTS, which makes every Node start parse the whole CA
 // bundle again (~45 ms of CPU on this machine class × ~2,000 processes a run). Steps that reach the registry (npx,
 // release:check's npm install) keep it.
-const { NODE_EXTRA_CA_CERTS: _registryCertificates, ...testEnvironment } = environment;
+const { NODE_EXTRA_CA_CERTS: _registryCertificates, ...registryFreeEnvironment } = environment;
+// Set-up steps a test may need (the services, the Python venv, the other Node lines) mark their end in this folder;
+// the vitest runs do not wait for them, the tests that need one do (scripts/test/step-markers.mjs).
+const stepMarkers = join(outputDirectory, 'steps');
+rmSync(stepMarkers, { recursive: true, force: true });
+const testEnvironment = { ...registryFreeEnvironment, [STEP_MARKERS_VARIABLE]: stepMarkers };
 // The typecheck step's result per package, which the main vitest run's type tests read
 // (scripts/test/typecheck-results.mjs).
 const typecheckResults = join(outputDirectory, 'typecheck');
@@ -106,6 +112,26 @@ const declarationSuites = [
   { folder: 'tests/release', project: 'release' },
 ];
 
+/**
+ * `step`, marking its end for the tests that wait for it (`waitForStep(key)`): passed or not, with its detail.
+ * @template {{ run: () => Promise<{ ok: boolean; detail?: string }> }} S
+ * @param {string} key @param {S} step @returns {S}
+ */
+function marked(key, step) {
+  return {
+    ...step,
+    run: async () => {
+      let result = { ok: false, detail: 'the step crashed' };
+      try {
+        result = await step.run();
+        return result;
+      } finally {
+        markStepEnded(stepMarkers, key, { ok: result.ok, detail: result.detail ?? '' });
+      }
+    },
+  };
+}
+
 /** The binaries of the other Node lines, filled in by their steps. */
 const nodeBinaries = new Map();
 const nodeStepName = ({ version }) => `Node ${version} from the npm registry`;
@@ -136,18 +162,26 @@ const steps = [
   // tests/interop-python runs the real Python ACP Kit (acpkit, acpremote, pydantic-acp 1.10) from a project-local
   // venv in a git-ignored folder: built once from the committed lock file, then reused until the lock changes. A
   // failed install fails this step with pip's output, and the interop tests then fail with it too (never skipped).
-  commandStep('python interop venv', ['node', 'scripts/python-venv.mjs']),
-  ...otherNodeLines.map((nodeLine) => ({
-    name: nodeStepName(nodeLine),
-    run: async () => {
-      const { path, output, cpuSeconds } = await resolveNodeBinary(nodeLine.version, {
-        cwd: root,
-        env: environment,
-      });
-      if (path) nodeBinaries.set(nodeLine.version, path);
-      return { ok: path !== undefined, output: path ? '' : output, cpuSeconds, detail: path ?? 'npx failed' };
-    },
-  })),
+  marked('python-venv', commandStep('python interop venv', ['node', 'scripts/python-venv.mjs'])),
+  // Its detail is the binary's path, which tests/ai-sdk-v7 waits for.
+  ...otherNodeLines.map((nodeLine) =>
+    marked(`node-${nodeLine.line}`, {
+      name: nodeStepName(nodeLine),
+      run: async () => {
+        const { path, output, cpuSeconds } = await resolveNodeBinary(nodeLine.version, {
+          cwd: root,
+          env: environment,
+        });
+        if (path) nodeBinaries.set(nodeLine.version, path);
+        return {
+          ok: path !== undefined,
+          output: path ? '' : output,
+          cpuSeconds,
+          detail: path ?? 'npx failed',
+        };
+      },
+    }),
+  ),
 ];
 
 const aptInstall = (...packages) =>
@@ -210,9 +244,10 @@ function serviceInstallSteps(all) {
     return [{ name, run: async () => ({ ok: false, detail }) }];
   }
   const install = missing.map((service) => service.install).join(' && ');
-  return [commandStep(name, ['sh', '-c', `apt-get update -qq && ${install}`])];
+  return [marked('services', commandStep(name, ['sh', '-c', `apt-get update -qq && ${install}`]))];
 }
 const serviceSteps = serviceInstallSteps(services);
+if (serviceSteps.length === 0) markStepEnded(stepMarkers, 'services', { ok: true, detail: 'all installed' });
 steps.push(...serviceSteps);
 
 steps.push(
@@ -226,25 +261,15 @@ steps.push(
         ...testEnvironment,
         // Those run in the next step, once the declarations they read are written.
         ACPKIT_VITEST_LEAVE_OUT: declarationSuites.map(({ folder }) => folder).join(','),
-        // tests/ai-sdk-v7 runs ai 7 on Node 22: the binary the Node 22 step resolved (no npx inside the run).
-        ...Object.fromEntries(
-          otherNodeLines
-            .filter((nodeLine) => nodeBinaries.has(nodeLine.version))
-            .map((nodeLine) => [`ACPKIT_NODE_${nodeLine.line}_BINARY`, nodeBinaries.get(nodeLine.version)]),
-        ),
         [TYPECHECK_CHECKER_VARIABLE]: join(root, 'scripts', 'test', 'typecheck-results-checker.mjs'),
         [TYPECHECK_RESULTS_VARIABLE]: typecheckResults,
       },
     }),
     {
+      // Nothing but the build: the type tests (`*.test-d.ts`) wait for their package's typecheck result, the tests
+      // that need a service, the Python venv or another Node line wait for its step (step-markers.mjs), and the suites
+      // that read the declarations the typecheck step writes are the next step.
       needs: ['build'],
-      // Not after the typecheck step: the type tests (`*.test-d.ts`) wait for their package's result themselves, and
-      // the suites that read the declarations it writes are the next step.
-      after: [
-        'python interop venv',
-        ...otherNodeLines.map(nodeStepName),
-        ...serviceSteps.map((step) => step.name),
-      ],
       heavy: true,
     },
   ),
@@ -294,7 +319,8 @@ steps.push(
         };
       },
       // The e2e suite starts Postgres for the shared-session tests.
-      { needs: ['build', nodeStepName(nodeLine)], after: serviceSteps.map((step) => step.name), heavy: true },
+      // Its Postgres tests wait for the services' step themselves.
+      { needs: ['build', nodeStepName(nodeLine)], heavy: true },
     ),
   ),
 

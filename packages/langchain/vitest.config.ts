@@ -1,3 +1,4 @@
-import { packageProject } from '../../config/vitest-preset.js';
+import { packageProject, USES_SERVICES } from '../../config/vitest-preset.js';
 
-export default packageProject('langchain');
+// Its checkpointer tests start a Postgres.
+export default packageProject('langchain', USES_SERVICES);

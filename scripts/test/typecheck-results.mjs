@@ -2,8 +2,9 @@
 // DIR` writes one file per package (what `tsc --noEmit --pretty false` prints there, and its exit code) as soon as
 // that package is checked, and the test command marks DIR when the step has ended, passed or not. Vitest's type
 // tests then take a package's result from DIR (typecheck-results-checker.mjs) instead of running `tsc` again.
-import { existsSync, mkdirSync, readFileSync, renameSync, watch, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { waitForFile } from './step-markers.mjs';
 
 /**
  * @typedef {object} TypecheckResult
@@ -46,26 +47,7 @@ export function markTypecheckEnded(directory) {
  * @param {string} directory @param {string} folder
  * @returns {Promise<TypecheckResult | undefined>}
  */
-export function waitForTypecheckResult(directory, folder) {
-  mkdirSync(directory, { recursive: true });
-  const file = resultFile(directory, folder);
-  return new Promise((resolve, reject) => {
-    // Watch first, then look, so a file written in between is not missed.
-    const watcher = watch(directory);
-    const look = () => {
-      if (existsSync(file)) {
-        watcher.close();
-        resolve(JSON.parse(readFileSync(file, 'utf8')));
-      } else if (existsSync(join(directory, ENDED))) {
-        watcher.close();
-        resolve(undefined);
-      }
-    };
-    watcher.on('change', look);
-    watcher.on('error', (error) => {
-      watcher.close();
-      reject(error);
-    });
-    look();
-  });
+export async function waitForTypecheckResult(directory, folder) {
+  const file = await waitForFile(directory, basename(resultFile(directory, folder)), ENDED);
+  return file === undefined ? undefined : JSON.parse(readFileSync(file, 'utf8'));
 }

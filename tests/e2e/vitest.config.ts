@@ -1,6 +1,8 @@
-import { suiteProject } from '../../config/vitest-preset.js';
+import { suiteProject, USES_SERVICES } from '../../config/vitest-preset.js';
 
 export default suiteProject('e2e', {
+  // The shared-session tests start a Postgres.
+  ...USES_SERVICES,
   include: ['**/*.e2e.test.ts', '**/*.test.ts'],
   exclude: [
     '**/node_modules/**',

@@ -1,6 +1,8 @@
-import { suiteProject } from '../../config/vitest-preset.js';
+import { suiteProject, USES_SERVICES } from '../../config/vitest-preset.js';
 
 export default suiteProject('reliability', {
+  // nginx, HAProxy and Postgres.
+  ...USES_SERVICES,
   exclude: ['**/node_modules/**'],
   // A worker runs file after file instead of starting afresh for each (CONTRIBUTING.md, "Reused workers").
   isolate: false,

@@ -7,6 +7,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { chown, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { servicesInstalled } from '../../../scripts/test/step-markers.mjs';
 
 /** A running throwaway server. */
 export interface TestPostgres {
@@ -85,6 +86,8 @@ function postgresUser(): { uid: number; gid: number } | undefined {
  * ```
  */
 export async function startPostgres(options: StartPostgresOptions = {}): Promise<TestPostgres> {
+  // In the test command, Postgres may still be being installed (a fresh machine).
+  await servicesInstalled();
   const user = options.user ?? 'acpkit';
   const bin = postgresBinDir();
   const owner = postgresUser();

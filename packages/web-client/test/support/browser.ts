@@ -3,6 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { servicesInstalled } from '../../../../scripts/test/step-markers.mjs';
 import { serveWebClient, type WebClientOptions, type WebClientServer } from '../../dist/index.js';
 
 /** Where the test command's Chromium lives (scripts/test-all.mjs installs Debian's package when it is missing). */
@@ -23,7 +24,9 @@ const CHROMIUM_FLAGS = [
 export const SCENARIO_AGENT = fileURLToPath(new URL('../fixtures/web-scenario-agent.mjs', import.meta.url));
 
 /** Starts Chromium; Playwright gives it a fresh profile directory of its own, removed on close. */
-export function launchChromium(): Promise<Browser> {
+export async function launchChromium(): Promise<Browser> {
+  // In the test command, Chromium may still be being installed (a fresh machine).
+  await servicesInstalled();
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
 }
 

@@ -1,5 +1,5 @@
 // A Node.js binary of at least a given major for the processes ai 7 runs in: this one when it is new enough, else
-// the one the test command resolved (ACPKIT_NODE_<major>_BINARY), else the npm registry's `node` package through npx
+// the one the test command resolved (its step's marker, or ACPKIT_NODE_<major>_BINARY), else the npm registry's `node` package through npx
 // (downloaded once by npm). The path npx gave is kept in node_modules/.cache, so later runs skip npx (~2 s) after
 // checking the binary still answers with that major.
 import { execFile } from 'node:child_process';
@@ -7,6 +7,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { waitForStep } from '../../../../scripts/test/step-markers.mjs';
 
 const execFileAsync = promisify(execFile);
 
@@ -27,8 +28,9 @@ async function majorOfBinary(path: string): Promise<number | undefined> {
 /** The path of a Node.js binary whose major version is at least `major` (npx fetches `node@<major>` if needed). */
 export async function nodeBinary(major: number): Promise<string> {
   if (majorOf(process.versions.node) >= major) return process.execPath;
-  // The test command resolves the other Node lines before its vitest run and names them here.
-  const resolved = process.env[`ACPKIT_NODE_${major}_BINARY`];
+  // The test command resolves the other Node lines in steps of their own: the path is the detail of that step's end.
+  const marked = await waitForStep(`node-${major}`);
+  const resolved = marked?.ok ? marked.detail : process.env[`ACPKIT_NODE_${major}_BINARY`];
   if (resolved !== undefined && (await majorOfBinary(resolved)) === major) return resolved;
   const cache = fileURLToPath(
     new URL(`../../node_modules/.cache/acpkit-node-${major}.path`, import.meta.url),

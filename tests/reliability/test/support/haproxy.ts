@@ -4,6 +4,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { servicesInstalled } from '../../../../scripts/test/step-markers.mjs';
 import { selfSignedCertificate } from './certificate.js';
 import { foregroundProxy } from './foreground-proxy.js';
 import { reserveFreePort } from './ports.js';
@@ -42,6 +43,8 @@ export interface HaproxyListen {
 export async function startHaproxyTlsProxy(
   configuration: (listen: HaproxyListen) => string,
 ): Promise<HaproxyProxy> {
+  // In the test command, HAProxy may still be being installed (a fresh machine).
+  await servicesInstalled();
   const directory = mkdtempSync(join(tmpdir(), 'acpkit-haproxy-'));
   const { certificatePath, keyPath } = selfSignedCertificate(directory);
   // HAProxy reads the certificate and its key from one file.

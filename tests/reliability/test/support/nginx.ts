@@ -5,6 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { servicesInstalled } from '../../../../scripts/test/step-markers.mjs';
 import { selfSignedCertificate } from './certificate.js';
 import { foregroundProxy } from './foreground-proxy.js';
 import { reserveFreePort } from './ports.js';
@@ -83,6 +84,8 @@ export interface NginxProxyOptions {
  * ```
  */
 export async function startNginxTlsProxy(options: NginxProxyOptions): Promise<NginxProxy> {
+  // In the test command, nginx may still be being installed (a fresh machine).
+  await servicesInstalled();
   const directory = mkdtempSync(join(tmpdir(), 'acpkit-nginx-'));
   const { certificatePath, keyPath } = selfSignedCertificate(directory);
   const port = await reserveFreePort();
