@@ -1,9 +1,21 @@
 import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HIGH_WATER_BYTES, PauseReason } from '../src/relay/flow-control.js';
+import { FrameLog } from '../src/relay/frame-log.js';
+import { Relay } from '../src/relay/relay-core.js';
 import { CloseCode } from '../src/shared/constants.js';
+import { ROUTE_WATCH, type RouteKeys } from '../src/wire/route-keys.js';
 import { Cleanup } from './support/helpers.js';
-import { AGENT_RULES, startTestRelay } from './support/relay-pair.js';
+import {
+  AGENT_RULES,
+  EDITOR_RULES,
+  memoryLogger,
+  openSocketPair,
+  plainPort,
+  startTestRelay,
+  WEBSOCKET_RULES,
+} from './support/relay-pair.js';
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -149,5 +161,54 @@ describe('Relay (the relay core)', () => {
     client.close(4321, 'bye');
     expect(await relay.closed).toEqual({ code: 4321, reason: 'bye' });
     expect(input.listenerCount('data')).toBe(0);
+  });
+
+  it('hands a port that reads what it receives the keys of its own scan, and relays only what the port lets through', async () => {
+    const pair = await openSocketPair();
+    cleanup.add(() => pair.close());
+    const log = new FrameLog(memoryLogger());
+    const port = plainPort(pair.server, log);
+    const seen: RouteKeys[] = [];
+    let throughRoutes = false;
+    const routed = Object.assign(port, {
+      inboundRoutes: {
+        watch: ROUTE_WATCH,
+        receive: (handle: (frame: Buffer) => void) => {
+          throughRoutes = true;
+          return port.receive(handle);
+        },
+        received: (keys: RouteKeys) => {
+          seen.push(keys);
+          return keys.id !== '"kept"';
+        },
+      },
+    });
+    const output = new PassThrough();
+    const relay = new Relay({
+      port: routed,
+      input: new PassThrough(),
+      output,
+      maxMessageBytes: 1024 * 1024,
+      log,
+      lineNames: { input: 'input', output: 'output' },
+      fromPort: { rules: WEBSOCKET_RULES, sender: 'remote' },
+      fromLines: { rules: EDITOR_RULES, sender: 'editor', oversize: () => {} },
+    });
+    relay.start();
+    let text = '';
+    output.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+    });
+    pair.client.send('{"jsonrpc":"2.0","id":"kept","result":{"sessionId":"s1"}}');
+    pair.client.send('not json');
+    pair.client.send('{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s2"}}');
+    while (!text.includes('s2')) await new Promise((resolve) => setImmediate(resolve));
+    expect(text).toBe('{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s2"}}\n');
+    // A refused frame is never handed over; the others come with what routing reads of them.
+    expect(seen).toMatchObject([
+      { kind: 'response', id: '"kept"', resultSessionId: 's1' },
+      { kind: 'notification', method: 'session/update', sessionId: 's2' },
+    ]);
+    expect(throughRoutes).toBe(true);
   });
 });

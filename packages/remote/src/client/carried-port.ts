@@ -5,7 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { ConnectionEvent } from '../options/connection-events.js';
 import type { ResolvedConnectOptions } from '../options/validation.js';
 import { HIGH_WATER_BYTES, PauseReason, ReadGate } from '../relay/flow-control.js';
-import type { FramePort, PortClose } from '../relay/frame-port.js';
+import type { FramePort, InboundRoutes, PortClose } from '../relay/frame-port.js';
 import type { RelayMetrics } from '../relay/relay-metrics.js';
 import type { ClientConnection } from '../seams/client-connection-shape.js';
 import { CloseCode } from '../shared/constants.js';
@@ -86,6 +86,10 @@ export class CarriedPort implements FramePort {
   readonly #fullListeners: Array<() => void> = [];
   #drainWaiters: Array<() => void> = [];
   readonly #reader = new RouteKeyReader();
+  /** The consumer hands over the route keys of what it receives (a relay's scan): no scan of our own then. */
+  #keysFromConsumer = false;
+  /** A frame this port writes itself is being handed on (no bookkeeping for it). */
+  #delivering = false;
   readonly #stopCarrying = new AbortController();
 
   constructor(
@@ -153,6 +157,20 @@ export class CarriedPort implements FramePort {
       this.#handler = undefined;
     };
   }
+
+  /** The relay's way in: its check of each frame reads the keys this port keeps its state from (one scan, not two). */
+  readonly inboundRoutes: InboundRoutes = {
+    watch: ROUTE_WATCH,
+    receive: (handle) => {
+      this.#keysFromConsumer = true;
+      const stop = this.receive(handle);
+      return () => {
+        stop();
+        this.#keysFromConsumer = false;
+      };
+    },
+    received: (keys, frame) => this.#received(keys, frame),
+  };
 
   send(payload: Buffer | string, route?: RouteKeys): void {
     if (this.#state === 'ended') return;
@@ -228,10 +246,16 @@ export class CarriedPort implements FramePort {
 
   #fromServer(connection: ClientConnection, frame: Buffer): void {
     if (this.#connection !== connection || this.#state === 'ended') return;
-    const keys = inboundKeys(frame, this.#reader);
-    if (this.#carry?.take(keys, frame)) return;
+    if (this.#keysFromConsumer || this.#received(inboundKeys(frame, this.#reader), frame))
+      this.#handler?.(frame);
+  }
+
+  /** Keeps the carry's own answers, and the editor's sessions, from a frame received; false when it was kept. */
+  #received(keys: RouteKeys, frame: Buffer): boolean {
+    if (this.#delivering) return true;
+    if (this.#carry?.take(keys, frame)) return false;
     this.sessions.received(keys, frame);
-    this.#handler?.(frame);
+    return true;
   }
 
   #connectionEnded(connection: ClientConnection, close: PortClose): void {
@@ -378,7 +402,12 @@ export class CarriedPort implements FramePort {
 
   /** Hands a frame this port writes itself to the editor's side (as if the server had sent it). */
   #deliver(text: string): void {
-    this.#handler?.(Buffer.from(text));
+    this.#delivering = true;
+    try {
+      this.#handler?.(Buffer.from(text));
+    } finally {
+      this.#delivering = false;
+    }
   }
 
   #finish(close: PortClose): void {

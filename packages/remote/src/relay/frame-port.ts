@@ -15,6 +15,19 @@ export interface PortClose {
 }
 
 /**
+ * How a port that reads the route keys of what it receives gets them from its consumer's scan instead of its own:
+ * the consumer records `watch` in its check of each frame and hands the keys to `received` before relaying it.
+ */
+export interface InboundRoutes {
+  /** The members the port reads of each received frame. */
+  readonly watch: WatchSpec;
+  /** Like {@link FramePort.receive}, for a consumer that calls {@link received} for every frame that passes its checks. */
+  receive(handle: (frame: Buffer) => void): () => void;
+  /** A received frame passed the consumer's checks; false when the port keeps it (it is not relayed). */
+  received(keys: RouteKeys, frame: Buffer): boolean;
+}
+
+/**
  * The network side of one connection as the relay core sees it, whatever the transport: frames in (`receive`), frames
  * out (`send`, `reply`), one outbound queue against the relays' high-water mark (`isFull`, `onFull`, `whenDrained`),
  * reading paused and resumed by reason (`reading`), and the end of the connection (`closed`, `close`, `goAway`,
@@ -51,6 +64,11 @@ export interface FramePort {
   readonly outboundRules?: Pick<FrameRules, 'singleLine'> | undefined;
   /** The members this port routes by: present only on ports that need {@link RouteKeys} in `send`. */
   readonly routeWatch?: WatchSpec | undefined;
+  /**
+   * Present on a port that keeps state from the route keys of the frames it receives (the client's `CarriedPort`):
+   * a relay receives through it instead of {@link receive}, so a frame is scanned once, by the relay's own check.
+   */
+  readonly inboundRoutes?: InboundRoutes | undefined;
   /** Calls `listener` each time the port becomes full (then `whenDrained` tells when it has room again). */
   onFull(listener: () => void): void;
   /** Calls `callback` once the port has room again (at once when it has). */
