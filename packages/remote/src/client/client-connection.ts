@@ -7,13 +7,13 @@ import { closeClientPort } from '../seams/close-client-port.js';
 import { CloseCode } from '../shared/constants.js';
 import { ResumeRefusedError } from '../shared/errors.js';
 import { openHttpClientConnection } from '../streamable-http/client/open-http-connection.js';
-import { openClientSocket, openWebSocket } from '../websocket/client-socket.js';
+import { openClientSocket } from '../websocket/client-socket.js';
 import { DurableDial } from '../websocket/durable/durable-dial.js';
 import { ResumeLink } from '../websocket/resume/resume-link.js';
 import { RESUME_SUBPROTOCOL, resumeRequestHeaders } from '../websocket/resume/resume-protocol.js';
 import { WebSocketPort } from '../websocket/websocket-port.js';
 import { DurableReconnection } from './durable-reconnection.js';
-import { type AttemptResult, onAbort, ReconnectLoop, refusedAttempt, watchSocket } from './reconnect-loop.js';
+import { type AttemptResult, ReconnectLoop, watchSocket } from './reconnect-loop.js';
 
 /** Client connections open in this process: each gets a close frame if the process exits under it. */
 const openPorts = new Set<WebSocketPort>();
@@ -159,28 +159,12 @@ class Reconnection extends ReconnectLoop {
   protected async attempt(deadline: number): Promise<AttemptResult> {
     const { port, link, resolved } = this;
     const timeoutMs = this.attemptTimeoutMs(deadline);
-    const { socket, outcome } = openWebSocket(resolved.url.toString(), resolved, timeoutMs, {
+    const opened = await this.openAttemptSocket(timeoutMs, {
       offerResume: true,
       headers: resumeRequestHeaders(link.welcomed!.token, link.received),
     });
-    // Ended locally while connecting: stop now rather than when the open times out.
-    const stopListening = onAbort(this.ended, () => socket.terminate());
-    const opened = await outcome;
-    stopListening();
-    if (!port.isOpen) {
-      if (opened.kind === 'open') socket.close(CloseCode.Normal, 'the client ended meanwhile');
-      return { kind: 'ended' };
-    }
-    switch (opened.kind) {
-      case 'timeout':
-        return { kind: 'retry', error: `no connection within ${timeoutMs} ms` };
-      case 'failed':
-        return { kind: 'retry', error: opened.error.message };
-      case 'refused':
-        return refusedAttempt(opened.status, opened.body, opened.resumeRefusal);
-      case 'open':
-        break;
-    }
+    if ('result' in opened) return opened.result;
+    const { socket } = opened;
     if (opened.protocol !== RESUME_SUBPROTOCOL) {
       // A new, plain session on a server that no longer offers resume: not ours to keep.
       socket.close(CloseCode.Normal, 'resume not available');
@@ -193,10 +177,8 @@ class Reconnection extends ReconnectLoop {
     watchSocket(socket, resolved);
     const welcomed = link.resumeAsClient((replayedFrames) => this.resumed(replayedFrames));
     port.attach(socket);
-    // A server that accepts the socket but never welcomes it: give the attempt up (the socket dropping retries).
-    const timer = setTimeout(() => socket.terminate(), timeoutMs);
-    const result = await welcomed;
-    clearTimeout(timer);
+    // A server that accepts the socket but never welcomes it: the attempt is given up (the socket dropping retries).
+    const result = await this.answerWithin(socket, timeoutMs, welcomed);
     switch (result.kind) {
       case 'resumed':
         return result;

@@ -2,10 +2,9 @@
 // sending `stream/resume` first, until one is answered, refused, or the server's retention window has passed.
 import type { ResolvedConnectOptions } from '../options/validation.js';
 import { CloseCode } from '../shared/constants.js';
-import { openWebSocket } from '../websocket/client-socket.js';
 import type { DialResumed, DurableDial } from '../websocket/durable/durable-dial.js';
 import type { WebSocketPort } from '../websocket/websocket-port.js';
-import { type AttemptResult, onAbort, ReconnectLoop, refusedAttempt, watchSocket } from './reconnect-loop.js';
+import { type AttemptResult, ReconnectLoop, watchSocket } from './reconnect-loop.js';
 
 /**
  * The reconnect attempts of one drop of a connection that dials the durable-resume draft: each opens a socket on
@@ -34,35 +33,15 @@ export class DurableReconnection extends ReconnectLoop {
   }
 
   protected async attempt(deadline: number): Promise<AttemptResult> {
-    const { port, dial, resolved } = this;
+    const { dial, resolved } = this;
     const timeoutMs = this.attemptTimeoutMs(deadline);
-    const { socket, outcome } = openWebSocket(resolved.url.toString(), resolved, timeoutMs, {
-      offerResume: false,
-    });
-    // Ended locally while connecting: stop now rather than when the open times out.
-    const stopListening = onAbort(this.ended, () => socket.terminate());
-    const opened = await outcome;
-    stopListening();
-    if (!port.isOpen) {
-      if (opened.kind === 'open') socket.close(CloseCode.Normal, 'the client ended meanwhile');
-      return { kind: 'ended' };
-    }
-    switch (opened.kind) {
-      case 'timeout':
-        return { kind: 'retry', error: `no connection within ${timeoutMs} ms` };
-      case 'failed':
-        return { kind: 'retry', error: opened.error.message };
-      case 'refused':
-        return refusedAttempt(opened.status, opened.body, undefined);
-      case 'open':
-        break;
-    }
+    const opened = await this.openAttemptSocket(timeoutMs, { offerResume: false });
+    if ('result' in opened) return opened.result;
+    const { socket } = opened;
     watchSocket(socket, resolved);
     const answered = dial.resumeOn(socket, (resumed) => this.dialResumed(resumed));
-    // A server that accepts the socket but never answers: give the attempt up (the socket dropping retries).
-    const timer = setTimeout(() => socket.terminate(), timeoutMs);
-    const result = await answered;
-    clearTimeout(timer);
+    // A server that accepts the socket but never answers: the attempt is given up (the socket dropping retries).
+    const result = await this.answerWithin(socket, timeoutMs, answered);
     switch (result.kind) {
       case 'resumed':
         return result;

@@ -7,8 +7,10 @@ import type { WebSocket } from 'ws';
 import type { ConnectionEvent, ResumeFailureReason } from '../options/connection-events.js';
 import type { ResolvedConnectOptions } from '../options/validation.js';
 import type { PortClose } from '../relay/frame-port.js';
+import { CloseCode } from '../shared/constants.js';
 import { ResumeRefusedError } from '../shared/errors.js';
 import { reconnectBackoffMs } from '../shared/reconnect-backoff.js';
+import { type OpenRequest, openWebSocket } from '../websocket/client-socket.js';
 import { startHeartbeat } from '../websocket/heartbeat.js';
 import { isResumeRefusalReason, REFUSAL_EXPLANATIONS } from '../websocket/resume/resume-protocol.js';
 import type { WebSocketPort } from '../websocket/websocket-port.js';
@@ -31,7 +33,7 @@ export type AttemptResult =
   | { readonly kind: 'ended' };
 
 /** Calls `listener` once when `signal` aborts (at once if it has); returns what stops listening. */
-export function onAbort(signal: AbortSignal, listener: () => void): () => void {
+function onAbort(signal: AbortSignal, listener: () => void): () => void {
   if (signal.aborted) {
     listener();
     return () => {};
@@ -41,7 +43,7 @@ export function onAbort(signal: AbortSignal, listener: () => void): () => void {
 }
 
 /** What a refused reconnect means: the server's resume refusal, refused credentials, or a reason to try again. */
-export function refusedAttempt(
+function refusedAttempt(
   status: number,
   body: string,
   resumeRefusal: string | undefined,
@@ -131,6 +133,49 @@ export abstract class ReconnectLoop {
       this.resolved.openTimeoutMs,
       Math.max(MIN_ATTEMPT_MS, Math.ceil(deadline - performance.now())),
     );
+  }
+
+  /**
+   * Opens an attempt's socket within `timeoutMs` (terminated at once if the client ends meanwhile): the open socket and
+   * the subprotocol the server selected, or the attempt's result when it did not open.
+   */
+  protected async openAttemptSocket(
+    timeoutMs: number,
+    request: OpenRequest,
+  ): Promise<{ readonly socket: WebSocket; readonly protocol: string } | { readonly result: AttemptResult }> {
+    const { socket, outcome } = openWebSocket(
+      this.resolved.url.toString(),
+      this.resolved,
+      timeoutMs,
+      request,
+    );
+    const stopListening = onAbort(this.ended, () => socket.terminate());
+    const opened = await outcome;
+    stopListening();
+    if (!this.port.isOpen) {
+      if (opened.kind === 'open') socket.close(CloseCode.Normal, 'the client ended meanwhile');
+      return { result: { kind: 'ended' } };
+    }
+    switch (opened.kind) {
+      case 'timeout':
+        return { result: { kind: 'retry', error: `no connection within ${timeoutMs} ms` } };
+      case 'failed':
+        return { result: { kind: 'retry', error: opened.error.message } };
+      case 'refused':
+        return { result: refusedAttempt(opened.status, opened.body, opened.resumeRefusal) };
+      case 'open':
+        return { socket, protocol: opened.protocol };
+    }
+  }
+
+  /** The server's answer to a resume on `socket`; a server that accepts the socket but never answers is cut off. */
+  protected async answerWithin<T>(socket: WebSocket, timeoutMs: number, answer: Promise<T>): Promise<T> {
+    const timer = setTimeout(() => socket.terminate(), timeoutMs);
+    try {
+      return await answer;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Waits between attempts; cut short when the port ends meanwhile (nothing is left pending then). */
