@@ -43,11 +43,7 @@ function onAbort(signal: AbortSignal, listener: () => void): () => void {
 }
 
 /** What a refused reconnect means: the server's resume refusal, refused credentials, or a reason to try again. */
-function refusedAttempt(
-  status: number,
-  body: string,
-  resumeRefusal: string | undefined,
-): AttemptResult {
+function refusedAttempt(status: number, body: string, resumeRefusal: string | undefined): AttemptResult {
   if (isResumeRefusalReason(resumeRefusal)) {
     return {
       kind: 'failed',
