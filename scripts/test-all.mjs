@@ -228,8 +228,8 @@ const services = [
 
 /**
  * One step that installs every missing service with apt, its index updated once (not once per service), or no step
- * when all are present. Never skipped: a service that is missing and cannot be installed is a failure. The vitest
- * runs start after it.
+ * when all are present. Never skipped: a service that is missing and cannot be installed is a failure. Marked, passed
+ * or not, so the tests that wait for it never wait forever.
  * @param {Service[]} all
  */
 function serviceInstallSteps(all) {
@@ -241,7 +241,7 @@ function serviceInstallSteps(all) {
   const canInstall = process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v apt-get']).status === 0;
   if (!canInstall) {
     const detail = missing.map((service) => service.missing).join('; ');
-    return [{ name, run: async () => ({ ok: false, detail }) }];
+    return [marked('services', { name, run: async () => ({ ok: false, detail }) })];
   }
   const install = missing.map((service) => service.install).join(' && ');
   return [marked('services', commandStep(name, ['sh', '-c', `apt-get update -qq && ${install}`]))];
@@ -318,8 +318,7 @@ steps.push(
           },
         };
       },
-      // The e2e suite starts Postgres for the shared-session tests.
-      // Its Postgres tests wait for the services' step themselves.
+      // Its shared-session tests start a Postgres: they wait for the services' step themselves.
       { needs: ['build', nodeStepName(nodeLine)], heavy: true },
     ),
   ),
