@@ -32,6 +32,17 @@ const REPLY_DEBT_LIMIT_BYTES = 4 * HIGH_WATER_BYTES;
 const CLOSE_GRACE_MS = 1_000;
 
 /**
+ * Who decides what a dropped socket means for a resumable connection (both resume wires: `ResumeLink`, `DurableDial`):
+ * the server's registry or the client's reconnect loop.
+ */
+export interface SocketOwner {
+  /** The socket dropped uncleanly (the connection is resumable): the port waits for a new one. */
+  detached(close: PortClose): void;
+  /** The port ended (for good). */
+  ended(close: PortClose): void;
+}
+
+/**
  * What the port calls of a resume layer (`ResumeLink`, resume-link.ts), at its frame entry and exit points and when
  * its socket closes: the one seam between the relay core and resume.
  */

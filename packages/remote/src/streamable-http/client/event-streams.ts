@@ -17,6 +17,7 @@ import {
 } from '../../shared/durable-resume.js';
 import type { ResumeRefusedError } from '../../shared/errors.js';
 import { reconnectBackoffMs } from '../../shared/reconnect-backoff.js';
+import { CursorDedupe } from '../../wire/cursor-dedupe.js';
 import type { RouteKeys } from '../../wire/route-keys.js';
 import {
   CONNECTION_ID_HEADER,
@@ -24,7 +25,6 @@ import {
   LAST_EVENT_ID_HEADER,
   SESSION_ID_HEADER,
 } from '../protocol.js';
-import { CursorDedupe } from './cursor-dedupe.js';
 import { type HttpExchange, refusalText, responseText } from './http-exchange.js';
 import { type SseEvent, SseReader } from './sse-reader.js';
 

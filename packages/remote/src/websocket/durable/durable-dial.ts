@@ -4,6 +4,7 @@
 import type { WebSocket } from 'ws';
 import type { PortClose } from '../../relay/frame-port.js';
 import {
+  failureReasonOf,
   type ResumableRetention,
   type ResumeFailureReason,
   readAdvertisedRetention,
@@ -12,13 +13,13 @@ import {
   TURN_STATE_META_KEY,
   type TurnState,
 } from '../../shared/durable-resume.js';
-import { CursorDedupe } from '../../streamable-http/client/cursor-dedupe.js';
+import { CursorDedupe } from '../../wire/cursor-dedupe.js';
 import { type CursorNodes, cursorNodesOf, readCursorSlot } from '../../wire/cursor-slot.js';
 import { compileWatch, FrameScanner } from '../../wire/frame-scan.js';
 import { errorResponseText, wireErrors } from '../../wire/json-rpc.js';
 import { type RouteKeys, type RouteNodes, readRouteKeys, routeNodesOf } from '../../wire/route-keys.js';
 import { TURN_STATES_META_KEY } from '../stream-resume.js';
-import type { PortResume, WebSocketPort } from '../websocket-port.js';
+import type { PortResume, SocketOwner, WebSocketPort } from '../websocket-port.js';
 import { DeliveryConfirmations } from './delivery-confirmations.js';
 import { DURABLE_SOCKET_WATCH } from './durable-socket.js';
 
@@ -45,14 +46,6 @@ export type DialAttemptOutcome =
   /** The connection ended meanwhile (closed locally, or with a close frame). */
   | { readonly kind: 'ended'; readonly close: PortClose };
 
-/** Who decides what a drop means: the client's reconnect loop. */
-export interface DurableDialOwner {
-  /** The socket dropped uncleanly (the connection is resumable): the port waits for a new one. */
-  detached(close: PortClose): void;
-  /** The port ended. */
-  ended(close: PortClose): void;
-}
-
 type Phase =
   /** Messages flow (the first socket, or a resumed one). */
   | 'live'
@@ -63,23 +56,8 @@ type Phase =
   | 'refused'
   | 'ended';
 
-const REFUSAL_REASONS: ReadonlySet<string> = new Set([
-  'unknown',
-  'expired',
-  'ended',
-  'unsupported',
-  'invalid',
-]);
-
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-/** A server's refusal reason as a client's failure reason (`unknown` for a word it does not know). */
-function refusalReason(reason: unknown): ResumeFailureReason {
-  return typeof reason === 'string' && REFUSAL_REASONS.has(reason)
-    ? (reason as ResumeFailureReason)
-    : 'unknown';
 }
 
 /** The turn states an honoured `stream/resume`'s result names: ours by session, else the draft's one advisory. */
@@ -152,7 +130,7 @@ export class DurableDial implements PortResume {
     readonly connectionId: string,
     /** What may wait while no socket carries the connection (`resumeBufferBytes`). */
     private readonly bufferBytes: number,
-    private readonly owner: DurableDialOwner,
+    private readonly owner: SocketOwner,
   ) {
     const watch = compileWatch(DURABLE_SOCKET_WATCH);
     this.scanner = new FrameScanner(watch);
@@ -344,7 +322,7 @@ export class DurableDial implements PortResume {
     this.onResumed = undefined;
     attempt?.({
       kind: 'refused',
-      reason: refusalReason(reason),
+      reason: failureReasonOf(typeof reason === 'string' ? reason : undefined),
       message: `the server refused stream/resume: ${typeof message === 'string' ? message : String(reason)}`,
     });
   }

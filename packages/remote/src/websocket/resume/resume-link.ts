@@ -1,6 +1,6 @@
 // ResumeLink: one side of a resumable session (counts, acks, welcome, replay) under a WebSocketPort.
 import type { PortClose } from '../../relay/frame-port.js';
-import type { PortResume, WebSocketPort } from '../websocket-port.js';
+import type { PortResume, SocketOwner, WebSocketPort } from '../websocket-port.js';
 import { FRAME_OVERHEAD_BYTES, ReplayBuffer } from './replay-buffer.js';
 import {
   ACK_DELAY_MS,
@@ -28,14 +28,6 @@ export type ResumeAttemptOutcome =
   | { readonly kind: 'dropped' }
   /** The session ended meanwhile (closed locally, or the socket was closed with a close frame). */
   | { readonly kind: 'ended'; readonly close: PortClose };
-
-/** Who owns the session around the link: the server's registry, or the client's reconnect loop. */
-export interface ResumeLinkOwner {
-  /** The socket dropped uncleanly; the port waits for a new one. */
-  detached(close: PortClose): void;
-  /** The port ended (for good). */
-  ended(close: PortClose): void;
-}
 
 type Phase =
   /** Client, first connection: the server selected the subprotocol, its `welcome` has not come yet. */
@@ -77,7 +69,7 @@ export class ResumeLink implements PortResume {
     bufferBytes: number,
     /** The message limit: the replay buffer is raised to fit one message of this size. */
     messageBytes: number,
-    private readonly owner: ResumeLinkOwner,
+    private readonly owner: SocketOwner,
     /** Server: the welcome it sends on every connection of the session (it never changes there). */
     welcome: WelcomeInfo | undefined,
   ) {
@@ -91,12 +83,12 @@ export class ResumeLink implements PortResume {
    * The server's side of a new session: it sends `welcome` (with `token`) as the first frame. `messageBytes`: the
    * message limit, one message of which the replay buffer holds beyond `welcome.bufferBytes`.
    */
-  static forServer(welcome: WelcomeInfo, messageBytes: number, owner: ResumeLinkOwner): ResumeLink {
+  static forServer(welcome: WelcomeInfo, messageBytes: number, owner: SocketOwner): ResumeLink {
     return new ResumeLink('server', welcome.bufferBytes, messageBytes, owner, welcome);
   }
 
   /** The client's side of a new connection whose server selected the subprotocol: it waits for `welcome`. */
-  static forClient(bufferBytes: number, messageBytes: number, owner: ResumeLinkOwner): ResumeLink {
+  static forClient(bufferBytes: number, messageBytes: number, owner: SocketOwner): ResumeLink {
     return new ResumeLink('client', bufferBytes, messageBytes, owner, undefined);
   }
 
