@@ -15,7 +15,7 @@ export declare function waitForFile(
   name: string,
   stopWhen?: string,
 ): Promise<string | undefined>;
-/** Inside the test command, waits for its step `key` to end; outside it, resolves with undefined at once. */
+/** Inside the test command, waits (at most 15 minutes) for its step `key` to end; outside it, resolves at once. */
 export declare function waitForStep(key: string): Promise<StepOutcome | undefined>;
 /** Waits for the services' install step; throws its reason when it failed. */
 export declare function servicesInstalled(): Promise<void>;

@@ -25,26 +25,34 @@ export function markStepEnded(directory, key, outcome) {
 }
 
 /**
- * Resolves once the file `name` exists in `directory` (or `stopWhen` does), with its path.
- * @param {string} directory @param {string} name @param {string} [stopWhen]
+ * Resolves once the file `name` exists in `directory` (or `stopWhen` does), with its path; rejects after `timeoutMs`.
+ * @param {string} directory @param {string} name @param {string} [stopWhen] @param {number} [timeoutMs]
  * @returns {Promise<string | undefined>} the path of `name`, or undefined when `stopWhen` came first
  */
-export function waitForFile(directory, name, stopWhen) {
+export function waitForFile(directory, name, stopWhen, timeoutMs) {
   mkdirSync(directory, { recursive: true });
   return new Promise((resolve, reject) => {
     // Watch first, then look, so a file written in between is not missed.
     const watcher = watch(directory);
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            watcher.close();
+            reject(new Error(`no ${name} in ${directory} after ${Math.round(timeoutMs / 1000)} s`));
+          }, timeoutMs);
+    const done = (value) => {
+      clearTimeout(timer);
+      watcher.close();
+      resolve(value);
+    };
     const look = () => {
-      if (existsSync(join(directory, name))) {
-        watcher.close();
-        resolve(join(directory, name));
-      } else if (stopWhen !== undefined && existsSync(join(directory, stopWhen))) {
-        watcher.close();
-        resolve(undefined);
-      }
+      if (existsSync(join(directory, name))) done(join(directory, name));
+      else if (stopWhen !== undefined && existsSync(join(directory, stopWhen))) done(undefined);
     };
     watcher.on('change', look);
     watcher.on('error', (error) => {
+      clearTimeout(timer);
       watcher.close();
       reject(error);
     });
@@ -52,16 +60,20 @@ export function waitForFile(directory, name, stopWhen) {
   });
 }
 
+/** The longest a test waits for a set-up step: apt on a fresh machine takes a few minutes, never this long. */
+const STEP_WAIT_MS = 15 * 60_000;
+
 /**
  * Waits, inside the test command, for its step `key` to end and returns how it ended; outside it (no markers folder)
- * resolves with undefined at once: whoever runs vitest alone has set up the machine.
+ * resolves with undefined at once: whoever runs vitest alone has set up the machine. Rejects after
+ * {@link STEP_WAIT_MS} (a markers folder nobody writes to), never waits forever.
  * @param {string} key
  * @returns {Promise<StepOutcome | undefined>}
  */
 export async function waitForStep(key) {
   const directory = process.env[STEP_MARKERS_VARIABLE];
   if (!directory) return undefined;
-  const file = await waitForFile(directory, `${key}.json`);
+  const file = await waitForFile(directory, `${key}.json`, undefined, STEP_WAIT_MS);
   return file === undefined ? undefined : JSON.parse(readFileSync(file, 'utf8'));
 }
 
